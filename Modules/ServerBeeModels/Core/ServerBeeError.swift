@@ -1,0 +1,72 @@
+/// Names the module an error comes from; one conforming type per module.
+///
+/// Every module of ServerBeeKit reports failures with one public error type,
+/// ``ServerBeeError`` specialised for its domain (for example `ServerBeeModelsError`), so all
+/// errors share one shape: a stable ``ServerBeeError/Code``, a human-readable message without
+/// secrets, an optional HTTP status and an optional underlying error.
+public protocol ServerBeeErrorDomain: Sendable {
+  /// The module name shown in descriptions, for example `"ServerBeeModels"`.
+  static var name: String { get }
+}
+
+/// The one error shape of ServerBeeKit, specialised per module through `Domain`.
+///
+/// Match on ``code`` (codes are static constants declared by each module, so adding one is not
+/// source-breaking):
+///
+/// ```swift
+/// do {
+///   let token = try WireJSON.decode(APIResponse<MobileTokenResponse>.self, from: body)
+/// } catch let error as ServerBeeModelsError where error.code == .missingField {
+///   print(error.message) // "missing field 'data.access_token'"
+/// }
+/// ```
+///
+/// Messages never contain tokens, keys, passwords or notification plaintext.
+public struct ServerBeeError<Domain: ServerBeeErrorDomain>: Error, Sendable,
+  CustomStringConvertible
+{
+  /// A stable, machine-readable error code.
+  public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The code's text, for example `"missing_field"`.
+    public let rawValue: String
+    /// Creates a code from its text.
+    public init(rawValue: String) { self.rawValue = rawValue }
+    /// Creates a code from its text.
+    public init(_ rawValue: String) { self.rawValue = rawValue }
+    /// The code's text.
+    public var description: String { rawValue }
+  }
+
+  /// What went wrong, as a stable code.
+  public var code: Code
+  /// A readable explanation without secrets.
+  public var message: String
+  /// The HTTP status involved, if the failure came from a response.
+  public var httpStatus: Int?
+  /// The lower-level error that caused this one, if any.
+  public var underlying: (any Error & Sendable)?
+
+  /// Creates an error.
+  /// - Parameters:
+  ///   - code: The stable code.
+  ///   - message: A readable explanation; never include a secret.
+  ///   - httpStatus: The HTTP status involved, if any.
+  ///   - underlying: The lower-level cause, if any.
+  public init(
+    _ code: Code, _ message: String, httpStatus: Int? = nil,
+    underlying: (any Error & Sendable)? = nil
+  ) {
+    self.code = code
+    self.message = message
+    self.httpStatus = httpStatus
+    self.underlying = underlying
+  }
+
+  /// `Domain.code: message (HTTP status)`.
+  public var description: String {
+    var text = "\(Domain.name).\(code.rawValue): \(message)"
+    if let httpStatus { text += " (HTTP \(httpStatus))" }
+    return text
+  }
+}

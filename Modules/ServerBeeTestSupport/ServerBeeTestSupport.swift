@@ -1,0 +1,17 @@
+// Fakes shared by the test targets: never a product. Each fake is created per test.
+package import Foundation
+
+/// Creates and removes a fresh temporary directory for one test.
+package struct TemporaryDirectory: ~Copyable {
+  /// The directory.
+  package let url: URL
+
+  /// Creates a new, empty directory under the system temporary directory.
+  package init() throws {
+    url = FileManager.default.temporaryDirectory
+      .appendingPathComponent("serverbeekit-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+  }
+
+  deinit { try? FileManager.default.removeItem(at: url) }
+}

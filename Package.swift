@@ -1,0 +1,131 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// The module table of DESIGN.md §2. `scripts/check-layering.sh` reads the same table from
+// `scripts/layering.txt` and fails when a module imports anything else.
+let package = Package(
+  name: "ServerBeeKit",
+  platforms: [.iOS(.v17), .macOS(.v14)],
+  products: [
+    .library(name: "ServerBeeModels", targets: ["ServerBeeModels"]),
+    .library(name: "ServerBeeTransport", targets: ["ServerBeeTransport"]),
+    .library(name: "SecureStore", targets: ["SecureStore"]),
+    .library(name: "PushEnvelopeCrypto", targets: ["PushEnvelopeCrypto"]),
+    .library(name: "AuthSession", targets: ["AuthSession"]),
+    .library(name: "RealtimeStream", targets: ["RealtimeStream"]),
+    .library(name: "NotificationPreferences", targets: ["NotificationPreferences"]),
+    .library(name: "DeepLinkValidation", targets: ["DeepLinkValidation"]),
+    .library(name: "ServerBeeSimulator", targets: ["ServerBeeSimulator"]),
+    .executable(name: "serverbee-bench", targets: ["serverbee-bench"]),
+  ],
+  targets: [
+    // System-library shims (Debian: libsqlite3-dev, libssl-dev, zlib1g-dev).
+    .systemLibrary(
+      name: "CSQLite", path: "Modules/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+    .systemLibrary(
+      name: "COpenSSL", path: "Modules/COpenSSL", providers: [.apt(["libssl-dev"])]),
+    .systemLibrary(name: "CZlib", path: "Modules/CZlib", providers: [.apt(["zlib1g-dev"])]),
+
+    // SDK modules, low to high.
+    .target(name: "ServerBeeModels", path: "Modules/ServerBeeModels"),
+    .target(
+      name: "ServerBeeTransport",
+      dependencies: ["ServerBeeModels", "COpenSSL", "CZlib"],
+      path: "Modules/ServerBeeTransport"),
+    .target(
+      name: "SecureStore",
+      dependencies: ["ServerBeeModels", "CSQLite", "COpenSSL"],
+      path: "Modules/SecureStore"),
+    .target(
+      name: "PushEnvelopeCrypto",
+      dependencies: [
+        "ServerBeeModels",
+        .target(name: "COpenSSL", condition: .when(platforms: [.linux])),
+      ],
+      path: "Modules/PushEnvelopeCrypto"),
+    .target(
+      name: "AuthSession",
+      dependencies: ["ServerBeeModels", "ServerBeeTransport", "SecureStore"],
+      path: "Modules/AuthSession"),
+    .target(
+      name: "RealtimeStream",
+      dependencies: ["ServerBeeModels", "ServerBeeTransport"],
+      path: "Modules/RealtimeStream"),
+    .target(
+      name: "NotificationPreferences",
+      dependencies: [
+        "ServerBeeModels", "ServerBeeTransport", "SecureStore", "PushEnvelopeCrypto",
+      ],
+      path: "Modules/NotificationPreferences"),
+    .target(
+      name: "DeepLinkValidation",
+      dependencies: [
+        "ServerBeeModels", "ServerBeeTransport", "SecureStore", "PushEnvelopeCrypto",
+      ],
+      path: "Modules/DeepLinkValidation"),
+    .target(
+      name: "ServerBeeSimulator",
+      dependencies: ["ServerBeeModels", "ServerBeeTransport", "PushEnvelopeCrypto", "CSQLite"],
+      path: "Modules/ServerBeeSimulator"),
+    .target(
+      name: "ServerBeeTestSupport",
+      dependencies: ["ServerBeeModels", "ServerBeeTransport", "SecureStore"],
+      path: "Modules/ServerBeeTestSupport"),
+
+    // Executables.
+    .executableTarget(
+      name: "serverbee-bench",
+      dependencies: ["ServerBeeModels", "ServerBeeTransport", "CZlib"],
+      path: "Benchmarks/serverbee-bench"),
+
+    // Tests: one target per module.
+    .testTarget(
+      name: "ServerBeeModelsTests",
+      dependencies: ["ServerBeeModels"],
+      path: "Tests/ServerBeeModelsTests",
+      resources: [.copy("Fixtures")]),
+    .testTarget(
+      name: "ServerBeeTransportTests",
+      dependencies: ["ServerBeeTransport", "ServerBeeTestSupport", "CZlib", "COpenSSL"],
+      path: "Tests/ServerBeeTransportTests"),
+    .testTarget(
+      name: "SecureStoreTests",
+      dependencies: ["SecureStore", "ServerBeeTestSupport", "CSQLite"],
+      path: "Tests/SecureStoreTests"),
+    .testTarget(
+      name: "PushEnvelopeCryptoTests",
+      dependencies: ["PushEnvelopeCrypto", "ServerBeeModels"],
+      path: "Tests/PushEnvelopeCryptoTests"),
+    .testTarget(
+      name: "AuthSessionTests",
+      dependencies: ["AuthSession", "ServerBeeTestSupport"],
+      path: "Tests/AuthSessionTests"),
+    .testTarget(
+      name: "RealtimeStreamTests",
+      dependencies: ["RealtimeStream", "ServerBeeTestSupport"],
+      path: "Tests/RealtimeStreamTests"),
+    .testTarget(
+      name: "NotificationPreferencesTests",
+      dependencies: ["NotificationPreferences"],
+      path: "Tests/NotificationPreferencesTests"),
+    .testTarget(
+      name: "DeepLinkValidationTests",
+      dependencies: ["DeepLinkValidation"],
+      path: "Tests/DeepLinkValidationTests"),
+    .testTarget(
+      name: "ServerBeeSimulatorTests",
+      dependencies: ["ServerBeeSimulator", "ServerBeeTestSupport"],
+      path: "Tests/ServerBeeSimulatorTests"),
+  ]
+)
+
+// House settings for every Swift target (architecture-and-style.md §1).
+for target in package.targets where target.type != .system {
+  var settings = target.swiftSettings ?? []
+  settings.append(contentsOf: [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+  ])
+  target.swiftSettings = settings
+}

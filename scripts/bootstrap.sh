@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Installs the Debian packages and Python test peers ServerBeeKit needs, only when missing.
+# Safe to run repeatedly; used by scripts/test.sh and scripts/demo.sh.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need=()
+for package in libsqlite3-dev libssl-dev zlib1g-dev pkg-config openssl; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" \
+    || need+=("$package")
+done
+if [ ${#need[@]} -gt 0 ]; then
+  echo "== installing Debian packages: ${need[*]}"
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+
+if ! command -v swift >/dev/null; then
+  echo "bootstrap: the Swift toolchain (6.0 or later) is not on PATH" >&2
+  exit 1
+fi

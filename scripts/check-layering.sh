@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Fails when a module imports (or Package.swift lets it depend on) anything the module table
+# in scripts/layering.txt (DESIGN.md §2) does not allow. Lower layers never import higher ones.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+python3 - "$@" <<'PY'
+import json, os, re, subprocess, sys
+
+TOOLCHAIN = {"Foundation", "FoundationEssentials", "FoundationNetworking", "Dispatch",
+             "Synchronization", "Glibc", "Darwin", "Musl", "Android", "os"}
+table = {}
+for line in open("scripts/layering.txt", encoding="utf-8"):
+    line = line.split("#", 1)[0].strip()
+    if not line:
+        continue
+    name, _, allowed = line.partition(":")
+    table[name.strip()] = set(allowed.split())
+
+import_re = re.compile(
+    r"^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|package|internal|private|fileprivate)\s+)?"
+    r"import\s+(?:(?:struct|class|enum|protocol|func|var|let|typealias)\s+)?([A-Za-z_][A-Za-z0-9_]*)")
+problems = []
+for module, allowed in sorted(table.items()):
+    root = os.path.join("Modules", module)
+    if not os.path.isdir(root):
+        problems.append(f"{module}: folder {root} is missing")
+        continue
+    for dirpath, _, files in os.walk(root):
+        for f in files:
+            if not f.endswith(".swift"):
+                continue
+            path = os.path.join(dirpath, f)
+            for number, text in enumerate(open(path, encoding="utf-8"), 1):
+                m = import_re.match(text)
+                if not m:
+                    continue
+                imported = m.group(1)
+                if imported in TOOLCHAIN or imported == module:
+                    continue
+                if "*" in allowed or imported in allowed:
+                    continue
+                problems.append(f"{path}:{number}: {module} may not import {imported}")
+
+# Declared dependencies in Package.swift must also stay inside the table.
+try:
+    dump = json.loads(subprocess.run(["swift", "package", "dump-package"], check=True,
+                                     capture_output=True, text=True).stdout)
+except (OSError, subprocess.CalledProcessError) as error:
+    problems.append(f"could not read Package.swift: {error}")
+    dump = {"targets": []}
+for target in dump["targets"]:
+    name = target["name"]
+    if name not in table or "*" in table[name]:
+        continue
+    for dependency in target.get("dependencies", []):
+        for kind in ("byName", "target", "product"):
+            if kind in dependency:
+                declared = dependency[kind][0]
+                if declared not in table[name]:
+                    problems.append(f"Package.swift: {name} declares a dependency on {declared}")
+
+if problems:
+    print("layering check failed:")
+    for p in problems:
+        print("  " + p)
+    sys.exit(1)
+print(f"layering check passed: {len(table)} modules import only what DESIGN.md §2 allows")
+PY

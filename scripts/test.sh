@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# The test command: installs what the tests need when it is missing, builds, runs every test,
+# lints the sources and checks the module layering. `.ci/run` calls exactly this.
+#
+#   scripts/test.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/bootstrap.sh
+
+# Runs a command, hiding per-file progress and "started" lines; fails with the command.
+quiet() {
+  set +e
+  "$@" 2>&1 | grep -vE '^\[[0-9]+/[0-9]+\] | started\.?$| started at '
+  local status=${PIPESTATUS[0]}
+  set -e
+  [ "$status" -eq 0 ] || { echo "'$*' failed (exit $status)"; exit "$status"; }
+}
+
+echo "== swift build"
+quiet swift build
+
+echo "== swift test"
+# No --parallel: it hides the closing summary lines.
+quiet swift test
+
+echo "== swift format lint --strict"
+swift format lint --strict -r Modules Tests Examples Benchmarks Package.swift
+
+echo "== layering"
+scripts/check-layering.sh
+echo "all checks passed"
