@@ -1,0 +1,149 @@
+public import Foundation
+
+/// A ServerBee server's base URL, normalised as v2 §2.7 describes.
+///
+/// Normalisation: the scheme (`http` or `https` only) and host are lower-cased, the default
+/// port (80/443) is dropped, trailing `/` are removed, and user info, query and fragment are
+/// refused. A path is kept (for servers behind a reverse-proxy prefix), although QR payloads
+/// never carry one. Two URLs name the same server exactly when their ``string`` values are equal.
+///
+/// ```swift
+/// let server = try ServerURL("HTTPS://Monitor.Example.com:443/")
+/// server.string                       // "https://monitor.example.com"
+/// server.endpoint("/api/servers")     // https://monitor.example.com/api/servers
+/// server.isSecure                     // true; plain http works but is flagged insecure
+/// ```
+public struct ServerURL: Hashable, Sendable, Codable, CustomStringConvertible {
+  /// `"http"` or `"https"`.
+  public let scheme: String
+  /// The lower-cased host; IPv6 literals keep their brackets (`[::1]`).
+  public let host: String
+  /// The port, or `nil` for the scheme's default.
+  public let port: Int?
+  /// The path without trailing `/` (usually empty).
+  public let path: String
+
+  /// Parses and normalises a URL.
+  /// - Parameter text: What the user typed or the QR payload held (at most 2,048 characters).
+  /// - Throws: ``ServerBeeModelsError`` with code `invalidServerURL`, saying what is wrong.
+  public init(_ text: String) throws {
+    func fail(_ why: String) -> ServerBeeModelsError {
+      ServerBeeModelsError(.invalidServerURL, "invalid server URL: \(why)")
+    }
+    let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    guard !trimmed.isEmpty else { throw fail("it is empty") }
+    guard trimmed.utf8.count <= 2048 else { throw fail("it is longer than 2048 characters") }
+    guard let separator = trimmed.range(of: "://") else {
+      throw fail("it has no scheme (use https:// or http://)")
+    }
+    let scheme = trimmed[..<separator.lowerBound].lowercased()
+    guard scheme == "http" || scheme == "https" else {
+      throw fail("the scheme must be http or https")
+    }
+    let rest = trimmed[separator.upperBound...]
+    let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
+    let authority = rest[..<authorityEnd]
+    let tail = rest[authorityEnd...]
+    guard !authority.contains("@") else { throw fail("user names and passwords are not allowed") }
+    guard !tail.contains("?") else { throw fail("a query is not allowed") }
+    guard !tail.contains("#") else { throw fail("a fragment is not allowed") }
+
+    var host: Substring
+    var portText: Substring?
+    if authority.hasPrefix("[") {
+      guard let close = authority.firstIndex(of: "]") else { throw fail("unclosed IPv6 bracket") }
+      host = authority[...close]
+      let after = authority[authority.index(after: close)...]
+      if !after.isEmpty {
+        guard after.hasPrefix(":") else { throw fail("unexpected text after the IPv6 address") }
+        portText = after.dropFirst()
+      }
+    } else if let colon = authority.lastIndex(of: ":") {
+      host = authority[..<colon]
+      portText = authority[authority.index(after: colon)...]
+    } else {
+      host = authority
+    }
+    guard !host.isEmpty, host != "[]" else { throw fail("the host is missing") }
+    let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._[]:%"))
+    guard host.unicodeScalars.allSatisfy({ allowed.contains($0) }) else {
+      throw fail("the host has characters that are not allowed")
+    }
+    var port: Int?
+    if let portText {
+      guard !portText.isEmpty, portText.count <= 5, portText.allSatisfy(\.isASCII),
+        let value = Int(portText), (1...65535).contains(value)
+      else { throw fail("the port must be a number from 1 to 65535") }
+      port = value
+    }
+    if (scheme == "http" && port == 80) || (scheme == "https" && port == 443) { port = nil }
+    var path = String(tail)
+    while path.hasSuffix("/") { path.removeLast() }
+    guard !path.contains(" ") else { throw fail("the path has spaces") }
+
+    self.scheme = scheme
+    self.host = host.lowercased()
+    self.port = port
+    self.path = path
+  }
+
+  /// The normalised text, for example `https://monitor.example.com:9527`.
+  public var string: String {
+    scheme + "://" + host + (port.map { ":\($0)" } ?? "") + path
+  }
+
+  /// The normalised text.
+  public var description: String { string }
+
+  /// `true` for `https`. Plain `http` is allowed but sends tokens in clear text.
+  public var isSecure: Bool { scheme == "https" }
+
+  /// `true` when the host is a loopback address (`127.x.x.x`, `[::1]`, `localhost`).
+  public var isLoopback: Bool {
+    host == "localhost" || host == "[::1]" || host.hasPrefix("127.")
+  }
+
+  /// The effective port (the scheme's default when none is given).
+  public var effectivePort: Int { port ?? (isSecure ? 443 : 80) }
+
+  /// The base as a `URL`.
+  public var url: URL {
+    // Every component was validated above, so this cannot fail for a constructed value; the
+    // fallback keeps the API non-optional without a force unwrap.
+    URL(string: string) ?? URL(fileURLWithPath: "/")
+  }
+
+  /// An absolute URL for an API path.
+  /// - Parameter apiPath: A path starting with `/`, for example `/api/servers`; it may carry a
+  ///   query (`/api/alert-events?limit=20`).
+  /// - Returns: The base followed by the path.
+  public func endpoint(_ apiPath: String) -> URL {
+    URL(string: string + (apiPath.hasPrefix("/") ? apiPath : "/" + apiPath)) ?? url
+  }
+
+  /// The WebSocket URL for an API path (`ws://` or `wss://`).
+  /// - Parameter apiPath: For example `/api/ws/servers`.
+  /// - Returns: The URL with the WebSocket scheme.
+  public func webSocketEndpoint(_ apiPath: String) -> URL {
+    let wsScheme = isSecure ? "wss" : "ws"
+    let base = wsScheme + string.dropFirst(scheme.count)
+    return URL(string: base + (apiPath.hasPrefix("/") ? apiPath : "/" + apiPath)) ?? url
+  }
+
+  /// Decodes and normalises a URL string.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.singleValueContainer()
+    let text = try container.decode(String.self)
+    do {
+      try self.init(text)
+    } catch let error as ServerBeeModelsError {
+      throw DecodingError.dataCorruptedError(in: container, debugDescription: error.message)
+    }
+  }
+
+  /// Encodes the normalised text.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(string)
+  }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+
+@testable import ServerBeeModels
+
+@Suite struct ServerURLTests {
+  @Test(arguments: [
+    ("https://monitor.example.com:9527", "https://monitor.example.com:9527"),
+    ("HTTPS://Monitor.Example.COM/", "https://monitor.example.com"),
+    ("https://monitor.example.com:443", "https://monitor.example.com"),
+    ("http://10.0.0.5:80/", "http://10.0.0.5"),
+    ("http://127.0.0.1:9527", "http://127.0.0.1:9527"),
+    ("  https://a.example//  ", "https://a.example"),
+    ("https://a.example/serverbee/", "https://a.example/serverbee"),
+    ("http://[::1]:8080", "http://[::1]:8080"),
+    ("https://[2001:DB8::1]", "https://[2001:db8::1]"),
+  ])
+  func normalisesAsTheV2ContractDescribes(input: String, expected: String) throws {
+    #expect(try ServerURL(input).string == expected)
+  }
+
+  @Test(arguments: [
+    "", "monitor.example.com", "ftp://monitor.example.com", "https://user:pw@monitor.example.com",
+    "https://monitor.example.com/?x=1", "https://monitor.example.com/#top", "https://:9527",
+    "https://monitor.example.com:0", "https://monitor.example.com:70000",
+    "https://monitor.example.com:abc", "https://mon itor.example.com", "https://[::1",
+  ])
+  func refusesWhatIsNotAServerBaseURL(input: String) {
+    #expect {
+      try ServerURL(input)
+    } throws: { error in
+      (error as? ServerBeeModelsError)?.code == .invalidServerURL
+    }
+  }
+
+  @Test func buildsAPIAndWebSocketEndpoints() throws {
+    let secure = try ServerURL("https://monitor.example.com:9527")
+    #expect(
+      secure.endpoint("/api/alert-events?limit=20").absoluteString
+        == "https://monitor.example.com:9527/api/alert-events?limit=20")
+    #expect(
+      secure.webSocketEndpoint("/api/ws/servers").absoluteString
+        == "wss://monitor.example.com:9527/api/ws/servers")
+    let plain = try ServerURL("http://127.0.0.1:8080")
+    #expect(
+      plain.webSocketEndpoint("/api/ws/servers").absoluteString
+        == "ws://127.0.0.1:8080/api/ws/servers")
+    #expect(!plain.isSecure)
+    #expect(plain.isLoopback)
+    #expect(plain.effectivePort == 8080)
+    #expect(secure.isSecure)
+  }
+}
+
+@Suite struct PairingPayloadTests {
+  private let scanned =
+    #"{"type":"serverbee_pair","server_url":"https://monitor.example.com:9527","code":"sb_pair_Xy4bq0c9V1fZ2mKp8LwR3tN6hJ5sD7gA1eU0iO2yT9w"}"#
+
+  @Test func parsesTheWebAppQRText() throws {
+    let payload = try PairingPayload(scanned: scanned)
+    #expect(payload.server.string == "https://monitor.example.com:9527")
+    #expect(payload.code == "sb_pair_Xy4bq0c9V1fZ2mKp8LwR3tN6hJ5sD7gA1eU0iO2yT9w")
+  }
+
+  @Test func writesTheSameBytesTheWebAppDraws() throws {
+    #expect(try PairingPayload(scanned: scanned).qrText == scanned)
+  }
+
+  @Test func stripsOneTrailingSlashAndMatchesTheSavedServer() throws {
+    let payload = try PairingPayload(
+      scanned:
+        #"{"type":"serverbee_pair","server_url":"https://Monitor.example.com:443/","code":"sb_pair_x"}"#
+    )
+    #expect(payload.server == (try ServerURL("https://monitor.example.com")))
+  }
+
+  @Test(arguments: [
+    "sb_pair_x", "https://monitor.example.com", "[1,2]", "",
+    #"{"type":"other","server_url":"https://a.example","code":"sb_pair_x"}"#,
+    #"{"server_url":"https://a.example","code":"sb_pair_x"}"#,
+    #"{"type":"serverbee_pair","code":"sb_pair_x"}"#,
+    #"{"type":"serverbee_pair","server_url":"https://a.example","code":""}"#,
+    #"{"type":"serverbee_pair","server_url":"https://a.example","code":42}"#,
+    #"{"type":"serverbee_pair","server_url":"","code":"sb_pair_x"}"#,
+  ])
+  func refusesPayloadsThatAreNotServerBeePairing(text: String) {
+    #expect {
+      try PairingPayload(scanned: text)
+    } throws: { error in
+      (error as? ServerBeeModelsError)?.code == .invalidPairingPayload
+    }
+  }
+
+  @Test func refusesAPayloadWithAnUnusableServerURL() {
+    #expect {
+      try PairingPayload(
+        scanned: #"{"type":"serverbee_pair","server_url":"ftp://a.example","code":"sb_pair_x"}"#)
+    } throws: { error in
+      (error as? ServerBeeModelsError)?.code == .invalidServerURL
+    }
+  }
+
+  @Test func refusesOversizeText() {
+    let text = String(repeating: " ", count: PairingPayload.maximumLength + 1)
+    #expect(throws: ServerBeeModelsError.self) { try PairingPayload(scanned: text) }
+  }
+
+  @Test func neverPrintsTheCode() throws {
+    let payload = try PairingPayload(scanned: scanned)
+    #expect(!"\(payload)".contains("sb_pair_"))
+    #expect(!String(reflecting: payload).contains("sb_pair_"))
+  }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+
+@testable import ServerBeeModels
+
+@Suite struct WireJSONTests {
+  private struct Sample: Codable {
+    var zeta: Int
+    var alpha: String
+    var ratio: Double
+    var missing: String?
+    var nested: [Int64]
+  }
+
+  @Test func encodesKeysInDeclarationOrderWithNullsAndDecimalFloats() throws {
+    let data = try WireJSON.encode(
+      Sample(zeta: 1, alpha: "a/b \"q\" 中", ratio: 0, missing: nil, nested: [1, -2]))
+    #expect(
+      String(decoding: data, as: UTF8.self)
+        == #"{"zeta":1,"alpha":"a/b \"q\" 中","ratio":0.0,"missing":null,"nested":[1,-2]}"#)
+  }
+
+  @Test(arguments: [
+    (0.0, "0.0"), (-0.0, "-0.0"), (12.5, "12.5"), (28.528587341308594, "28.528587341308594"),
+    (1e20, "1e20"), (1.5e-7, "1.5e-7"), (Double.nan, "null"), (Double.infinity, "null"),
+    (3.0, "3.0"),
+  ])
+  func writesFloatsTheWaySerdeDoes(value: Double, expected: String) throws {
+    #expect(String(decoding: try WireJSON.encode([value]), as: UTF8.self) == "[\(expected)]")
+  }
+
+  @Test func escapesControlCharactersButNotSlashes() throws {
+    let data = try WireJSON.encode(["line\nbreak\t\u{01}/"])
+    #expect(String(decoding: data, as: UTF8.self) == #"["line\nbreak\t\u0001/"]"#)
+  }
+
+  @Test func missingFieldErrorNamesTheFullPath() {
+    let body = Data(
+      #"{"data":{"items":[{"zeta":1,"alpha":"x","ratio":1,"nested":[]},{"zeta":2}]}}"#.utf8)
+    struct Page: Decodable { let items: [Sample] }
+    #expect {
+      try WireJSON.decode(APIResponse<Page>.self, from: body)
+    } throws: { error in
+      let error = error as? ServerBeeModelsError
+      return error?.code == .missingField && error?.message.contains("data.items[1].alpha") == true
+    }
+  }
+
+  @Test func wrongTypeIsAnInvalidFieldError() {
+    #expect {
+      try WireJSON.decode(Sample.self, from: Data(#"{"zeta":"one"}"#.utf8))
+    } throws: { error in
+      let error = error as? ServerBeeModelsError
+      return error?.code == .invalidField && error?.message.contains("zeta") == true
+    }
+  }
+
+  @Test(arguments: ["", "{", "not json", "{\"a\":}"])
+  func malformedInputIsAMalformedJSONError(text: String) {
+    #expect {
+      try WireJSON.decode(JSONValue.self, from: Data(text.utf8))
+    } throws: { error in
+      (error as? ServerBeeModelsError)?.code == .malformedJSON
+    }
+  }
+
+  @Test func oversizeInputIsRefusedBeforeParsing() {
+    let huge = Data(repeating: 0x20, count: WireJSON.maximumInputSize + 1)
+    #expect {
+      try WireJSON.decode(JSONValue.self, from: huge)
+    } throws: { error in
+      (error as? ServerBeeModelsError)?.code == .tooLarge
+    }
+  }
+
+  @Test func integersSentAsWholeFloatsDecode() throws {
+    struct Counter: Decodable { let count: Int64 }
+    #expect(try WireJSON.decode(Counter.self, from: Data(#"{"count":4.0}"#.utf8)).count == 4)
+  }
+
+  @Test func jsonValueRoundTripsAndComparesRegardlessOfKeyOrder() throws {
+    let text = #"{"a":[1,true,null,"x"],"b":{"c":2.5}}"#
+    let value = try WireJSON.decode(JSONValue.self, from: Data(text.utf8))
+    #expect(value["a"]?[1] == .bool(true))
+    #expect(value["b"]?["c"] == .number(2.5))
+    let reordered = try WireJSON.decode(
+      JSONValue.self, from: Data(#"{"b":{"c":2.5},"a":[1,true,null,"x"]}"#.utf8))
+    #expect(value == reordered)
+    let built = JSONValue.object([("z", .number(1)), ("a", .string("/"))])
+    #expect(String(decoding: try WireJSON.encode(built), as: UTF8.self) == #"{"z":1,"a":"/"}"#)
+  }
+}
