@@ -26,6 +26,9 @@ quiet swift test
 echo "== swift format lint --strict"
 swift format lint --strict -r Modules Tests Examples Benchmarks Package.swift
 
+echo "== docs (DocC, warnings are errors)"
+scripts/docs.sh
+
 echo "== layering"
 scripts/check-layering.sh
 echo "all checks passed"

@@ -6,7 +6,7 @@ public enum AuthSessionDomain: ServerBeeErrorDomain {
   public static let name = "AuthSession"
 }
 
-/// The one public error type of AuthSession: a ``ServerBeeError`` with this module's codes.
+/// The one public error type of AuthSession: a `ServerBeeError` (ServerBeeModels) with this module's codes.
 public typealias AuthSessionError = ServerBeeError<AuthSessionDomain>
 
 extension ServerBeeError.Code where Domain == AuthSessionDomain {

@@ -6,7 +6,7 @@ public enum DeepLinkValidationDomain: ServerBeeErrorDomain {
   public static let name = "DeepLinkValidation"
 }
 
-/// The one public error type of DeepLinkValidation: a ``ServerBeeError`` with this module's codes.
+/// The one public error type of DeepLinkValidation: a `ServerBeeError` (ServerBeeModels) with this module's codes.
 public typealias DeepLinkValidationError = ServerBeeError<DeepLinkValidationDomain>
 
 extension ServerBeeError.Code where Domain == DeepLinkValidationDomain {

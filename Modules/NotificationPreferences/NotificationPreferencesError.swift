@@ -6,7 +6,7 @@ public enum NotificationPreferencesDomain: ServerBeeErrorDomain {
   public static let name = "NotificationPreferences"
 }
 
-/// The one public error type of NotificationPreferences: a ``ServerBeeError`` with this module's codes.
+/// The one public error type of NotificationPreferences: a `ServerBeeError` (ServerBeeModels) with this module's codes.
 public typealias NotificationPreferencesError = ServerBeeError<NotificationPreferencesDomain>
 
 extension ServerBeeError.Code where Domain == NotificationPreferencesDomain {

@@ -6,7 +6,7 @@ public enum PushEnvelopeCryptoDomain: ServerBeeErrorDomain {
   public static let name = "PushEnvelopeCrypto"
 }
 
-/// The one public error type of PushEnvelopeCrypto: a ``ServerBeeError`` with this module's codes.
+/// The one public error type of PushEnvelopeCrypto: a `ServerBeeError` (ServerBeeModels) with this module's codes.
 public typealias PushEnvelopeCryptoError = ServerBeeError<PushEnvelopeCryptoDomain>
 
 extension ServerBeeError.Code where Domain == PushEnvelopeCryptoDomain {

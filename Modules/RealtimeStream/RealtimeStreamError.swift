@@ -6,7 +6,7 @@ public enum RealtimeStreamDomain: ServerBeeErrorDomain {
   public static let name = "RealtimeStream"
 }
 
-/// The one public error type of RealtimeStream: a ``ServerBeeError`` with this module's codes.
+/// The one public error type of RealtimeStream: a `ServerBeeError` (ServerBeeModels) with this module's codes.
 public typealias RealtimeStreamError = ServerBeeError<RealtimeStreamDomain>
 
 extension ServerBeeError.Code where Domain == RealtimeStreamDomain {

@@ -6,7 +6,7 @@ public enum SecureStoreDomain: ServerBeeErrorDomain {
   public static let name = "SecureStore"
 }
 
-/// The one public error type of SecureStore: a ``ServerBeeError`` with this module's codes.
+/// The one public error type of SecureStore: a `ServerBeeError` (ServerBeeModels) with this module's codes.
 public typealias SecureStoreError = ServerBeeError<SecureStoreDomain>
 
 extension ServerBeeError.Code where Domain == SecureStoreDomain {

@@ -6,7 +6,7 @@ public enum ServerBeeSimulatorDomain: ServerBeeErrorDomain {
   public static let name = "ServerBeeSimulator"
 }
 
-/// The one public error type of ServerBeeSimulator: a ``ServerBeeError`` with this module's codes.
+/// The one public error type of ServerBeeSimulator: a `ServerBeeError` (ServerBeeModels) with this module's codes.
 public typealias ServerBeeSimulatorError = ServerBeeError<ServerBeeSimulatorDomain>
 
 extension ServerBeeError.Code where Domain == ServerBeeSimulatorDomain {

@@ -6,7 +6,7 @@ public enum ServerBeeTransportDomain: ServerBeeErrorDomain {
   public static let name = "ServerBeeTransport"
 }
 
-/// The one public error type of ServerBeeTransport: a ``ServerBeeError`` with this module's codes.
+/// The one public error type of ServerBeeTransport: a `ServerBeeError` (ServerBeeModels) with this module's codes.
 public typealias ServerBeeTransportError = ServerBeeError<ServerBeeTransportDomain>
 
 extension ServerBeeError.Code where Domain == ServerBeeTransportDomain {
