@@ -1,0 +1,410 @@
+/// A forward-only JSON reader over UTF-8 bytes: the hot path of the live stream.
+///
+/// Foundation's `JSONDecoder` builds a generic tree and goes through `Codable` containers, which
+/// costs ~50 ms for a 1,000-server `full_sync` (../shared/bench). This scanner reads values in
+/// place: strings without escapes become `String`s straight from the bytes, integers are
+/// accumulated without allocation, and decimals with at most 15 significant digits are converted
+/// exactly with one multiplication or division by a power of ten (Clinger's fast path); longer
+/// ones fall back to the standard library's correctly rounded parser.
+///
+/// It validates as it goes (structure, string control characters, number syntax, depth) and
+/// reports the byte offset of the first problem. It never reads past `bytes.count`.
+struct JSONScanner {
+  struct Failure: Error, Equatable {
+    var offset: Int
+    var reason: String
+  }
+
+  /// Deeper nesting than this is refused (no stream message needs more than 6 levels).
+  static let maximumDepth = 64
+
+  let bytes: UnsafeBufferPointer<UInt8>
+  var index = 0
+  private var depth = 0
+
+  init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+
+  // MARK: Structure
+
+  func fail(_ reason: String) -> Failure { Failure(offset: index, reason: reason) }
+
+  @inline(__always) mutating func skipWhitespace() {
+    while index < bytes.count {
+      switch bytes[index] {
+      case 0x20, 0x0A, 0x0D, 0x09: index += 1
+      default: return
+      }
+    }
+  }
+
+  /// The next non-space byte, without consuming it; `nil` at the end.
+  @inline(__always) mutating func peek() -> UInt8? {
+    skipWhitespace()
+    return index < bytes.count ? bytes[index] : nil
+  }
+
+  @inline(__always) mutating func expect(_ byte: UInt8) throws(Failure) {
+    skipWhitespace()
+    guard index < bytes.count, bytes[index] == byte else {
+      throw fail("expected '\(Character(Unicode.Scalar(byte)))'")
+    }
+    index += 1
+  }
+
+  /// Requires that only whitespace remains.
+  mutating func expectEnd() throws(Failure) {
+    skipWhitespace()
+    guard index == bytes.count else { throw fail("unexpected data after the JSON value") }
+  }
+
+  /// Reads an object, calling `member` with each key's raw bytes (escapes already resolved only
+  /// when the key had any) positioned at the value, which `member` must consume.
+  mutating func readObject(
+    _ member: (inout JSONScanner, UnsafeBufferPointer<UInt8>) throws(Failure) -> Void
+  ) throws(Failure) {
+    try expect(UInt8(ascii: "{"))
+    depth += 1
+    guard depth <= Self.maximumDepth else { throw fail("nesting is too deep") }
+    defer { depth -= 1 }
+    if peek() == UInt8(ascii: "}") {
+      index += 1
+      return
+    }
+    while true {
+      skipWhitespace()
+      guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+        throw fail("expected a key")
+      }
+      let (start, end, escaped) = try scanString()
+      try expect(UInt8(ascii: ":"))
+      if escaped {
+        let key = Array(try unescape(start, end).utf8)
+        try key.withUnsafeBufferPointer { (key) throws(Failure) in try member(&self, key) }
+      } else {
+        try member(&self, UnsafeBufferPointer(rebasing: bytes[start..<end]))
+      }
+      skipWhitespace()
+      guard index < bytes.count else { throw fail("unterminated object") }
+      if bytes[index] == UInt8(ascii: ",") {
+        index += 1
+      } else if bytes[index] == UInt8(ascii: "}") {
+        index += 1
+        return
+      } else {
+        throw fail("expected ',' or '}'")
+      }
+    }
+  }
+
+  /// Reads an array, calling `element` positioned at each element, which it must consume.
+  mutating func readArray(_ element: (inout JSONScanner) throws(Failure) -> Void) throws(Failure) {
+    try expect(UInt8(ascii: "["))
+    depth += 1
+    guard depth <= Self.maximumDepth else { throw fail("nesting is too deep") }
+    defer { depth -= 1 }
+    if peek() == UInt8(ascii: "]") {
+      index += 1
+      return
+    }
+    while true {
+      try element(&self)
+      skipWhitespace()
+      guard index < bytes.count else { throw fail("unterminated array") }
+      if bytes[index] == UInt8(ascii: ",") {
+        index += 1
+      } else if bytes[index] == UInt8(ascii: "]") {
+        index += 1
+        return
+      } else {
+        throw fail("expected ',' or ']'")
+      }
+    }
+  }
+
+  /// Skips any value.
+  mutating func skipValue() throws(Failure) {
+    switch peek() {
+    case UInt8(ascii: "{"): try readObject { (s, _) throws(Failure) in try s.skipValue() }
+    case UInt8(ascii: "["): try readArray { (s) throws(Failure) in try s.skipValue() }
+    case UInt8(ascii: "\""): _ = try scanString()
+    case UInt8(ascii: "t"), UInt8(ascii: "f"): _ = try readBool()
+    case UInt8(ascii: "n"): try readNull()
+    case nil: throw fail("unexpected end of input")
+    default: _ = try readDouble()
+    }
+  }
+
+  // MARK: Scalars
+
+  /// Consumes `null` if it is next and says whether it was.
+  @inline(__always) mutating func consumeNull() throws(Failure) -> Bool {
+    guard peek() == UInt8(ascii: "n") else { return false }
+    try readNull()
+    return true
+  }
+
+  mutating func readNull() throws(Failure) {
+    try literal("null")
+  }
+
+  mutating func readBool() throws(Failure) -> Bool {
+    switch peek() {
+    case UInt8(ascii: "t"):
+      try literal("true")
+      return true
+    case UInt8(ascii: "f"):
+      try literal("false")
+      return false
+    default: throw fail("expected true or false")
+    }
+  }
+
+  private mutating func literal(_ word: StaticString) throws(Failure) {
+    let count = word.utf8CodeUnitCount
+    guard index + count <= bytes.count else { throw fail("truncated literal") }
+    let start = word.utf8Start
+    for i in 0..<count where bytes[index + i] != start[i] {
+      throw fail("invalid literal")
+    }
+    index += count
+  }
+
+  /// Reads a string value.
+  mutating func readString() throws(Failure) -> String {
+    skipWhitespace()
+    guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+      throw fail("expected a string")
+    }
+    let (start, end, escaped) = try scanString()
+    if escaped { return try unescape(start, end) }
+    return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+  }
+
+  /// Reads a string or `null`.
+  mutating func readOptionalString() throws(Failure) -> String? {
+    try consumeNull() ? nil : readString()
+  }
+
+  /// Moves past a string starting at `index` (a quote); returns the content range and whether
+  /// it holds escapes.
+  private mutating func scanString() throws(Failure) -> (Int, Int, Bool) {
+    index += 1
+    let start = index
+    var escaped = false
+    while index < bytes.count {
+      let byte = bytes[index]
+      if byte == UInt8(ascii: "\"") {
+        index += 1
+        return (start, index - 1, escaped)
+      }
+      if byte == UInt8(ascii: "\\") {
+        escaped = true
+        index += 2
+        continue
+      }
+      if byte < 0x20 { throw fail("control character in a string") }
+      index += 1
+    }
+    throw fail("unterminated string")
+  }
+
+  private func unescape(_ start: Int, _ end: Int) throws(Failure) -> String {
+    var out: [UInt8] = []
+    out.reserveCapacity(end - start)
+    var i = start
+    func hex4(_ at: Int) -> UInt32? {
+      guard at + 4 <= end else { return nil }
+      var value: UInt32 = 0
+      for j in at..<(at + 4) {
+        let c = bytes[j]
+        let digit: UInt8
+        switch c {
+        case 0x30...0x39: digit = c - 0x30
+        case 0x41...0x46: digit = c - 0x37
+        case 0x61...0x66: digit = c - 0x57
+        default: return nil
+        }
+        value = value << 4 | UInt32(digit)
+      }
+      return value
+    }
+    while i < end {
+      let byte = bytes[i]
+      guard byte == UInt8(ascii: "\\") else {
+        out.append(byte)
+        i += 1
+        continue
+      }
+      guard i + 1 < end else { throw Failure(offset: i, reason: "bad escape") }
+      switch bytes[i + 1] {
+      case UInt8(ascii: "\""): out.append(0x22)
+      case UInt8(ascii: "\\"): out.append(0x5C)
+      case UInt8(ascii: "/"): out.append(0x2F)
+      case UInt8(ascii: "b"): out.append(0x08)
+      case UInt8(ascii: "f"): out.append(0x0C)
+      case UInt8(ascii: "n"): out.append(0x0A)
+      case UInt8(ascii: "r"): out.append(0x0D)
+      case UInt8(ascii: "t"): out.append(0x09)
+      case UInt8(ascii: "u"):
+        guard var scalar = hex4(i + 2) else { throw Failure(offset: i, reason: "bad \\u escape") }
+        i += 6
+        if (0xD800..<0xDC00).contains(scalar), i + 1 < end, bytes[i] == UInt8(ascii: "\\"),
+          bytes[i + 1] == UInt8(ascii: "u"), let low = hex4(i + 2), (0xDC00..<0xE000).contains(low)
+        {
+          scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+          i += 6
+        }
+        let value = Unicode.Scalar(scalar) ?? "\u{FFFD}"
+        out.append(contentsOf: Array(String(Character(value)).utf8))
+        continue
+      default: throw Failure(offset: i, reason: "bad escape")
+      }
+      i += 2
+    }
+    return String(decoding: out, as: UTF8.self)
+  }
+
+  /// Reads an integer. A number with a fraction or exponent is accepted when it is whole
+  /// (`4.0`), since some servers write integers as floats.
+  mutating func readInt64() throws(Failure) -> Int64 {
+    skipWhitespace()
+    let start = index
+    var negative = false
+    if index < bytes.count, bytes[index] == UInt8(ascii: "-") {
+      negative = true
+      index += 1
+    }
+    var value: Int64 = 0
+    var digits = 0
+    while index < bytes.count {
+      let digit = bytes[index] &- 0x30
+      guard digit < 10 else { break }
+      let (times, o1) = value.multipliedReportingOverflow(by: 10)
+      let (sum, o2) = times.addingReportingOverflow(Int64(digit))
+      guard !o1, !o2 else { throw fail("integer out of range") }
+      value = sum
+      digits += 1
+      index += 1
+    }
+    guard digits > 0 else { throw fail("expected a number") }
+    if index < bytes.count,
+      bytes[index] == UInt8(ascii: ".") || bytes[index] | 0x20 == UInt8(ascii: "e")
+    {
+      index = start
+      let double = try readDouble()
+      guard double.rounded() == double, abs(double) < 9.2e18 else {
+        throw fail("expected an integer")
+      }
+      return Int64(double)
+    }
+    return negative ? -value : value
+  }
+
+  /// Reads a number as a `Double`.
+  mutating func readDouble() throws(Failure) -> Double {
+    skipWhitespace()
+    let start = index
+    var negative = false
+    if index < bytes.count, bytes[index] == UInt8(ascii: "-") {
+      negative = true
+      index += 1
+    }
+    var mantissa: UInt64 = 0
+    var significant = 0
+    var exponent = 0
+    var sawDigit = false
+    var leadingZeroRun = true
+    while index < bytes.count, bytes[index] &- 0x30 < 10 {
+      let digit = UInt64(bytes[index] &- 0x30)
+      sawDigit = true
+      if leadingZeroRun && digit == 0 {
+      } else {
+        leadingZeroRun = false
+        if significant < 19 {
+          mantissa = mantissa * 10 + digit
+          significant += 1
+        } else {
+          exponent += 1
+          significant += 1
+        }
+      }
+      index += 1
+    }
+    guard sawDigit else { throw fail("expected a number") }
+    if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+      index += 1
+      var fractionDigits = 0
+      while index < bytes.count, bytes[index] &- 0x30 < 10 {
+        let digit = UInt64(bytes[index] &- 0x30)
+        fractionDigits += 1
+        if leadingZeroRun && digit == 0 {
+          exponent -= 1
+        } else {
+          leadingZeroRun = false
+          if significant < 19 {
+            mantissa = mantissa * 10 + digit
+            significant += 1
+            exponent -= 1
+          } else {
+            significant += 1
+          }
+        }
+        index += 1
+      }
+      guard fractionDigits > 0 else { throw fail("expected digits after '.'") }
+    }
+    if index < bytes.count, bytes[index] | 0x20 == UInt8(ascii: "e") {
+      index += 1
+      var exponentNegative = false
+      if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-")
+      {
+        exponentNegative = bytes[index] == UInt8(ascii: "-")
+        index += 1
+      }
+      var explicit = 0
+      var exponentDigits = 0
+      while index < bytes.count, bytes[index] &- 0x30 < 10 {
+        if explicit < 100_000 { explicit = explicit * 10 + Int(bytes[index] &- 0x30) }
+        exponentDigits += 1
+        index += 1
+      }
+      guard exponentDigits > 0 else { throw fail("expected exponent digits") }
+      exponent += exponentNegative ? -explicit : explicit
+    }
+    // Clinger's fast path: both the mantissa and 10^|exponent| are exact doubles, so one
+    // correctly rounded operation gives the correctly rounded result.
+    if significant <= 15, exponent >= -22, exponent <= 22 {
+      var value = Double(mantissa)
+      if exponent < 0 {
+        value /= Self.powersOfTen[-exponent]
+      } else {
+        value *= Self.powersOfTen[exponent]
+      }
+      return negative ? -value : value
+    }
+    let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+    guard let value = Double(text) else { throw Failure(offset: start, reason: "bad number") }
+    return value
+  }
+
+  /// Reads a number, or `null` as NaN (serde writes non-finite floats as `null`).
+  mutating func readLenientDouble() throws(Failure) -> Double {
+    try consumeNull() ? .nan : readDouble()
+  }
+
+  private static let powersOfTen: [Double] = (0...22).map { exponent in
+    var value = 1.0
+    for _ in 0..<exponent { value *= 10 }
+    return value
+  }
+}
+
+extension UnsafeBufferPointer<UInt8> {
+  /// Whether these bytes spell `key` (a key literal of a stream message).
+  @inline(__always) func equals(_ key: StaticString) -> Bool {
+    guard count == key.utf8CodeUnitCount else { return false }
+    let other = key.utf8Start
+    for i in 0..<count where self[i] != other[i] { return false }
+    return true
+  }
+}

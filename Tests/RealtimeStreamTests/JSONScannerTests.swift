@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+
+@testable import RealtimeStream
+
+@Suite struct JSONScannerTests {
+  /// Runs `body` on a scanner over `text` and requires the whole input to be consumed.
+  private func scan<T>(_ text: String, _ body: (inout JSONScanner) throws(JSONScanner.Failure) -> T)
+    throws -> T
+  {
+    let bytes = Array(text.utf8)
+    return try bytes.withUnsafeBufferPointer { buffer in
+      var scanner = JSONScanner(buffer)
+      let value = try body(&scanner)
+      try scanner.expectEnd()
+      return value
+    }
+  }
+
+  @Test(arguments: [
+    "0", "-0", "1", "12.5", "0.53", "-3.91", "28.528587341308594", "66.6609115600586",
+    "1e3", "1E-7", "2.5e+10", "123456789012345678", "0.000001", "9007199254740993",
+    "1.7976931348623157e308", "5e-324", "3.141592653589793238462643383279",
+  ])
+  func readsNumbersExactlyAsTheStandardLibraryDoes(text: String) throws {
+    let value = try scan(text) { (s) throws(JSONScanner.Failure) in try s.readDouble() }
+    #expect(value == Double(text))
+    #expect(value.sign == (Double(text)?.sign ?? .plus))
+  }
+
+  @Test func readsRandomShortestRepresentationsExactly() throws {
+    var generator = SystemRandomNumberGenerator()
+    for _ in 0..<2_000 {
+      let value = Double(bitPattern: generator.next() & 0x7FEF_FFFF_FFFF_FFFF)
+      let scaled = [value, Double(Float(Double.random(in: 0...100, using: &generator)))]
+      for candidate in scaled where candidate.isFinite {
+        let text = "\(candidate)"
+        #expect(
+          try scan(text) { (s) throws(JSONScanner.Failure) in try s.readDouble() } == candidate)
+      }
+    }
+  }
+
+  @Test(arguments: [("0", 0), ("-42", -42), ("9223372036854775807", Int64.max), ("4.0", 4)])
+  func readsIntegersIncludingWholeFloats(text: String, expected: Int64) throws {
+    #expect(try scan(text) { (s) throws(JSONScanner.Failure) in try s.readInt64() } == expected)
+  }
+
+  @Test(arguments: ["9223372036854775808", "4.5", "-", "abc", "1.", "1e"])
+  func refusesBadIntegers(text: String) {
+    #expect(throws: JSONScanner.Failure.self) {
+      try scan(text) { (s) throws(JSONScanner.Failure) in try s.readInt64() }
+    }
+  }
+
+  @Test func readsStringsWithAndWithoutEscapes() throws {
+    let plain = try scan(#""新加坡-BGP-000""#) { (s) throws(JSONScanner.Failure) in try s.readString()
+    }
+    #expect(plain == "新加坡-BGP-000")
+    let escaped = try scan(#""a\"b\\c\/d\n\u00e9\ud83d\ude00""#) {
+      (s) throws(JSONScanner.Failure) in try s.readString()
+    }
+    #expect(escaped == "a\"b\\c/d\né😀")
+  }
+
+  @Test func walksNestedObjectsAndSkipsUnknownValues() throws {
+    let text = #"{"type":"x","skip":{"a":[1,{"b":null}],"c":"\"}"},"n":7,"t":true,"list":[]}"#
+    var seen: [String] = []
+    var n: Int64 = 0
+    var flag = false
+    try scan(text) { (s) throws(JSONScanner.Failure) in
+      try s.readObject { (s, key) throws(JSONScanner.Failure) in
+        seen.append(String(decoding: key, as: UTF8.self))
+        if key.equals("n") {
+          n = try s.readInt64()
+        } else if key.equals("t") {
+          flag = try s.readBool()
+        } else {
+          try s.skipValue()
+        }
+      }
+    }
+    #expect(seen == ["type", "skip", "n", "t", "list"])
+    #expect(n == 7)
+    #expect(flag)
+  }
+
+  @Test(arguments: [
+    "{", #"{"a":}"#, #"{"a" 1}"#, #"{"a":1,}"#, "[1,2", #""unterminated"#, "[1 2]", "tru",
+    "{\"a\":\"x\ny\"}", #"{"a":1}junk"#, #"{a:1}"#,
+  ])
+  func refusesMalformedInputWithAnOffset(text: String) {
+    #expect(throws: JSONScanner.Failure.self) {
+      try scan(text) { (s) throws(JSONScanner.Failure) in try s.skipValue() }
+    }
+  }
+
+  @Test func refusesNestingDeeperThanTheLimit() {
+    let text = String(repeating: "[", count: 100) + String(repeating: "]", count: 100)
+    #expect(throws: JSONScanner.Failure.self) {
+      try scan(text) { (s) throws(JSONScanner.Failure) in try s.skipValue() }
+    }
+  }
+
+  @Test func readsNullFloatsAsNaN() throws {
+    let value = try scan("null") { (s) throws(JSONScanner.Failure) in try s.readLenientDouble() }
+    #expect(value.isNaN)
+  }
+}
