@@ -1,3 +1,4 @@
+import ServerBeeModels
 import Testing
 
 @testable import ServerBeeTransport
