@@ -87,7 +87,8 @@ let package = Package(
     .testTarget(
       name: "ServerBeeTransportTests",
       dependencies: ["ServerBeeTransport", "ServerBeeTestSupport", "CZlib", "COpenSSL"],
-      path: "Tests/ServerBeeTransportTests"),
+      path: "Tests/ServerBeeTransportTests",
+      exclude: ["Peers"]),
     .testTarget(
       name: "SecureStoreTests",
       dependencies: ["SecureStore", "ServerBeeTestSupport", "CSQLite"],

@@ -1,0 +1,54 @@
+/// HTTP header fields keyed by lowercased name.
+///
+/// Names are lowercased on the way in, so lookups are case-insensitive and two requests that
+/// differ only in header-name case compare equal:
+///
+/// ```swift
+/// var headers = HTTPHeaders(["Authorization": "Bearer abc"])
+/// headers["content-type"] = "application/json"
+/// headers["AUTHORIZATION"]  // "Bearer abc"
+/// ```
+///
+/// A name that appears more than once in a response is joined with `", "` (RFC 9110 §5.3).
+public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral {
+  /// The fields, keyed by lowercased name.
+  public private(set) var fields: [String: String]
+
+  /// Creates headers from a dictionary; names are lowercased.
+  /// - Parameter fields: Header names and values.
+  public init(_ fields: [String: String] = [:]) {
+    self.fields = [:]
+    for (name, value) in fields { self[name] = value }
+  }
+
+  /// Creates headers from a dictionary literal; names are lowercased.
+  /// - Parameter elements: Header names and values.
+  public init(dictionaryLiteral elements: (String, String)...) {
+    self.fields = [:]
+    for (name, value) in elements { self[name] = value }
+  }
+
+  /// The value for a name (any case), or `nil`; setting `nil` removes the field.
+  /// - Parameter name: The header name, in any case.
+  public subscript(name: String) -> String? {
+    get { fields[name.lowercased()] }
+    set { fields[name.lowercased()] = newValue }
+  }
+
+  /// Adds a value, joining it with an existing one by `", "`.
+  /// - Parameters:
+  ///   - value: The value to add.
+  ///   - name: The header name, in any case.
+  public mutating func append(_ value: String, for name: String) {
+    let key = name.lowercased()
+    if let existing = fields[key] {
+      fields[key] = existing + ", " + value
+    } else {
+      fields[key] = value
+    }
+  }
+
+  /// Iterates the fields as (lowercased name, value) pairs, in no particular order.
+  /// - Returns: An iterator over the fields.
+  public func makeIterator() -> Dictionary<String, String>.Iterator { fields.makeIterator() }
+}

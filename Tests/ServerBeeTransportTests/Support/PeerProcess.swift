@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+
+/// A helper process (Python peer, `openssl s_server`) started by one test and stopped when the
+/// value goes away. Missing tools fail the test with a clear message; they are never skipped.
+final class PeerProcess: @unchecked Sendable {
+  // @unchecked: `process` and the pipes are set once in init and only read afterwards.
+  let process = Process()
+  private let stdout = Pipe()
+  private let stderr = Pipe()
+
+  /// The directory of the Python peer scripts.
+  static let peersDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("Peers")
+
+  /// Starts `executable arguments`, resolving the executable on PATH.
+  init(_ executable: String, _ arguments: [String], directory: URL? = nil) throws {
+    let path = try Self.which(executable)
+    process.executableURL = URL(fileURLWithPath: path)
+    process.arguments = arguments
+    process.standardOutput = stdout
+    process.standardError = stderr
+    process.standardInput = FileHandle.nullDevice
+    if let directory { process.currentDirectoryURL = directory }
+    try process.run()
+  }
+
+  /// Starts a Python peer script from `Peers/` after checking that `websockets` imports.
+  static func python(_ script: String, _ arguments: [String] = []) throws -> PeerProcess {
+    try requirePythonWebsockets()
+    let path = peersDirectory.appendingPathComponent(script).path
+    return try PeerProcess("python3", [path] + arguments)
+  }
+
+  /// Fails clearly when python3 or its `websockets` package is missing.
+  static func requirePythonWebsockets() throws {
+    let check = try PeerProcess("python3", ["-c", "import websockets"])
+    check.process.waitUntilExit()
+    if check.process.terminationStatus != 0 {
+      throw PeerError(
+        "python3 cannot import websockets: run scripts/bootstrap.sh "
+          + "(python3 -m pip install websockets)")
+    }
+  }
+
+  /// Reads the first stdout line: the port the peer bound.
+  func port() throws -> UInt16 {
+    let line = try readLine()
+    guard let port = UInt16(line.trimmingCharacters(in: .whitespaces)) else {
+      throw PeerError(
+        "peer printed \(line.debugDescription) instead of a port; stderr: \(errors())")
+    }
+    return port
+  }
+
+  /// Reads one line from stdout (blocking; the peers print promptly).
+  func readLine() throws -> String {
+    var bytes: [UInt8] = []
+    let handle = stdout.fileHandleForReading
+    while true {
+      let chunk = handle.readData(ofLength: 1)
+      guard let byte = chunk.first else {
+        throw PeerError("peer exited before printing a line; stderr: \(errors())")
+      }
+      if byte == UInt8(ascii: "\n") { break }
+      bytes.append(byte)
+    }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// Waits for the process to exit and returns its stdout remainder.
+  func finish() -> (status: Int32, output: String) {
+    let data = stdout.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+  }
+
+  /// What the peer wrote on stderr so far (only after it exited, to avoid blocking).
+  func errors() -> String {
+    guard !process.isRunning else { return "(still running)" }
+    return String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+  }
+
+  deinit {
+    if process.isRunning { process.terminate() }
+  }
+
+  static func which(_ name: String) throws -> String {
+    let paths = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+      .split(separator: ":")
+    for directory in paths {
+      let candidate = "\(directory)/\(name)"
+      if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+    }
+    throw PeerError("\(name) is not on PATH: run scripts/bootstrap.sh")
+  }
+}
+
+/// A failure to set up a test peer.
+struct PeerError: Error, CustomStringConvertible {
+  let description: String
+  init(_ description: String) { self.description = description }
+}
