@@ -65,7 +65,9 @@ let package = Package(
       path: "Modules/DeepLinkValidation"),
     .target(
       name: "ServerBeeSimulator",
-      dependencies: ["ServerBeeModels", "ServerBeeTransport", "PushEnvelopeCrypto", "CSQLite"],
+      dependencies: [
+        "ServerBeeModels", "ServerBeeTransport", "PushEnvelopeCrypto", "CSQLite", "COpenSSL",
+      ],
       path: "Modules/ServerBeeSimulator"),
     .target(
       name: "ServerBeeTestSupport",
