@@ -57,20 +57,47 @@ struct JSONScanner {
     guard index == bytes.count else { throw fail("unexpected data after the JSON value") }
   }
 
-  /// Reads an object, calling `member` with each key's raw bytes (escapes already resolved only
-  /// when the key had any) positioned at the value, which `member` must consume.
+  /// Reads an object, calling `member` with each key's bytes (escapes resolved) positioned at
+  /// the value, which `member` must consume.
   mutating func readObject(
     _ member: (inout JSONScanner, UnsafeBufferPointer<UInt8>) throws(Failure) -> Void
   ) throws(Failure) {
     try expect(UInt8(ascii: "{"))
-    depth += 1
-    guard depth <= Self.maximumDepth else { throw fail("nesting is too deep") }
-    defer { depth -= 1 }
     if peek() == UInt8(ascii: "}") {
       index += 1
       return
     }
-    while true {
+    try readMembers(member)
+  }
+
+  /// After `{`: reads the first key and its `:` and says whether the key is `key`. Used to look
+  /// at a frame's leading `type` before deciding how to read the rest.
+  mutating func readKeyEquals(_ key: StaticString) throws(Failure) -> Bool {
+    skipWhitespace()
+    guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+      throw fail("expected a key")
+    }
+    let (start, end, escaped) = try scanString()
+    try expect(UInt8(ascii: ":"))
+    return !escaped && UnsafeBufferPointer(rebasing: bytes[start..<end]).equals(key)
+  }
+
+  /// After a member's value: reads the remaining members up to and including `}`.
+  mutating func readRemainingMembers(
+    _ member: (inout JSONScanner, UnsafeBufferPointer<UInt8>) throws(Failure) -> Void
+  ) throws(Failure) {
+    guard try endOfMember() else { return }
+    try readMembers(member)
+  }
+
+  /// Reads `"key": value` pairs up to and including `}`.
+  private mutating func readMembers(
+    _ member: (inout JSONScanner, UnsafeBufferPointer<UInt8>) throws(Failure) -> Void
+  ) throws(Failure) {
+    depth += 1
+    guard depth <= Self.maximumDepth else { throw fail("nesting is too deep") }
+    defer { depth -= 1 }
+    repeat {
       skipWhitespace()
       guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
         throw fail("expected a key")
@@ -83,17 +110,22 @@ struct JSONScanner {
       } else {
         try member(&self, UnsafeBufferPointer(rebasing: bytes[start..<end]))
       }
-      skipWhitespace()
-      guard index < bytes.count else { throw fail("unterminated object") }
-      if bytes[index] == UInt8(ascii: ",") {
-        index += 1
-      } else if bytes[index] == UInt8(ascii: "}") {
-        index += 1
-        return
-      } else {
-        throw fail("expected ',' or '}'")
-      }
+    } while try endOfMember()
+  }
+
+  /// Consumes `,` (returns `true`: another member follows) or `}` (returns `false`).
+  private mutating func endOfMember() throws(Failure) -> Bool {
+    skipWhitespace()
+    guard index < bytes.count else { throw fail("unterminated object") }
+    if bytes[index] == UInt8(ascii: ",") {
+      index += 1
+      return true
     }
+    if bytes[index] == UInt8(ascii: "}") {
+      index += 1
+      return false
+    }
+    throw fail("expected ',' or '}'")
   }
 
   /// Reads an array, calling `element` positioned at each element, which it must consume.
