@@ -12,4 +12,25 @@ public protocol AccessTokenProvider: Sendable {
   /// - Returns: The access token.
   /// - Throws: The provider's error when no valid token can be obtained.
   func validAccessToken() async throws -> String
+
+  /// A token to use after the server rejected `rejected` (an HTTP 401, or the live stream's
+  /// close code 4001): the provider refreshes if `rejected` is still its current token, so the
+  /// answer is never the token the server just refused.
+  ///
+  /// The default implementation returns ``validAccessToken()``; providers that can refresh
+  /// should implement it.
+  /// - Parameter rejected: The token the server refused.
+  /// - Returns: A different, currently valid token.
+  /// - Throws: The provider's error when no valid token can be obtained.
+  func accessToken(replacing rejected: String) async throws -> String
+}
+
+extension AccessTokenProvider {
+  /// Returns ``validAccessToken()``.
+  /// - Parameter rejected: The token the server refused (ignored).
+  /// - Returns: A currently valid token.
+  /// - Throws: The provider's error.
+  public func accessToken(replacing rejected: String) async throws -> String {
+    try await validAccessToken()
+  }
 }
