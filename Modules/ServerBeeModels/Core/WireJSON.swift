@@ -30,7 +30,16 @@ public enum WireJSON {
     do {
       return try JSONDecoder().decode(type, from: data)
     } catch let error as DecodingError {
-      throw modelsError(from: error)
+      let mapped = modelsError(from: error)
+      // Foundation reports a number that does not fit an integer field (`1.5`, `1e30`) as
+      // "not valid JSON" at the root, without a path. Tell that apart from truly broken JSON.
+      if mapped.code == .malformedJSON,
+        (try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])) != nil
+      {
+        throw ServerBeeModelsError(
+          .invalidField, "a number does not fit its integer field (fraction or out of range)")
+      }
+      throw mapped
     } catch let error as ServerBeeModelsError {
       throw error
     } catch {

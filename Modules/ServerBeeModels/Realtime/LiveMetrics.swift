@@ -1,0 +1,244 @@
+/// One server's metrics in an `update` frame (v1 §4.6): a partial ``ServerStatus``.
+///
+/// Only ``id`` is required. Every other property is `nil` when its key is **absent**, never `0`,
+/// so a merge can tell "not sent" from "zero". Real servers send exactly 21 keys (`id`, `name`,
+/// `online`, `last_active`, `uptime`, `cpu`, `mem_used`, `swap_used`, `disk_used`, the four
+/// network counters, the three load averages, `tcp_conn`, `udp_conn`, `process_count` and the two
+/// disk rates) and no `*_total`; the totals are accepted in case a server adds them.
+///
+/// A float that is present but `null` (non-finite on the server) decodes as `.nan`. Encoding
+/// writes only the non-`nil` properties, in wire order, so a decoded frame re-encodes to the same
+/// bytes.
+///
+/// ```swift
+/// if case .update(let update) = message, let metrics = update.servers.first {
+///   fleet[metrics.id]?.merge(metrics) // keeps the cached name
+/// }
+/// ```
+public struct LiveMetrics: Codable, Hashable, Sendable {
+  /// Server id; the merge key.
+  public var id: String
+  /// The name when the agent connected. Old decoders need it; it must not replace a cached name.
+  public var name: String?
+  /// Always `true` in real frames.
+  public var online: Bool?
+  /// Unix seconds ("now").
+  public var lastActive: Int64?
+  /// Host uptime, seconds.
+  public var uptime: Int64?
+  /// CPU percent, 0–100.
+  public var cpu: Double?
+  /// Memory in use, bytes.
+  public var memUsed: Int64?
+  /// Total memory, bytes (real servers leave it out).
+  public var memTotal: Int64?
+  /// Swap in use, bytes.
+  public var swapUsed: Int64?
+  /// Total swap, bytes (real servers leave it out).
+  public var swapTotal: Int64?
+  /// Disk in use, bytes.
+  public var diskUsed: Int64?
+  /// Total disk, bytes (real servers leave it out).
+  public var diskTotal: Int64?
+  /// Inbound speed, bytes per second.
+  public var netInSpeed: Int64?
+  /// Outbound speed, bytes per second.
+  public var netOutSpeed: Int64?
+  /// Cumulative inbound bytes.
+  public var netInTransfer: Int64?
+  /// Cumulative outbound bytes.
+  public var netOutTransfer: Int64?
+  /// 1-minute load average.
+  public var load1: Double?
+  /// 5-minute load average.
+  public var load5: Double?
+  /// 15-minute load average.
+  public var load15: Double?
+  /// Open TCP connections.
+  public var tcpConn: Int?
+  /// Open UDP sockets.
+  public var udpConn: Int?
+  /// Running processes.
+  public var processCount: Int?
+  /// Disk reads, bytes per second.
+  public var diskReadBytesPerSec: Int64?
+  /// Disk writes, bytes per second.
+  public var diskWriteBytesPerSec: Int64?
+
+  /// Creates a partial frame entry; leave out what was not measured.
+  /// - Parameters:
+  ///   - id: Server id.
+  ///   - name: Name at connect time.
+  ///   - online: Online flag.
+  ///   - lastActive: Unix seconds.
+  ///   - uptime: Seconds.
+  ///   - cpu: Percent.
+  ///   - memUsed: Bytes.
+  ///   - memTotal: Bytes.
+  ///   - swapUsed: Bytes.
+  ///   - swapTotal: Bytes.
+  ///   - diskUsed: Bytes.
+  ///   - diskTotal: Bytes.
+  ///   - netInSpeed: Bytes per second.
+  ///   - netOutSpeed: Bytes per second.
+  ///   - netInTransfer: Cumulative bytes.
+  ///   - netOutTransfer: Cumulative bytes.
+  ///   - load1: Load average.
+  ///   - load5: Load average.
+  ///   - load15: Load average.
+  ///   - tcpConn: Count.
+  ///   - udpConn: Count.
+  ///   - processCount: Count.
+  ///   - diskReadBytesPerSec: Bytes per second.
+  ///   - diskWriteBytesPerSec: Bytes per second.
+  public init(
+    id: String, name: String? = nil, online: Bool? = nil, lastActive: Int64? = nil,
+    uptime: Int64? = nil, cpu: Double? = nil, memUsed: Int64? = nil, memTotal: Int64? = nil,
+    swapUsed: Int64? = nil, swapTotal: Int64? = nil, diskUsed: Int64? = nil,
+    diskTotal: Int64? = nil, netInSpeed: Int64? = nil, netOutSpeed: Int64? = nil,
+    netInTransfer: Int64? = nil, netOutTransfer: Int64? = nil, load1: Double? = nil,
+    load5: Double? = nil, load15: Double? = nil, tcpConn: Int? = nil, udpConn: Int? = nil,
+    processCount: Int? = nil, diskReadBytesPerSec: Int64? = nil, diskWriteBytesPerSec: Int64? = nil
+  ) {
+    self.id = id
+    self.name = name
+    self.online = online
+    self.lastActive = lastActive
+    self.uptime = uptime
+    self.cpu = cpu
+    self.memUsed = memUsed
+    self.memTotal = memTotal
+    self.swapUsed = swapUsed
+    self.swapTotal = swapTotal
+    self.diskUsed = diskUsed
+    self.diskTotal = diskTotal
+    self.netInSpeed = netInSpeed
+    self.netOutSpeed = netOutSpeed
+    self.netInTransfer = netInTransfer
+    self.netOutTransfer = netOutTransfer
+    self.load1 = load1
+    self.load5 = load5
+    self.load15 = load15
+    self.tcpConn = tcpConn
+    self.udpConn = udpConn
+    self.processCount = processCount
+    self.diskReadBytesPerSec = diskReadBytesPerSec
+    self.diskWriteBytesPerSec = diskWriteBytesPerSec
+  }
+
+  private enum CodingKeys: String, CodingKey {
+    case id, name, online
+    case lastActive = "last_active"
+    case uptime, cpu
+    case memUsed = "mem_used"
+    case memTotal = "mem_total"
+    case swapUsed = "swap_used"
+    case swapTotal = "swap_total"
+    case diskUsed = "disk_used"
+    case diskTotal = "disk_total"
+    case netInSpeed = "net_in_speed"
+    case netOutSpeed = "net_out_speed"
+    case netInTransfer = "net_in_transfer"
+    case netOutTransfer = "net_out_transfer"
+    case load1, load5, load15
+    case tcpConn = "tcp_conn"
+    case udpConn = "udp_conn"
+    case processCount = "process_count"
+    case diskReadBytesPerSec = "disk_read_bytes_per_sec"
+    case diskWriteBytesPerSec = "disk_write_bytes_per_sec"
+  }
+
+  /// Decodes an entry: absent keys stay `nil`, a `null` float becomes `.nan`.
+  /// - Parameter decoder: The decoder.
+  /// - Throws: `DecodingError` naming the field when `id` is missing or a value has the wrong type.
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    id = try c.decode(String.self, forKey: .id)
+    name = try c.decodeIfPresent(String.self, forKey: .name)
+    online = try c.decodeIfPresent(Bool.self, forKey: .online)
+    lastActive = try c.decodeIfPresent(Int64.self, forKey: .lastActive)
+    uptime = try c.decodeIfPresent(Int64.self, forKey: .uptime)
+    cpu = try c.decodeMetricIfPresent(forKey: .cpu)
+    memUsed = try c.decodeIfPresent(Int64.self, forKey: .memUsed)
+    memTotal = try c.decodeIfPresent(Int64.self, forKey: .memTotal)
+    swapUsed = try c.decodeIfPresent(Int64.self, forKey: .swapUsed)
+    swapTotal = try c.decodeIfPresent(Int64.self, forKey: .swapTotal)
+    diskUsed = try c.decodeIfPresent(Int64.self, forKey: .diskUsed)
+    diskTotal = try c.decodeIfPresent(Int64.self, forKey: .diskTotal)
+    netInSpeed = try c.decodeIfPresent(Int64.self, forKey: .netInSpeed)
+    netOutSpeed = try c.decodeIfPresent(Int64.self, forKey: .netOutSpeed)
+    netInTransfer = try c.decodeIfPresent(Int64.self, forKey: .netInTransfer)
+    netOutTransfer = try c.decodeIfPresent(Int64.self, forKey: .netOutTransfer)
+    load1 = try c.decodeMetricIfPresent(forKey: .load1)
+    load5 = try c.decodeMetricIfPresent(forKey: .load5)
+    load15 = try c.decodeMetricIfPresent(forKey: .load15)
+    tcpConn = try c.decodeIfPresent(Int.self, forKey: .tcpConn)
+    udpConn = try c.decodeIfPresent(Int.self, forKey: .udpConn)
+    processCount = try c.decodeIfPresent(Int.self, forKey: .processCount)
+    diskReadBytesPerSec = try c.decodeIfPresent(Int64.self, forKey: .diskReadBytesPerSec)
+    diskWriteBytesPerSec = try c.decodeIfPresent(Int64.self, forKey: .diskWriteBytesPerSec)
+  }
+
+  /// Encodes the non-`nil` properties in wire order (absent stays absent).
+  /// - Parameter encoder: The encoder.
+  /// - Throws: Whatever the encoder throws.
+  public func encode(to encoder: any Encoder) throws {
+    var c = encoder.container(keyedBy: CodingKeys.self)
+    try c.encode(id, forKey: .id)
+    try c.encodeUnlessNil(name, forKey: .name)
+    try c.encodeUnlessNil(online, forKey: .online)
+    try c.encodeUnlessNil(lastActive, forKey: .lastActive)
+    try c.encodeUnlessNil(uptime, forKey: .uptime)
+    try c.encodeUnlessNil(cpu, forKey: .cpu)
+    try c.encodeUnlessNil(memUsed, forKey: .memUsed)
+    try c.encodeUnlessNil(memTotal, forKey: .memTotal)
+    try c.encodeUnlessNil(swapUsed, forKey: .swapUsed)
+    try c.encodeUnlessNil(swapTotal, forKey: .swapTotal)
+    try c.encodeUnlessNil(diskUsed, forKey: .diskUsed)
+    try c.encodeUnlessNil(diskTotal, forKey: .diskTotal)
+    try c.encodeUnlessNil(netInSpeed, forKey: .netInSpeed)
+    try c.encodeUnlessNil(netOutSpeed, forKey: .netOutSpeed)
+    try c.encodeUnlessNil(netInTransfer, forKey: .netInTransfer)
+    try c.encodeUnlessNil(netOutTransfer, forKey: .netOutTransfer)
+    try c.encodeUnlessNil(load1, forKey: .load1)
+    try c.encodeUnlessNil(load5, forKey: .load5)
+    try c.encodeUnlessNil(load15, forKey: .load15)
+    try c.encodeUnlessNil(tcpConn, forKey: .tcpConn)
+    try c.encodeUnlessNil(udpConn, forKey: .udpConn)
+    try c.encodeUnlessNil(processCount, forKey: .processCount)
+    try c.encodeUnlessNil(diskReadBytesPerSec, forKey: .diskReadBytesPerSec)
+    try c.encodeUnlessNil(diskWriteBytesPerSec, forKey: .diskWriteBytesPerSec)
+  }
+}
+
+extension ServerStatus {
+  /// Applies an `update` entry: every metric it carries replaces the cached one, absent ones are
+  /// kept, and ``name`` is never replaced (v1 §4.6).
+  ///
+  /// This is the reference merge; `RealtimeStream` may use a faster one with the same result.
+  /// - Parameter metrics: The entry; its ``LiveMetrics/id`` should equal ``id``.
+  public mutating func merge(_ metrics: LiveMetrics) {
+    if let v = metrics.online { online = v }
+    if let v = metrics.lastActive { lastActive = v }
+    if let v = metrics.uptime { uptime = v }
+    if let v = metrics.cpu { cpu = v }
+    if let v = metrics.memUsed { memUsed = v }
+    if let v = metrics.memTotal { memTotal = v }
+    if let v = metrics.swapUsed { swapUsed = v }
+    if let v = metrics.swapTotal { swapTotal = v }
+    if let v = metrics.diskUsed { diskUsed = v }
+    if let v = metrics.diskTotal { diskTotal = v }
+    if let v = metrics.netInSpeed { netInSpeed = v }
+    if let v = metrics.netOutSpeed { netOutSpeed = v }
+    if let v = metrics.netInTransfer { netInTransfer = v }
+    if let v = metrics.netOutTransfer { netOutTransfer = v }
+    if let v = metrics.load1 { load1 = v }
+    if let v = metrics.load5 { load5 = v }
+    if let v = metrics.load15 { load15 = v }
+    if let v = metrics.tcpConn { tcpConn = v }
+    if let v = metrics.udpConn { udpConn = v }
+    if let v = metrics.processCount { processCount = v }
+    if let v = metrics.diskReadBytesPerSec { diskReadBytesPerSec = v }
+    if let v = metrics.diskWriteBytesPerSec { diskWriteBytesPerSec = v }
+  }
+}
