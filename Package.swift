@@ -77,7 +77,7 @@ let package = Package(
     // Executables.
     .executableTarget(
       name: "serverbee-bench",
-      dependencies: ["ServerBeeModels", "ServerBeeTransport", "CZlib"],
+      dependencies: ["ServerBeeModels", "ServerBeeTransport", "RealtimeStream", "CZlib"],
       path: "Benchmarks/serverbee-bench"),
 
     // Tests: one target per module.

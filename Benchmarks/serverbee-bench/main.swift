@@ -3,7 +3,9 @@
 //   swift run -c release serverbee-bench <command>
 import Foundation
 
-let commands: [String: () throws -> Void] = [:]
+let commands: [String: () throws -> Void] = [
+  "realtime": runRealtimeBenchmark
+]
 
 let arguments = CommandLine.arguments.dropFirst()
 guard let name = arguments.first, let command = commands[name] else {
