@@ -37,6 +37,24 @@ import Testing
     }
   }
 
+  @Test func benchUpdateEntriesCarryExactlyTheTwentyOneKeys() throws {
+    let keys = [
+      "id", "name", "online", "last_active", "uptime", "cpu", "mem_used", "swap_used",
+      "disk_used", "net_in_speed", "net_out_speed", "net_in_transfer", "net_out_transfer",
+      "load1", "load5", "load15", "tcp_conn", "udp_conn", "process_count",
+      "disk_read_bytes_per_sec", "disk_write_bytes_per_sec",
+    ]
+    for line in try Fixtures.lines("realtime/updates_bench_slice.jsonl") {
+      let written = try WireJSON.decode(JSONValue.self, from: WireJSON.encode(update(line)))
+      guard case .object(let members) = written else {
+        Issue.record("an entry must encode as an object")
+        continue
+      }
+      #expect(members.count == 21)
+      #expect(Set(members.map(\.key)) == Set(keys))
+    }
+  }
+
   @Test func contractExampleReencodesToTheSameBytes() throws {
     let path = "realtime/update_contract_example.json"
     #expect(try Fixtures.reencoded(LiveStreamMessage.self, path) == Fixtures.text(path))

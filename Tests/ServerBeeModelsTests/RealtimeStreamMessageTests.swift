@@ -259,6 +259,7 @@ import Testing
     }
     #expect(error.code == .missingField)
     #expect(error.message.contains("servers[0].id"))
+    #expect(error.message.hasPrefix("full_sync frame: "))
   }
 
   @Test func knownTypeWithWrongTypeThrowsNamingTheField() throws {

@@ -15,7 +15,7 @@
 ///   fleet[metrics.id]?.merge(metrics) // keeps the cached name
 /// }
 /// ```
-public struct LiveMetrics: Codable, Hashable, Sendable {
+public struct LiveMetrics: Codable, Hashable, Sendable, Identifiable {
   /// Server id; the merge key.
   public var id: String
   /// The name when the agent connected. Old decoders need it; it must not replace a cached name.
@@ -126,33 +126,11 @@ public struct LiveMetrics: Codable, Hashable, Sendable {
     self.diskWriteBytesPerSec = diskWriteBytesPerSec
   }
 
-  private enum CodingKeys: String, CodingKey {
-    case id, name, online
-    case lastActive = "last_active"
-    case uptime, cpu
-    case memUsed = "mem_used"
-    case memTotal = "mem_total"
-    case swapUsed = "swap_used"
-    case swapTotal = "swap_total"
-    case diskUsed = "disk_used"
-    case diskTotal = "disk_total"
-    case netInSpeed = "net_in_speed"
-    case netOutSpeed = "net_out_speed"
-    case netInTransfer = "net_in_transfer"
-    case netOutTransfer = "net_out_transfer"
-    case load1, load5, load15
-    case tcpConn = "tcp_conn"
-    case udpConn = "udp_conn"
-    case processCount = "process_count"
-    case diskReadBytesPerSec = "disk_read_bytes_per_sec"
-    case diskWriteBytesPerSec = "disk_write_bytes_per_sec"
-  }
-
   /// Decodes an entry: absent keys stay `nil`, a `null` float becomes `.nan`.
   /// - Parameter decoder: The decoder.
   /// - Throws: `DecodingError` naming the field when `id` is missing or a value has the wrong type.
   public init(from decoder: any Decoder) throws {
-    let c = try decoder.container(keyedBy: CodingKeys.self)
+    let c = try decoder.container(keyedBy: ServerStatus.CodingKeys.self)
     id = try c.decode(String.self, forKey: .id)
     name = try c.decodeIfPresent(String.self, forKey: .name)
     online = try c.decodeIfPresent(Bool.self, forKey: .online)
@@ -183,7 +161,7 @@ public struct LiveMetrics: Codable, Hashable, Sendable {
   /// - Parameter encoder: The encoder.
   /// - Throws: Whatever the encoder throws.
   public func encode(to encoder: any Encoder) throws {
-    var c = encoder.container(keyedBy: CodingKeys.self)
+    var c = encoder.container(keyedBy: ServerStatus.CodingKeys.self)
     try c.encode(id, forKey: .id)
     try c.encodeUnlessNil(name, forKey: .name)
     try c.encodeUnlessNil(online, forKey: .online)

@@ -68,8 +68,18 @@ public enum LiveStreamMessage: Codable, Hashable, Sendable {
   ///   `missingField`, `invalidField` or `invalidTimestamp`, naming the field, when a known type
   ///   has a bad body; `tooLarge`.
   public init(decoding data: Data) throws {
-    self = try WireJSON.decode(LiveStreamMessage.self, from: data)
+    do {
+      self = try WireJSON.decode(LiveStreamMessage.self, from: data)
+    } catch var error as ServerBeeModelsError {
+      // Only on failure: name the frame type too, for logs ("update frame: missing field …").
+      if let type = (try? WireJSON.decode(TypeProbe.self, from: data))?.type {
+        error.message = "\(type.prefix(64)) frame: \(error.message)"
+      }
+      throw error
+    }
   }
+
+  private struct TypeProbe: Decodable { var type: String? }
 
   /// Decodes one text frame.
   /// - Parameter text: The frame's text.

@@ -15,7 +15,7 @@
 ///   for server in sync.servers where server.online { print(server.name, server.cpu) }
 /// }
 /// ```
-public struct ServerStatus: Codable, Hashable, Sendable {
+public struct ServerStatus: Codable, Hashable, Sendable, Identifiable {
   /// Server id (UUID).
   public var id: String
   /// Display name.
@@ -173,7 +173,8 @@ public struct ServerStatus: Codable, Hashable, Sendable {
     self.outstandingEnrollment = outstandingEnrollment
   }
 
-  private enum CodingKeys: String, CodingKey {
+  // Internal, not private: LiveMetrics encodes a subset of the same keys.
+  enum CodingKeys: String, CodingKey {
     case id, name, online
     case lastActive = "last_active"
     case uptime, cpu

@@ -1,0 +1,105 @@
+import Foundation
+import ServerBeeModels
+import Testing
+
+@Suite struct ServersRecordTests {
+  private func records() throws -> [ServerRecord] {
+    try APIResponse<[ServerRecord]>.payload(
+      status: 200, body: Fixtures.data("servers/records.json"))
+  }
+
+  @Test func recordsDecodeWithTheirMetrics() throws {
+    let rows = try records()
+    #expect(rows.map(\.id) == [1001, 1002, 1003, 1004])
+    #expect(rows[0].time == (try RFC3339Timestamp(parsing: "2026-03-28T10:00:00Z")))
+    #expect(rows[0].cpu == 12.5)
+    #expect(rows[0].netInTransfer == 987_654_321)
+    #expect(rows[0].temperature == nil)
+    #expect(rows[1].cpu == 100)
+    #expect(rows[1].temperature == 48.5)
+    #expect(rows[1].gpuUsage == 3.25)
+    #expect(rows[1].time.nanoseconds == 123_456_789)
+  }
+
+  @Test func diskIOJSONStringIsDecodedIntoDisks() throws {
+    let row = try records()[0]
+    #expect(
+      row.diskIO == [
+        DiskIO(name: "sda", readBytesPerSec: 0, writeBytesPerSec: 4096),
+        DiskIO(name: "nvme0n1", readBytesPerSec: 1_048_576, writeBytesPerSec: 0),
+      ])
+    #expect(try row.decodeDiskIO() == row.diskIO)
+    #expect(row.diskIOJSON?.hasPrefix(#"[{"name":"sda""#) == true)
+  }
+
+  @Test func nullAndEmptyDiskIOJSON() throws {
+    let rows = try records()
+    #expect(rows[1].diskIOJSON == nil)
+    #expect(rows[1].diskIO == nil)
+    #expect(try rows[1].decodeDiskIO() == nil)
+    #expect(rows[3].diskIO == [])
+  }
+
+  @Test func invalidDiskIOJSONKeepsTheRecordAndTheRawText() throws {
+    let row = try records()[2]
+    #expect(row.cpu == 7)
+    #expect(row.diskIOJSON == "not json [")
+    #expect(row.diskIO == nil)
+    let error = try #require(throws: ServerBeeModelsError.self) { try row.decodeDiskIO() }
+    #expect(error.code == .malformedJSON)
+  }
+
+  @Test func diskIOWithWrongMembersReportsTheField() throws {
+    let row = ServerRecord(
+      id: 1, serverID: "s", time: RFC3339Timestamp(secondsSince1970: 0),
+      diskIOJSON: #"[{"name":"sda","read_bytes_per_sec":"fast","write_bytes_per_sec":0}]"#)
+    #expect(row.diskIO == nil)
+    let error = try #require(throws: ServerBeeModelsError.self) { try row.decodeDiskIO() }
+    #expect(error.code == .invalidField)
+    #expect(error.message.contains("[0].read_bytes_per_sec"))
+  }
+
+  @Test func settingDiskIOJSONReparsesDisks() {
+    var row = ServerRecord(id: 1, serverID: "s", time: RFC3339Timestamp(secondsSince1970: 0))
+    #expect(row.diskIO == nil)
+    row.diskIOJSON = ServerRecord.diskIOJSON(for: [
+      DiskIO(name: "vda", readBytesPerSec: 1, writeBytesPerSec: 2)
+    ])
+    #expect(row.diskIOJSON == #"[{"name":"vda","read_bytes_per_sec":1,"write_bytes_per_sec":2}]"#)
+    #expect(row.diskIO == [DiskIO(name: "vda", readBytesPerSec: 1, writeBytesPerSec: 2)])
+  }
+
+  @Test func recordsReencodeToTheSameBytes() throws {
+    let path = "servers/records.json"
+    #expect(try Fixtures.reencoded(APIResponse<[ServerRecord]>.self, path) == Fixtures.text(path))
+  }
+
+  @Test func nullMetricFloatDecodesAsNaN() throws {
+    let body = try Fixtures.text("servers/records.json")
+      .replacingOccurrences(of: #""cpu":12.5"#, with: #""cpu":null"#)
+    let rows = try APIResponse<[ServerRecord]>.payload(status: 200, body: Data(body.utf8))
+    #expect(rows[0].cpu.isNaN)
+  }
+
+  @Test func recordMissingTimeThrowsNamingTheField() throws {
+    let body = #"{"data":[{"id":1,"server_id":"s","cpu":1.0}]}"#
+    let error = try #require(throws: ServerBeeModelsError.self) {
+      try APIResponse<[ServerRecord]>.payload(status: 200, body: Data(body.utf8))
+    }
+    #expect(error.code == .missingField)
+    #expect(error.message.contains("data[0].time"))
+  }
+
+  @Test func recordsQueryUsesTheZuluFormAndTheInterval() throws {
+    let query = ServerRecordsQuery(
+      from: try RFC3339Timestamp(parsing: "2026-03-28T10:00:00+00:00"),
+      to: try RFC3339Timestamp(parsing: "2026-03-29T10:00:00.5+00:00"), interval: .hourly)
+    #expect(
+      query.queryItems == [
+        URLQueryItem(name: "from", value: "2026-03-28T10:00:00Z"),
+        URLQueryItem(name: "to", value: "2026-03-29T10:00:00.500Z"),
+        URLQueryItem(name: "interval", value: "hourly"),
+      ])
+    #expect(ServerRecordsQuery(from: query.from, to: query.to).interval == .auto)
+  }
+}
