@@ -10,7 +10,7 @@ public import ServerBeeModels
 /// - `server_online`/`server_offline` flip the online flag; `agent_authority_changed`,
 ///   `capabilities_changed`, `agent_info_updated`, `upgrade_progress`/`upgrade_result` update
 ///   what they describe; every other message changes nothing here.
-/// - Capability reports are kept per server.
+/// - Configuration from `GET /api/servers` can be merged in with ``mergeConfiguration(_:)``.
 ///
 /// It is a value: keep a copy as a snapshot; ``MetricsStreamClient`` publishes one after each
 /// frame.
@@ -25,6 +25,8 @@ public struct FleetState: Sendable, Hashable {
   public private(set) var servers = ServerList()
   /// Agent self-upgrade jobs, from `full_sync` and later progress and results.
   public private(set) var upgrades: [UpgradeJob] = []
+  /// REST configuration by server id (``mergeConfiguration(_:)``).
+  public private(set) var configurations: [String: ServerResponse] = [:]
   /// The last capability report per server id.
   public private(set) var capabilities: [String: CapabilitiesChange] = [:]
   /// The last agent information per server id.
@@ -124,42 +126,31 @@ public struct FleetState: Sendable, Hashable {
       // A server the last full_sync did not have: keep what the frame says until the next
       // full_sync brings its totals and static facts.
       var server = ServerStatus(id: metrics.id, name: metrics.name ?? metrics.id)
-      Self.merge(metrics, into: &server)
+      server.merge(metrics)
       positions[metrics.id] = servers.count
       servers.append(server)
       return
     }
-    servers.modify(at: position) { Self.merge(metrics, into: &$0) }
-  }
-
-  private static func merge(_ m: LiveMetrics, into s: inout ServerStatus) {
-    if let v = m.online { s.online = v }
-    if let v = m.lastActive { s.lastActive = v }
-    if let v = m.uptime { s.uptime = v }
-    if let v = m.cpu { s.cpu = v }
-    if let v = m.memUsed { s.memUsed = v }
-    if let v = m.memTotal { s.memTotal = v }
-    if let v = m.swapUsed { s.swapUsed = v }
-    if let v = m.swapTotal { s.swapTotal = v }
-    if let v = m.diskUsed { s.diskUsed = v }
-    if let v = m.diskTotal { s.diskTotal = v }
-    if let v = m.netInSpeed { s.netInSpeed = v }
-    if let v = m.netOutSpeed { s.netOutSpeed = v }
-    if let v = m.netInTransfer { s.netInTransfer = v }
-    if let v = m.netOutTransfer { s.netOutTransfer = v }
-    if let v = m.load1 { s.load1 = v }
-    if let v = m.load5 { s.load5 = v }
-    if let v = m.load15 { s.load15 = v }
-    if let v = m.tcpConn { s.tcpConn = v }
-    if let v = m.udpConn { s.udpConn = v }
-    if let v = m.processCount { s.processCount = v }
-    if let v = m.diskReadBytesPerSec { s.diskReadBytesPerSec = v }
-    if let v = m.diskWriteBytesPerSec { s.diskWriteBytesPerSec = v }
+    servers.modify(at: position) { $0.merge(metrics) }
   }
 
   private mutating func setOnline(_ online: Bool, id: String) -> Change {
     guard let position = positions[id] else { return .none }
     servers.modify(at: position) { $0.online = online }
     return .changed(id: id)
+  }
+
+  /// Merges REST configuration (`GET /api/servers`) by id; it does not add live entries.
+  /// - Parameter list: The configuration list.
+  public mutating func mergeConfiguration(_ list: [ServerResponse]) {
+    for server in list { configurations[server.id] = server }
+  }
+
+  /// The capabilities a UI should gate on for a server: the live report's effective mask, else
+  /// the configuration's resolved mask (v1 §5.1), else `nil`.
+  /// - Parameter id: The server id.
+  /// - Returns: The capabilities, if known.
+  public func effectiveCapabilities(of id: String) -> Capabilities? {
+    capabilities[id]?.resolvedCapabilities ?? configurations[id]?.resolvedCapabilities
   }
 }

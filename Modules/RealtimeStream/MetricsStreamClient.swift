@@ -184,6 +184,13 @@ public actor MetricsStreamClient {
     return stream
   }
 
+  /// Merges server configuration from `GET /api/servers` into the fleet and publishes it.
+  /// - Parameter servers: The configuration list.
+  public func mergeConfiguration(_ servers: [ServerResponse]) {
+    fleet.mergeConfiguration(servers)
+    publishFleet()
+  }
+
   // MARK: State machine actions
 
   private func perform(_ actions: [ReconnectStateMachine.Action]) {
