@@ -1,10 +1,11 @@
+import ServerBeeModels
 import Testing
 
 @testable import PushEnvelopeCrypto
 
 @Suite struct PushEnvelopeCryptoErrorTests {
   @Test func descriptionNamesTheModuleAndCode() {
-    let error = PushEnvelopeCryptoError(.rejected, "example")
-    #expect(error.description == "PushEnvelopeCrypto.rejected: example")
+    let error = PushEnvelopeCryptoError(.expired, "example")
+    #expect(error.description == "PushEnvelopeCrypto.expired: example")
   }
 }

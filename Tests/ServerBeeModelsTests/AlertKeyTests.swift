@@ -42,7 +42,8 @@ import Testing
     throws
   {
     let key = try AlertKey(
-      ruleID: "r", serverID: "s", eventKey: "", firstTriggeredAt: try RFC3339Timestamp(parsing: input))
+      ruleID: "r", serverID: "s", eventKey: "",
+      firstTriggeredAt: try RFC3339Timestamp(parsing: input))
     #expect(key.form == .v1(eventKey: "", firstTriggeredAt: written))
     #expect(key.text == Self.v1(#"["r","s","","\#(written)"]"#))
   }
@@ -111,7 +112,8 @@ import Testing
     #expect(longer.count == 4103)
     #expect(throws: ServerBeeModelsError.self) { try AlertKey(parsingV1: longer) }
     #expect(throws: ServerBeeModelsError.self) {
-      try AlertKey(ruleID: "r", serverID: "s", eventKey: filler + "xxx",
+      try AlertKey(
+        ruleID: "r", serverID: "s", eventKey: filler + "xxx",
         firstTriggeredAt: RFC3339Timestamp(secondsSince1970: 0))
     }
   }
@@ -150,7 +152,8 @@ import Testing
   @Test func codableUsesTheKeyText() throws {
     let keys = try WireJSON.decode([AlertKey].self, from: Data(#"["\#(Self.example)","r:s"]"#.utf8))
     #expect(keys.map(\.isV1) == [true, false])
-    #expect(String(decoding: try WireJSON.encode(keys), as: UTF8.self) == #"["\#(Self.example)","r:s"]"#)
+    #expect(
+      String(decoding: try WireJSON.encode(keys), as: UTF8.self) == #"["\#(Self.example)","r:s"]"#)
     #expect(throws: ServerBeeModelsError.self) {
       try WireJSON.decode([AlertKey].self, from: Data(#"["v1.???"]"#.utf8))
     }

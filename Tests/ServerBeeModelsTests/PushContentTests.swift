@@ -69,7 +69,9 @@ import Testing
     }
   }
 
-  @Test(arguments: ["kind", "deployment_id", "user_id", "installation_id", "event_id", "created_at"])
+  @Test(arguments: [
+    "kind", "deployment_id", "user_id", "installation_id", "event_id", "created_at",
+  ])
   func aMissingCommonKeyIsNamed(_ key: String) throws {
     var object = try #require(
       try JSONSerialization.jsonObject(with: try PushFixture.data("content-test"))

@@ -18,17 +18,27 @@ enum PushFixture {
 
 /// Every push fixture: decoding it and encoding the value again gives the same bytes.
 enum PushFixtureCase: String, CaseIterable, Sendable {
-  case settings, settingsOlderServer = "settings-older-server", settingsUpdate = "settings-update"
-  case encryptedRegister = "encrypted-register", testRequest = "test-request"
-  case testResponse = "test-response", testResponseUnknown = "test-response-unknown"
-  case envelope, contentTest = "content-test", contentAlert = "content-alert"
-  case contentTaskFailure = "content-task-failure", contentTaskSuccess = "content-task-success"
-  case contentSecurity = "content-security", contentKey = "content-key"
-  case relaySend = "relay-send", relayVerdict = "relay-verdict"
+  case settings
+  case settingsOlderServer = "settings-older-server"
+  case settingsUpdate = "settings-update"
+  case encryptedRegister = "encrypted-register"
+  case testRequest = "test-request"
+  case testResponse = "test-response"
+  case testResponseUnknown = "test-response-unknown"
+  case envelope
+  case contentTest = "content-test"
+  case contentAlert = "content-alert"
+  case contentTaskFailure = "content-task-failure"
+  case contentTaskSuccess = "content-task-success"
+  case contentSecurity = "content-security"
+  case contentKey = "content-key"
+  case relaySend = "relay-send"
+  case relayVerdict = "relay-verdict"
 
   func reencoded(_ data: Data) throws -> Data {
     switch self {
-    case .settings, .settingsOlderServer: return try Self.cycle(APIResponse<PushSetupResponse>.self, data)
+    case .settings, .settingsOlderServer:
+      return try Self.cycle(APIResponse<PushSetupResponse>.self, data)
     case .settingsUpdate: return try Self.cycle(PushSettingsUpdate.self, data)
     case .encryptedRegister: return try Self.cycle(EncryptedRegisterRequest.self, data)
     case .testRequest: return try Self.cycle(TestPushRequest.self, data)
@@ -123,12 +133,15 @@ enum PushFixtureCase: String, CaseIterable, Sendable {
   }
 
   @Test func relayVerdictReadsDeviceInvalid() throws {
-    let verdict = try WireJSON.decode(RelayVerdict.self, from: try PushFixture.data("relay-verdict"))
-    #expect(verdict == RelayVerdict(outcome: .permanent, reason: .unregistered, deviceInvalid: true))
+    let verdict = try WireJSON.decode(
+      RelayVerdict.self, from: try PushFixture.data("relay-verdict"))
+    #expect(
+      verdict == RelayVerdict(outcome: .permanent, reason: .unregistered, deviceInvalid: true))
   }
 
   @Test func relayRequestCarriesTheEnvelopeWithItsFiveKeysInOrder() throws {
-    let request = try WireJSON.decode(RelaySendRequest.self, from: try PushFixture.data("relay-send"))
+    let request = try WireJSON.decode(
+      RelaySendRequest.self, from: try PushFixture.data("relay-send"))
     #expect(request.environment == .sandbox)
     #expect(request.expiresAt == 2_000_001_800)
     let envelope = String(decoding: try WireJSON.encode(request.envelope), as: UTF8.self)

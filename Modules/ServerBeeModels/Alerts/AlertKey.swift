@@ -57,7 +57,8 @@ public struct AlertKey: Hashable, Sendable, Codable, CustomStringConvertible {
     let json = try WireJSON.encode([ruleID, serverID, eventKey, time])
     let text = Self.v1Prefix + Self.base64URLEncoded(json)
     guard text.utf8.count <= Self.maximumLength else {
-      throw ServerBeeModelsError(.invalidAlertKey, "the alert key exceeds \(Self.maximumLength) characters")
+      throw ServerBeeModelsError(
+        .invalidAlertKey, "the alert key exceeds \(Self.maximumLength) characters")
     }
     self.text = text
     self.ruleID = ruleID
