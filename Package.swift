@@ -75,7 +75,7 @@ let package = Package(
     // Executables.
     .executableTarget(
       name: "serverbee-bench",
-      dependencies: ["ServerBeeModels", "ServerBeeTransport", "CZlib"],
+      dependencies: ["ServerBeeModels", "ServerBeeTransport", "CZlib", "PushEnvelopeCrypto"],
       path: "Benchmarks/serverbee-bench"),
 
     // Tests: one target per module.

@@ -107,12 +107,30 @@ public struct PushEnvelopeOpener: Sendable {
       throw PushEnvelopeCryptoError(
         .malformedEnvelope, "the payload has no valid serverbee_envelope")
     }
-    guard let size = try? WireJSON.encode(payload.envelope).count, size <= maximumEnvelopeSize
-    else {
+    guard serialisedSize(of: payload.envelope) <= maximumEnvelopeSize else {
       throw PushEnvelopeCryptoError(.tooLarge, "the envelope exceeds \(maximumEnvelopeSize) bytes")
     }
     return payload.envelope
   }
+
+  /// The size of the envelope as `WireJSON` writes it. Encoding costs about as much as the
+  /// rest of the payload decoding, so when no string needs escaping (always, for a well-formed
+  /// envelope) the size is computed from the string lengths; otherwise the envelope is encoded.
+  static func serialisedSize(of envelope: PushEnvelope) -> Int {
+    let strings = [envelope.keyID, envelope.identity, envelope.nonce, envelope.ciphertext]
+    let plain = strings.allSatisfy { text in
+      text.utf8.allSatisfy { $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
+    }
+    guard plain else { return (try? WireJSON.encode(envelope).count) ?? Int.max }
+    return emptyEnvelopeSize + String(envelope.version).utf8.count - 1
+      + strings.reduce(0) { $0 + $1.utf8.count }
+  }
+
+  /// `{"version":0,"key_id":"","identity":"","nonce":"","ciphertext":""}`.
+  private static let emptyEnvelopeSize =
+    (try? WireJSON.encode(
+      PushEnvelope(version: 0, keyID: "", identity: "", nonce: "", ciphertext: "")
+    ).count) ?? Int.max
 
   private struct APNSPayload: Decodable {
     let envelope: PushEnvelope

@@ -122,6 +122,16 @@ import Testing
     }
   }
 
+  @Test(arguments: [
+    Known.envelope,
+    PushEnvelope(version: -12, keyID: "k", identity: "i", nonce: "n", ciphertext: "c"),
+    PushEnvelope(version: 1, keyID: "a\"b", identity: "\\", nonce: "\n\u{01}", ciphertext: "é/"),
+  ])
+  func sizeCheckMatchesTheEncodedEnvelope(_ envelope: PushEnvelope) throws {
+    #expect(
+      PushEnvelopeOpener.serialisedSize(of: envelope) == (try WireJSON.encode(envelope)).count)
+  }
+
   // MARK: Time rules (v2 §4.6)
 
   @Test(arguments: [
