@@ -76,14 +76,15 @@ private struct PushBenchFixture {
 
   init(deterministic: Bool = false) throws {
     let userID = "6a1f2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d"
-    let scope = PushContentKey.scope(
+    let scope = PushContentKeyGenerator.scope(
       serverURL: "https://serverbee.test", userID: userID, installationID: "bench-install",
       loginSecret: "revocation-token")
     let fixedBytes: (@Sendable (Int) throws -> [UInt8])? =
       deterministic ? fixedRandomBytes : nil
-    key = try PushContentKey.generate(
+    let generator = fixedBytes.map { PushContentKeyGenerator(randomBytes: $0) } ?? .init()
+    key = try generator.makeKey(
       deploymentID: "https://serverbee.test", userID: userID, installationID: "bench-install",
-      scope: scope, randomBytes: fixedBytes)
+      scope: scope)
     let now = Int64(Date().timeIntervalSince1970)
     let alertKey = try AlertKey(
       ruleID: "2f1e0d9c-8b7a-4695-8473-62514f3e2d1c",

@@ -6,9 +6,9 @@ public enum PushEnvelopeCryptoDomain: ServerBeeErrorDomain {
   public static let name = "PushEnvelopeCrypto"
 }
 
-/// The one public error type of PushEnvelopeCrypto: a ``ServerBeeError`` with this module's codes.
+/// The one public error type of PushEnvelopeCrypto: a `ServerBeeError` (ServerBeeModels) with this module's codes.
 ///
-/// When ``PushEnvelopeOpener`` rejects an envelope, ``ServerBeeError/code`` is the rejection
+/// When ``PushEnvelopeOpener`` rejects an envelope, `code` is the rejection
 /// reason (one code per rule of v2 §4.8). Messages never contain key bytes or plaintext.
 ///
 /// ```swift

@@ -4,17 +4,17 @@ import Testing
 
 @testable import PushEnvelopeCrypto
 
-@Suite struct PushContentKeyGenerationTests {
+@Suite struct PushContentKeyGeneratorTests {
   @Test func scopeHashesServerUserInstallationAndLoginSecret() {
     // Python: sha256("https://serverbee.test|<user>|test-install|Xk3revocation").hexdigest()
     #expect(
-      PushContentKey.scope(
+      PushContentKeyGenerator.scope(
         serverURL: Known.deploymentID, userID: Known.userID, installationID: Known.installationID,
         loginSecret: "Xk3revocation") == Known.scope)
   }
 
   @Test func generatedKeyHasALowercaseV4KeyIDAnd32Bytes() throws {
-    let key = try PushContentKey.generate(
+    let key = try PushContentKeyGenerator().makeKey(
       deploymentID: Known.deploymentID, userID: Known.userID,
       installationID: Known.installationID, scope: Known.scope)
     let uuid = try #require(UUID(uuidString: key.keyID))
@@ -27,7 +27,8 @@ import Testing
 
   @Test func twoGeneratedKeysDiffer() throws {
     let make = {
-      try PushContentKey.generate(deploymentID: "d", userID: "u", installationID: "i", scope: "s")
+      try PushContentKeyGenerator().makeKey(
+        deploymentID: "d", userID: "u", installationID: "i", scope: "s")
     }
     let first = try make()
     let second = try make()
@@ -36,9 +37,8 @@ import Testing
   }
 
   @Test func injectedRandomBytesGiveAnExactKey() throws {
-    let key = try PushContentKey.generate(
-      deploymentID: "d", userID: "u", installationID: "i", scope: "s",
-      randomBytes: { count in (0..<count).map { UInt8($0) } })
+    let key = try PushContentKeyGenerator(randomBytes: { count in (0..<count).map { UInt8($0) } })
+      .makeKey(deploymentID: "d", userID: "u", installationID: "i", scope: "s")
     #expect(key.keyID == "00010203-0405-4607-8809-0a0b0c0d0e0f")
     #expect(Array(Data(base64Encoded: key.key) ?? Data()) == Array(16..<48).map { UInt8($0) })
   }
@@ -46,14 +46,12 @@ import Testing
   @Test func aFailingRandomSourceIsReported() {
     struct NoEntropy: Error {}
     #expect(throws: NoEntropy.self) {
-      try PushContentKey.generate(
-        deploymentID: "d", userID: "u", installationID: "i", scope: "s",
-        randomBytes: { _ in throw NoEntropy() })
+      try PushContentKeyGenerator(randomBytes: { _ in throw NoEntropy() }).makeKey(
+        deploymentID: "d", userID: "u", installationID: "i", scope: "s")
     }
     do {
-      _ = try PushContentKey.generate(
-        deploymentID: "d", userID: "u", installationID: "i", scope: "s",
-        randomBytes: { _ in [1, 2, 3] })
+      _ = try PushContentKeyGenerator(randomBytes: { _ in [1, 2, 3] }).makeKey(
+        deploymentID: "d", userID: "u", installationID: "i", scope: "s")
       Issue.record("accepted 3 random bytes")
     } catch let error as PushEnvelopeCryptoError {
       #expect(error.code == .cryptoFailure)
@@ -63,7 +61,7 @@ import Testing
   }
 
   @Test func generatedKeyOpensWhatItSeals() throws {
-    let key = try PushContentKey.generate(
+    let key = try PushContentKeyGenerator().makeKey(
       deploymentID: Known.deploymentID, userID: Known.userID,
       installationID: Known.installationID, scope: Known.scope)
     let envelope = try PushEnvelopeSealer().seal(Known.content(.test), with: key)
