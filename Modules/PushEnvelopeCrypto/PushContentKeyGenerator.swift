@@ -19,12 +19,7 @@ public struct PushContentKeyGenerator: Sendable {
 
   /// Creates a generator that draws from the system's cryptographic generator.
   public init() {
-    self.init(randomBytes: { count in
-      guard let bytes = PlatformCrypto.randomBytes(count) else {
-        throw PushEnvelopeCryptoError(.cryptoFailure, "the system random generator failed")
-      }
-      return bytes
-    })
+    self.init(randomBytes: PlatformCrypto.systemRandomBytes)
   }
 
   /// Creates a generator with an injected random source (tests, deterministic fixtures).

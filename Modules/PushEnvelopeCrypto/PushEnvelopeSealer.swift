@@ -23,12 +23,7 @@ public struct PushEnvelopeSealer: Sendable {
 
   /// Creates a sealer that draws nonces from the system's cryptographic generator.
   public init() {
-    self.init(randomBytes: { count in
-      guard let bytes = PlatformCrypto.randomBytes(count) else {
-        throw PushEnvelopeCryptoError(.cryptoFailure, "the system random generator failed")
-      }
-      return bytes
-    })
+    self.init(randomBytes: PlatformCrypto.systemRandomBytes)
   }
 
   /// Creates a sealer with an injected nonce source.

@@ -3,6 +3,8 @@
 // is platform-neutral; the known-answer tests in PushEnvelopeCryptoTests run against whichever
 // implementation the platform compiles, so both paths must pass the same vectors.
 
+import ServerBeeModels
+
 #if canImport(CryptoKit)
   import CryptoKit
   import Foundation
@@ -45,6 +47,14 @@ enum PlatformCrypto {
       }
       return digest
     #endif
+  }
+
+  /// `count` bytes from the system generator; the default source of sealers and key generators.
+  @Sendable static func systemRandomBytes(_ count: Int) throws -> [UInt8] {
+    guard let bytes = randomBytes(count) else {
+      throw PushEnvelopeCryptoError(.cryptoFailure, "the system random generator failed")
+    }
+    return bytes
   }
 
   /// `count` bytes from the operating system's cryptographic generator, or `nil` on failure.
