@@ -77,7 +77,9 @@ let package = Package(
     // Executables.
     .executableTarget(
       name: "serverbee-bench",
-      dependencies: ["ServerBeeModels", "ServerBeeTransport", "RealtimeStream", "CZlib"],
+      dependencies: [
+        "ServerBeeModels", "ServerBeeTransport", "RealtimeStream", "PushEnvelopeCrypto", "CZlib",
+      ],
       path: "Benchmarks/serverbee-bench"),
 
     // Tests: one target per module.

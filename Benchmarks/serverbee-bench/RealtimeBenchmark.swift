@@ -20,24 +20,38 @@ func runRealtimeBenchmark() throws {
   print("realtime: full_sync \(fullSync.count) bytes, \(updates.count) update frames")
 
   // Decoding the full_sync.
-  let fast = try Bench.measure("full_sync decode — LiveFrameDecoder", iterations: 60, unit: .milliseconds) {
-    if case .fullSync(let sync) = try LiveFrameDecoder.decode(fullSync) { Bench.sink &+= sync.servers.count }
+  let fast = try Bench.measure(
+    "full_sync decode — LiveFrameDecoder", iterations: 60, unit: .milliseconds
+  ) {
+    if case .fullSync(let sync) = try LiveFrameDecoder.decode(fullSync) {
+      Bench.sink &+= sync.servers.count
+    }
   }
   let plainDecoder = JSONDecoder()
   plainDecoder.keyDecodingStrategy = .convertFromSnakeCase
-  let slow = try Bench.measure("full_sync decode — JSONDecoder (straightforward)", iterations: 15, unit: .milliseconds) {
+  let slow = try Bench.measure(
+    "full_sync decode — JSONDecoder (straightforward)", iterations: 15, unit: .milliseconds
+  ) {
     Bench.sink &+= try plainDecoder.decode(PlainFullSync.self, from: fullSync).servers.count
   }
   print(ratio(slow, fast))
 
   // Decoding one update.
-  let fastUpdate = try Bench.measure("update decode — LiveFrameDecoder", iterations: 40, batch: updates.count) {
+  let fastUpdate = try Bench.measure(
+    "update decode — LiveFrameDecoder", iterations: 40, batch: updates.count
+  ) {
     for frame in updates {
-      if case .update(let update) = try LiveFrameDecoder.decode(frame) { Bench.sink &+= update.servers.count }
+      if case .update(let update) = try LiveFrameDecoder.decode(frame) {
+        Bench.sink &+= update.servers.count
+      }
     }
   }
-  let slowUpdate = try Bench.measure("update decode — JSONDecoder (straightforward)", iterations: 10, batch: updates.count) {
-    for frame in updates { Bench.sink &+= try plainDecoder.decode(PlainUpdate.self, from: frame).servers.count }
+  let slowUpdate = try Bench.measure(
+    "update decode — JSONDecoder (straightforward)", iterations: 10, batch: updates.count
+  ) {
+    for frame in updates {
+      Bench.sink &+= try plainDecoder.decode(PlainUpdate.self, from: frame).servers.count
+    }
   }
   print(ratio(slowUpdate, fastUpdate))
 
@@ -46,7 +60,9 @@ func runRealtimeBenchmark() throws {
   var fleet = FleetState()
   fleet.replace(with: sync)
   var heldSnapshot = fleet
-  let fastMerge = try Bench.measure("update decode + merge — FleetState", iterations: 40, batch: updates.count) {
+  let fastMerge = try Bench.measure(
+    "update decode + merge — FleetState", iterations: 40, batch: updates.count
+  ) {
     for frame in updates {
       fleet.apply(try LiveFrameDecoder.decode(frame))
       heldSnapshot = fleet
@@ -54,10 +70,14 @@ func runRealtimeBenchmark() throws {
   }
   Bench.sink &+= heldSnapshot.servers.count
   var plainFleet = try plainDecoder.decode(PlainFullSync.self, from: fullSync).servers
-  let slowMerge = try Bench.measure("update decode + merge — linear search", iterations: 10, batch: updates.count) {
+  let slowMerge = try Bench.measure(
+    "update decode + merge — linear search", iterations: 10, batch: updates.count
+  ) {
     for frame in updates {
       for metrics in try plainDecoder.decode(PlainUpdate.self, from: frame).servers {
-        if let index = plainFleet.firstIndex(where: { $0.id == metrics.id }) { plainFleet[index].merge(metrics) }
+        if let index = plainFleet.firstIndex(where: { $0.id == metrics.id }) {
+          plainFleet[index].merge(metrics)
+        }
       }
     }
   }
@@ -78,7 +98,9 @@ func runRealtimeBenchmark() throws {
     sized.replace(with: FullSync(servers: servers))
     let message = try LiveFrameDecoder.decode(frame)
     var held = sized
-    Bench.measure("merge one decoded update — fleet of \(size)", iterations: 20_000, unit: .nanoseconds) {
+    Bench.measure(
+      "merge one decoded update — fleet of \(size)", iterations: 20_000, unit: .nanoseconds
+    ) {
       sized.apply(message)
       held = sized
     }
@@ -91,21 +113,32 @@ func runRealtimeBenchmark() throws {
   var kept: [FleetState] = []
   for _ in 0..<copies {
     var copy = FleetState()
-    if case .fullSync(let fresh) = try LiveFrameDecoder.decode(fullSync) { copy.replace(with: fresh) }
+    if case .fullSync(let fresh) = try LiveFrameDecoder.decode(fullSync) {
+      copy.replace(with: fresh)
+    }
     kept.append(copy)
   }
-  let perServer = Double((Bench.residentMemory().current - before) * 1024) / Double(copies * sync.servers.count)
-  print(String(format: "memory per cached server (RSS growth, %d fleets of %d)    %8.0f bytes (budget < 2048)", copies, sync.servers.count, perServer))
+  let perServer =
+    Double((Bench.residentMemory().current - before) * 1024) / Double(copies * sync.servers.count)
+  print(
+    String(
+      format:
+        "memory per cached server (RSS growth, %d fleets of %d)    %8.0f bytes (budget < 2048)",
+      copies, sync.servers.count, perServer))
   Bench.sink &+= kept.count
   let start = Bench.residentMemory()
   for _ in 0..<50 { _ = try LiveFrameDecoder.decode(fullSync) }
   let end = Bench.residentMemory()
-  print("peak RSS while decoding the full_sync 50× (start \(start.current) KiB)            \(end.peak) KiB")
-  print("budgets: full_sync ≤ 5 ms, update ≤ 4 µs, decode + merge ≤ 10 µs (checksum \(Bench.sink % 7))")
+  print(
+    "peak RSS while decoding the full_sync 50× (start \(start.current) KiB)            \(end.peak) KiB"
+  )
+  print(
+    "budgets: full_sync ≤ 5 ms, update ≤ 4 µs, decode + merge ≤ 10 µs (checksum \(Bench.sink % 7))")
 }
 
 private func ratio(_ slow: Bench.Stats, _ fast: Bench.Stats) -> String {
-  String(format: "  → %.1f× faster than the straightforward path (medians)", slow.median / fast.median)
+  String(
+    format: "  → %.1f× faster than the straightforward path (medians)", slow.median / fast.median)
 }
 
 // The straightforward models, as the iOS app writes them.

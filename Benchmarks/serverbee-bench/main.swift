@@ -4,7 +4,8 @@
 import Foundation
 
 let commands: [String: () throws -> Void] = [
-  "realtime": runRealtimeBenchmark
+  "push": runPushBenchmark,
+  "realtime": runRealtimeBenchmark,
 ]
 
 let arguments = CommandLine.arguments.dropFirst()

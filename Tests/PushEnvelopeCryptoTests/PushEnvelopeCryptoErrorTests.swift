@@ -5,7 +5,7 @@ import Testing
 
 @Suite struct PushEnvelopeCryptoErrorTests {
   @Test func descriptionNamesTheModuleAndCode() {
-    let error = PushEnvelopeCryptoError(.rejected, "example")
-    #expect(error.description == "PushEnvelopeCrypto.rejected: example")
+    let error = PushEnvelopeCryptoError(.expired, "example")
+    #expect(error.description == "PushEnvelopeCrypto.expired: example")
   }
 }

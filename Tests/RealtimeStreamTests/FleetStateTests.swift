@@ -25,7 +25,8 @@ import Testing
   @Test func aPartialUpdateMergesOnlyThePresentFields() throws {
     var fleet = synced([Self.status("a", name: "alpha")])
     let change = fleet.apply(
-      try frame(#"{"type":"update","servers":[{"id":"a","name":"old-name","cpu":55.5,"mem_used":700}]}"#))
+      try frame(
+        #"{"type":"update","servers":[{"id":"a","name":"old-name","cpu":55.5,"mem_used":700}]}"#))
     #expect(change == .updated(ids: ["a"]))
     let server = try #require(fleet.server(id: "a"))
     #expect(server.cpu == 55.5)
@@ -58,7 +59,8 @@ import Testing
 
   @Test func onlineAndOfflineFlipTheFlag() throws {
     var fleet = synced([Self.status("a", name: "alpha")])
-    #expect(fleet.apply(try frame(#"{"type":"server_offline","server_id":"a"}"#)) == .changed(id: "a"))
+    #expect(
+      fleet.apply(try frame(#"{"type":"server_offline","server_id":"a"}"#)) == .changed(id: "a"))
     #expect(fleet.server(id: "a")?.online == false)
     fleet.apply(try frame(#"{"type":"server_online","server_id":"a"}"#))
     #expect(fleet.server(id: "a")?.online == true)
@@ -86,7 +88,9 @@ import Testing
       ))
     #expect(fleet.capabilities["a"]?.capabilities.rawValue == 1852)
     fleet.apply(
-      try frame(#"{"type":"agent_info_updated","server_id":"a","protocol_version":3,"agent_version":"1.4.0"}"#))
+      try frame(
+        #"{"type":"agent_info_updated","server_id":"a","protocol_version":3,"agent_version":"1.4.0"}"#
+      ))
     #expect(fleet.agents["a"]?.agentVersion == "1.4.0")
   }
 
@@ -98,7 +102,8 @@ import Testing
       ))
     fleet.apply(
       try frame(
-        #"{"type":"upgrade_progress","server_id":"s1","job_id":"j1","target_version":"1.2.0","stage":"installing"}"#))
+        #"{"type":"upgrade_progress","server_id":"s1","job_id":"j1","target_version":"1.2.0","stage":"installing"}"#
+      ))
     #expect(fleet.upgrades[0].stage == .installing)
     fleet.apply(
       try frame(

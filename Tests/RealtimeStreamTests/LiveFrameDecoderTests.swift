@@ -11,7 +11,9 @@ import Testing
   }
 
   /// The fast path must read the frame (not fall back) and agree with the Codable models.
-  private func expectFastPathAgrees(_ frame: String, sourceLocation: SourceLocation = #_sourceLocation)
+  private func expectFastPathAgrees(
+    _ frame: String, sourceLocation: SourceLocation = #_sourceLocation
+  )
     throws
   {
     var copy = frame
@@ -33,8 +35,10 @@ import Testing
       : nil
     return ServerStatus(
       id: UUID().uuidString.lowercased(), name: i % 4 == 0 ? "新加坡-BGP-\(i)" : "vps \"\(i)\"",
-      online: i % 5 != 0, lastActive: 1_774_692_930, uptime: Int64.random(in: 0...40_000_000, using: &rng),
-      cpu: Double(Float.random(in: 0...100, using: &rng)), memUsed: Int64.random(in: 0...1 << 40, using: &rng),
+      online: i % 5 != 0, lastActive: 1_774_692_930,
+      uptime: Int64.random(in: 0...40_000_000, using: &rng),
+      cpu: Double(Float.random(in: 0...100, using: &rng)),
+      memUsed: Int64.random(in: 0...1 << 40, using: &rng),
       memTotal: 1 << 40, swapUsed: 0, swapTotal: 1 << 30, diskUsed: 12_364_384_566_978,
       diskTotal: 99_999_999_999_999, netInSpeed: 493_677, netOutSpeed: 3_565_487,
       netInTransfer: 16_583_212, netOutTransfer: 11_126_617_438,
@@ -44,7 +48,8 @@ import Testing
       groupID: i % 2 == 0 ? UUID().uuidString.lowercased() : nil,
       features: i % 3 == 0 ? ["docker"] : [], diskReadBytesPerSec: 0,
       diskWriteBytesPerSec: 55_684, tags: ["monitoring", "web"], cpuCores: i % 2 == 0 ? 8 : nil,
-      agentAuthority: AgentAuthority(status: offer == nil ? .claimed : .unclaimed, outstandingOffer: offer),
+      agentAuthority: AgentAuthority(
+        status: offer == nil ? .claimed : .unclaimed, outstandingOffer: offer),
       hasToken: offer == nil, outstandingEnrollment: offer)
   }
 
@@ -91,11 +96,13 @@ import Testing
   func otherFramesFallBackToTheModels(frame: String) throws {
     var copy = frame
     #expect(copy.withUTF8 { FastFrameReader.read($0) } == nil)
-    #expect(try bytes(LiveFrameDecoder.decode(frame)) == bytes(LiveStreamMessage(decoding: Data(frame.utf8))))
+    // Compared as values: unknown frames keep their JSON, whose member order is not stable.
+    #expect(try LiveFrameDecoder.decode(frame) == LiveStreamMessage(decoding: Data(frame.utf8)))
   }
 
   @Test func unknownAndMissingTypesAreUnknownMessages() throws {
-    guard case .unknown(let unknown) = try LiveFrameDecoder.decode(#"{"type":"future_thing"}"#) else {
+    guard case .unknown(let unknown) = try LiveFrameDecoder.decode(#"{"type":"future_thing"}"#)
+    else {
       Issue.record("expected .unknown")
       return
     }

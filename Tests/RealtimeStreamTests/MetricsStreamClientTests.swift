@@ -52,7 +52,8 @@ actor CountingTokenProvider: AccessTokenProvider {
     var peers = transport.peers.makeAsyncIterator()
     await client.start()
     let peer = try #require(await peers.next())
-    #expect(transport.requests[0].url.absoluteString == "wss://monitor.example.com:9527/api/ws/servers")
+    #expect(
+      transport.requests[0].url.absoluteString == "wss://monitor.example.com:9527/api/ws/servers")
     #expect(transport.requests[0].headers["authorization"] == "Bearer token-1")
 
     peer.send(Self.fullSync)
@@ -98,7 +99,10 @@ actor CountingTokenProvider: AccessTokenProvider {
     first.close(code: .tokenExpired, reason: "token expired")
     _ = try #require(await peers.next())
     #expect(await tokens.replacements == ["token-1"])
-    #expect(transport.requests.map { $0.headers["authorization"] } == ["Bearer token-1", "Bearer token-2"])
+    #expect(
+      transport.requests.map { $0.headers["authorization"] } == [
+        "Bearer token-1", "Bearer token-2",
+      ])
     #expect(clock.sleeperCount <= 1, "no backoff timer: only a keep-alive may sleep")
     await client.stop()
   }

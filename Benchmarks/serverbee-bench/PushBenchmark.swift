@@ -1,0 +1,127 @@
+// `serverbee-bench push`: open + validate + render one encrypted push (budget < 50 µs, DESIGN §7).
+// `serverbee-bench push once`: decrypt and render one notification and exit, for measuring the
+// peak RSS of such a process: `/usr/bin/time -v serverbee-bench push once` (budget < 24 MB).
+import Foundation
+import PushEnvelopeCrypto
+import ServerBeeModels
+
+func runPushBenchmark() throws {
+  let mode = CommandLine.arguments.dropFirst(2).first
+  if mode == "once" || mode == "stages" {
+    // Stages: print the resident set after each step to see where memory goes.
+    let stages = mode == "stages"
+    if stages { printMemory("start") }
+    // Like a notification extension: a stored key and a received payload, no key generation
+    // and no random nonce (the fixture is sealed with fixed bytes before the open is measured).
+    let fixture = try PushBenchFixture(deterministic: true)
+    if stages { printMemory("after building the payload") }
+    let shown = fixture.renderer.render(
+      Result {
+        try fixture.opener.open(apnsPayload: fixture.payload, with: fixture.key, for: .delivery)
+      })
+    print("\(shown.title): \(shown.body)")
+    if stages { printMemory("after open + validate + render") }
+    return
+  }
+  let fixture = try PushBenchFixture()
+  let iterations = 20_000
+  func measure(_ label: String, _ body: () throws -> Void) rethrows {
+    for _ in 0..<1_000 { try body() }
+    var samples: [Double] = []
+    samples.reserveCapacity(iterations)
+    let clock = ContinuousClock()
+    for _ in 0..<iterations {
+      let start = clock.now
+      try body()
+      let elapsed = clock.now - start
+      samples.append(
+        Double(elapsed.components.seconds) * 1e6 + Double(elapsed.components.attoseconds) / 1e12)
+    }
+    samples.sort()
+    let median = samples[samples.count / 2]
+    let p90 = samples[samples.count * 9 / 10]
+    print(
+      label.padding(toLength: 44, withPad: " ", startingAt: 0)
+        + String(format: "median %6.2f µs  min %6.2f µs  p90 %6.2f µs", median, samples[0], p90))
+  }
+  print(
+    "push: \(iterations) iterations each, alert content, \(fixture.payload.count)-byte APNs payload"
+  )
+  var sink = 0
+  try measure("open(apnsPayload:) + validate + render") {
+    let content = try fixture.opener.open(
+      apnsPayload: fixture.payload, with: fixture.key, for: .delivery)
+    sink &+= fixture.renderer.render(content).body.utf8.count
+  }
+  try measure("open(envelope) + validate + render") {
+    let content = try fixture.opener.open(fixture.envelope, with: fixture.key, for: .delivery)
+    sink &+= fixture.renderer.render(content).body.utf8.count
+  }
+  let validated = try fixture.opener.open(fixture.envelope, with: fixture.key, for: .delivery)
+  measure("render only") { sink &+= fixture.renderer.render(validated).body.utf8.count }
+  measure("identity hash only") {
+    sink &+=
+      PushIdentity.hash(deploymentID: "https://serverbee.test", userID: "u", installationID: "i")
+      .count
+  }
+  print("budget: open + validate + render < 50 µs (checksum \(sink % 10))")
+}
+
+private struct PushBenchFixture {
+  let key: PushContentKey
+  let envelope: PushEnvelope
+  let payload: Data
+  let opener = PushEnvelopeOpener()
+  let renderer = PushNotificationRenderer(language: .simplifiedChinese)
+
+  init(deterministic: Bool = false) throws {
+    let userID = "6a1f2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d"
+    let scope = PushContentKeyGenerator.scope(
+      serverURL: "https://serverbee.test", userID: userID, installationID: "bench-install",
+      loginSecret: "revocation-token")
+    let fixedBytes: (@Sendable (Int) throws -> [UInt8])? =
+      deterministic ? fixedRandomBytes : nil
+    let generator = fixedBytes.map { PushContentKeyGenerator(randomBytes: $0) } ?? .init()
+    key = try generator.makeKey(
+      deploymentID: "https://serverbee.test", userID: userID, installationID: "bench-install",
+      scope: scope)
+    let now = Int64(Date().timeIntervalSince1970)
+    let alertKey = try AlertKey(
+      ruleID: "2f1e0d9c-8b7a-4695-8473-62514f3e2d1c",
+      serverID: "e4da3b7f-bbce-4345-9777-2b0674a318d5",
+      eventKey: "",
+      firstTriggeredAt: RFC3339Timestamp(secondsSince1970: now - 60, nanoseconds: 123_456_000))
+    let content = PushContent(
+      kind: .alert, deploymentID: key.deploymentID, userID: userID,
+      installationID: key.installationID,
+      eventID: "5d41402a-bc4b-2a76-b971-9d911017c592", createdAt: now - 10, expiresAt: now + 1790,
+      alert: PushAlertSummary(
+        alertKey: alertKey.text, status: .firing, ruleName: "CPU usage above 90% for 5 minutes",
+        serverName: "web-frontend-01 (东京)"))
+    let sealer = fixedBytes.map { PushEnvelopeSealer(randomBytes: $0) } ?? PushEnvelopeSealer()
+    envelope = try sealer.seal(content, with: key)
+    let envelopeJSON = String(decoding: try WireJSON.encode(envelope), as: UTF8.self)
+    payload = Data(
+      (#"{"aps":{"alert":{"title":"ServerBee","body":"Open ServerBee to view this notification."},"#
+        + #""mutable-content":1,"sound":"default"},"serverbee_envelope":"# + envelopeJSON + "}")
+        .utf8)
+  }
+}
+
+/// Prints the peak and current resident set from `/proc/self/status` (Linux; nothing elsewhere).
+private func printMemory(_ label: String) {
+  guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else {
+    return
+  }
+  let fields = status.split(separator: "\n").filter {
+    $0.hasPrefix("VmHWM") || $0.hasPrefix("RssAnon") || $0.hasPrefix("RssFile")
+  }
+  let values = fields.map { $0.split(separator: " ", omittingEmptySubsequences: true) }
+    .map { $0.joined(separator: " ").replacingOccurrences(of: "\t", with: " ") }
+  print("  [\(label)] " + values.joined(separator: ", "))
+}
+
+/// Stand-in random bytes so `push once` does not initialise the system generator.
+@Sendable private func fixedRandomBytes(_ count: Int) -> [UInt8] {
+  (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 37) }
+}

@@ -1,0 +1,86 @@
+public import Foundation
+public import ServerBeeModels
+
+/// Seals push contents into envelopes (v2 §4.3), as a server does.
+///
+/// Used by servers, the simulator and tests. The nonce comes from an injectable source of random
+/// bytes (the system generator by default), so tests can produce exact envelopes. Sealing checks
+/// only the 2048-byte plaintext limit, not the per-kind rules, so deliberately broken contents
+/// can be sealed to exercise ``PushEnvelopeOpener``.
+///
+/// ```swift
+/// let envelope = try PushEnvelopeSealer().seal(content, with: key)
+/// let body = try WireJSON.encode(RelaySendRequest(
+///   deviceToken: token, environment: .production, eventID: content.eventID,
+///   expiresAt: content.expiresAt, envelope: envelope))
+/// ```
+public struct PushEnvelopeSealer: Sendable {
+  /// The largest plaintext sealed: 2048 bytes (larger contents are skipped by servers).
+  public static let maximumPlaintextSize = 2048
+
+  private let randomBytes: @Sendable (Int) throws -> [UInt8]
+  private let cipher: any AEADCipher
+
+  /// Creates a sealer that draws nonces from the system's cryptographic generator.
+  public init() {
+    self.init(randomBytes: PlatformCrypto.systemRandomBytes)
+  }
+
+  /// Creates a sealer with an injected nonce source.
+  /// - Parameter randomBytes: Returns the requested number of random bytes (12 per envelope).
+  public init(randomBytes: @escaping @Sendable (Int) throws -> [UInt8]) {
+    self.randomBytes = randomBytes
+    self.cipher = PlatformCrypto.aesGCM
+  }
+
+  /// Seals a content with a key, computing the identity from the content.
+  /// - Parameters:
+  ///   - content: The content; encoded in the server's key order.
+  ///   - key: The recipient's content key.
+  /// - Returns: The envelope.
+  /// - Throws: ``PushEnvelopeCryptoError`` with code `tooLarge`, `invalidKey` or
+  ///   `cryptoFailure`.
+  public func seal(_ content: PushContent, with key: PushContentKey) throws -> PushEnvelope {
+    let plaintext: Data
+    do {
+      plaintext = try WireJSON.encode(content)
+    } catch {
+      throw PushEnvelopeCryptoError(.cryptoFailure, "the content could not be encoded")
+    }
+    let identity = PushIdentity.hash(
+      deploymentID: content.deploymentID, userID: content.userID,
+      installationID: content.installationID)
+    return try seal(plaintext: plaintext, keyID: key.keyID, key: key.key, identity: identity)
+  }
+
+  /// Seals arbitrary plaintext under an explicit key id and identity (for simulators and tests
+  /// that need envelopes a real server would never send).
+  /// - Parameters:
+  ///   - plaintext: The bytes to seal, at most ``maximumPlaintextSize``.
+  ///   - keyID: The key id written into the envelope and the AAD.
+  ///   - key: Standard base64 of the 32 key bytes.
+  ///   - identity: The identity written into the envelope and the AAD.
+  /// - Returns: The envelope.
+  /// - Throws: ``PushEnvelopeCryptoError`` with code `tooLarge`, `invalidKey` or
+  ///   `cryptoFailure`.
+  public func seal(plaintext: Data, keyID: String, key: String, identity: String) throws
+    -> PushEnvelope
+  {
+    guard plaintext.count <= Self.maximumPlaintextSize else {
+      throw PushEnvelopeCryptoError(.tooLarge, "the content exceeds 2048 bytes")
+    }
+    guard let keyBytes = Encoding.canonicalBase64(key), keyBytes.count == PlatformCrypto.keyLength
+    else { throw PushEnvelopeCryptoError(.invalidKey, "the content key is not 32 bytes") }
+    let nonce = try randomBytes(PlatformCrypto.nonceLength)
+    guard nonce.count == PlatformCrypto.nonceLength else {
+      throw PushEnvelopeCryptoError(.cryptoFailure, "the nonce source returned the wrong length")
+    }
+    let aad = Array(PushIdentity.additionalData(keyID: keyID, identity: identity).utf8)
+    guard
+      let sealed = cipher.seal(key: keyBytes, nonce: nonce, aad: aad, plaintext: Array(plaintext))
+    else { throw PushEnvelopeCryptoError(.cryptoFailure, "AES-GCM sealing failed") }
+    return PushEnvelope(
+      version: 1, keyID: keyID, identity: identity, nonce: Encoding.base64(nonce),
+      ciphertext: Encoding.base64(sealed))
+  }
+}

@@ -1,0 +1,9 @@
+/// Why an envelope is being opened (v2 §4.6, §9): the purpose decides the expiry rule.
+public enum PushOpenPurpose: Hashable, Sendable {
+  /// Showing a just-delivered notification (the notification service extension): the content
+  /// must not have expired.
+  case delivery
+  /// Handling a tap on a shown notification: the same checks except expiry, so a notification
+  /// stays navigable after its 30 minutes (the current server authorisation still applies).
+  case tap
+}
