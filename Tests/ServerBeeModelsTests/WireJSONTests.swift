@@ -90,3 +90,23 @@ import Testing
     #expect(String(decoding: try WireJSON.encode(built), as: UTF8.self) == #"{"z":1,"a":"/"}"#)
   }
 }
+
+@Suite struct WireJSONScalarTests {
+  private struct Scalars: Codable, Equatable {
+    var a: Int8 = -8
+    var b: UInt8 = 200
+    var c: Int16 = -1600
+    var d: UInt16 = 65000
+    var e: UInt = 42
+    var f: Float = 1.5
+    var blob = Data([0, 1, 2, 254, 255])
+  }
+
+  @Test func everyStandardScalarAndDataEncodeAndDecodeBack() throws {
+    let data = try WireJSON.encode(Scalars())
+    #expect(
+      String(decoding: data, as: UTF8.self)
+        == #"{"a":-8,"b":200,"c":-1600,"d":65000,"e":42,"f":1.5,"blob":"AAEC/v8="}"#)
+    #expect(try WireJSON.decode(Scalars.self, from: data) == Scalars())
+  }
+}

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A JSON encoder that writes what the ServerBee server writes (v1 §1.4): keys in the order the
 /// `encode(to:)` implementation encodes them (declaration order for synthesised conformances),
 /// optionals that are `nil` as `null` (never left out), whole floats with a decimal point
@@ -151,6 +153,13 @@ private func node(for value: some Encodable, path: [any CodingKey]) throws
   case let v as Int32: return .integer(String(v))
   case let v as UInt64: return .integer(String(v))
   case let v as UInt32: return .integer(String(v))
+  case let v as UInt: return .integer(String(v))
+  case let v as Int16: return .integer(String(v))
+  case let v as UInt16: return .integer(String(v))
+  case let v as Int8: return .integer(String(v))
+  case let v as UInt8: return .integer(String(v))
+  // `Data` as standard base64, the form `JSONDecoder` reads by default.
+  case let v as Data: return .string(v.base64EncodedString())
   default:
     let encoder = NodeEncoder(codingPath: path)
     try value.encode(to: encoder)
