@@ -1,7 +1,7 @@
 // The child process of SecureStore's process tests (Tests/SecureStoreTests/
 // EncryptedSQLiteCredentialStoreProcessTests.swift). Not a product; never shipped.
 //
-//   securestore-crash-writer loop DIR          commit batches forever, printing "committed N"
+//   securestore-crash-writer loop DIR          commit batches forever, printing "committing N"
 //   securestore-crash-writer write DIR PREFIX N write N keys PREFIX-0… and exit
 //   securestore-crash-writer probe DIR KEY     (as an unprivileged user when started as root)
 //                                              open, read KEY, try a write; print the outcomes
@@ -36,8 +36,10 @@ func loop(_ directory: URL) throws -> Never {
       try batch.setValue(
         CrashWriterRecord(key: key.rawValue, generation: generation), forKey: key, in: .appPrivate)
     }
+    // The test kills the writer as soon as it reads this line, so the kill lands while the
+    // batch is being sealed, written or synced.
+    say("committing \(generation)")
     try store.commit(batch)
-    say("committed \(generation)")
   }
 }
 
