@@ -55,7 +55,7 @@ public struct CredentialBatch: Sendable, Hashable {
   ///   - value: The value.
   ///   - key: The key.
   ///   - group: The access group.
-  /// - Throws: ``SecureStoreError`` with code ``ServerBeeError/Code/encodingFailed``.
+  /// - Throws: ``SecureStoreError`` with code `encodingFailed`.
   public mutating func setValue(
     _ value: some Encodable, forKey key: CredentialKey, in group: AccessGroup
   ) throws {

@@ -12,7 +12,7 @@ internal import ServerBeeModels
 ///
 /// A valid name has 1 to ``maximumLength`` UTF-8 bytes and no control characters. Stores check
 /// this on every call and throw ``SecureStoreError`` with code
-/// ``ServerBeeError/Code/invalidKey`` otherwise. Key names are not secret: they may appear in
+/// `invalidKey` otherwise. Key names are not secret: they may appear in
 /// error messages.
 public struct CredentialKey: RawRepresentable, Hashable, Comparable, Sendable,
   ExpressibleByStringLiteral, CustomStringConvertible

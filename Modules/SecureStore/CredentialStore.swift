@@ -41,7 +41,7 @@ public protocol CredentialStore: Sendable {
   ///   - key: The key.
   ///   - group: The access group.
   /// - Returns: The value, or `nil` when none is stored.
-  /// - Throws: ``SecureStoreError``, for example ``ServerBeeError/Code/tamperedValue``.
+  /// - Throws: ``SecureStoreError``, for example `tamperedValue`.
   func data(forKey key: CredentialKey, in group: AccessGroup) throws -> Data?
 
   /// Stores raw bytes under a key, replacing any previous value.
@@ -105,7 +105,7 @@ extension CredentialStore {
   ///   - key: The key.
   ///   - group: The access group.
   /// - Returns: The value, or `nil` when none is stored.
-  /// - Throws: ``SecureStoreError``; ``ServerBeeError/Code/decodingFailed`` when the stored bytes
+  /// - Throws: ``SecureStoreError``; `decodingFailed` when the stored bytes
   ///   are not a `type` (the message names the field path, never the content).
   public func value<Value: Decodable>(
     _ type: Value.Type, forKey key: CredentialKey, in group: AccessGroup
@@ -121,7 +121,7 @@ extension CredentialStore {
   ///   - value: The value.
   ///   - key: The key.
   ///   - group: The access group.
-  /// - Throws: ``SecureStoreError``; ``ServerBeeError/Code/encodingFailed`` when `value` cannot
+  /// - Throws: ``SecureStoreError``; `encodingFailed` when `value` cannot
   ///   be encoded. The previous value is then unchanged.
   public func setValue(_ value: some Encodable, forKey key: CredentialKey, in group: AccessGroup)
     throws

@@ -25,15 +25,15 @@
   /// Guarantees:
   /// - Every value is sealed with a fresh random 12-byte nonce; the authenticated data binds it
   ///   to its group and key name, so a value moved to another key fails as
-  ///   ``ServerBeeError/Code/tamperedValue``.
+  ///   `tamperedValue`.
   /// - A sealed check value in the `meta` table detects a wrong master key when the store opens
-  ///   (``ServerBeeError/Code/wrongMasterKey``), instead of reporting every value as tampered.
+  ///   (`wrongMasterKey`), instead of reporting every value as tampered.
   /// - Writes are SQLite transactions in WAL mode with `synchronous=FULL`: a crash leaves every
   ///   key with its complete old or new value, and a ``CredentialBatch`` applies all-or-nothing.
   /// - Several instances and processes (an app and its extension) may open one directory; each
   ///   write takes the database lock and waits up to ``Configuration/busyTimeout`` for it.
   /// - When the files are readable but not writable, the store opens read-only: reads work and
-  ///   writes throw ``ServerBeeError/Code/readOnly``.
+  ///   writes throw `readOnly`.
   ///
   /// One instance serialises its calls with a lock, so it can be shared by many tasks.
   public final class EncryptedSQLiteCredentialStore: CredentialStore {
@@ -51,7 +51,7 @@
       /// Where the master key comes from. Default: ``MasterKeySource/keyFile``.
       public var masterKey: MasterKeySource
       /// How long a call waits for another connection's write lock before it throws
-      /// ``ServerBeeError/Code/busy``. Default: 5 seconds.
+      /// `busy`. Default: 5 seconds.
       public var busyTimeout: Duration
 
       /// Creates a configuration.
@@ -81,11 +81,11 @@
     /// - Parameters:
     ///   - directory: The directory that holds the database and the key file.
     ///   - configuration: The options.
-    /// - Throws: ``SecureStoreError``: ``ServerBeeError/Code/wrongMasterKey``,
-    ///   ``ServerBeeError/Code/invalidMasterKey``, ``ServerBeeError/Code/readOnly`` (nothing
-    ///   exists yet and the directory is not writable), ``ServerBeeError/Code/corruptDatabase``,
-    ///   ``ServerBeeError/Code/unsupportedFormat``, ``ServerBeeError/Code/busy``, or
-    ///   ``ServerBeeError/Code/storageFailed``.
+    /// - Throws: ``SecureStoreError``: `wrongMasterKey`,
+    ///   `invalidMasterKey`, `readOnly` (nothing
+    ///   exists yet and the directory is not writable), `corruptDatabase`,
+    ///   `unsupportedFormat`, `busy`, or
+    ///   `storageFailed`.
     public convenience init(directory: URL, configuration: Configuration = Configuration()) throws {
       try self.init(directory: directory, configuration: configuration, connectionPragmas: [])
     }
@@ -120,9 +120,9 @@
     ///   - key: The key.
     ///   - group: The access group.
     /// - Returns: The value, or `nil` when none is stored.
-    /// - Throws: ``SecureStoreError``: ``ServerBeeError/Code/tamperedValue`` when the stored
-    ///   bytes fail authentication (left in place), ``ServerBeeError/Code/invalidKey``,
-    ///   ``ServerBeeError/Code/busy``, ``ServerBeeError/Code/corruptDatabase``.
+    /// - Throws: ``SecureStoreError``: `tamperedValue` when the stored
+    ///   bytes fail authentication (left in place), `invalidKey`,
+    ///   `busy`, `corruptDatabase`.
     public func data(forKey key: CredentialKey, in group: AccessGroup) throws -> Data? {
       try key.validate()
       let rows = try connection.withLock { (connection) throws(SecureStoreError) in
@@ -161,9 +161,9 @@
 
     /// Seals and writes every change of a batch in one SQLite transaction.
     /// - Parameter batch: The changes, applied in order.
-    /// - Throws: ``SecureStoreError``: ``ServerBeeError/Code/readOnly``,
-    ///   ``ServerBeeError/Code/diskFull``, ``ServerBeeError/Code/busy``, a validation code, or
-    ///   ``ServerBeeError/Code/storageFailed``. The transaction is then rolled back and every
+    /// - Throws: ``SecureStoreError``: `readOnly`,
+    ///   `diskFull`, `busy`, a validation code, or
+    ///   `storageFailed`. The transaction is then rolled back and every
     ///   previous value is unchanged.
     public func commit(_ batch: CredentialBatch) throws {
       try batch.validate()

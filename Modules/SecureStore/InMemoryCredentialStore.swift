@@ -44,7 +44,7 @@ public final class InMemoryCredentialStore: CredentialStore {
   ///   - key: The key.
   ///   - group: The access group.
   /// - Returns: The value, or `nil` when none is stored.
-  /// - Throws: ``SecureStoreError`` with code ``ServerBeeError/Code/invalidKey``.
+  /// - Throws: ``SecureStoreError`` with code `invalidKey`.
   public func data(forKey key: CredentialKey, in group: AccessGroup) throws -> Data? {
     try key.validate()
     return state.withLock { $0.values[group]?[key] }

@@ -63,8 +63,8 @@
     ///   - key: The key.
     ///   - group: The access group.
     /// - Returns: The value, or `nil` when none is stored.
-    /// - Throws: ``SecureStoreError``: ``ServerBeeError/Code/unavailable`` before the first
-    ///   unlock, ``ServerBeeError/Code/storageFailed`` for other Keychain statuses.
+    /// - Throws: ``SecureStoreError``: `unavailable` before the first
+    ///   unlock, `storageFailed` for other Keychain statuses.
     public func data(forKey key: CredentialKey, in group: AccessGroup) throws -> Data? {
       try key.validate()
       return try read(CredentialSlot(key: key, group: group))
@@ -85,8 +85,9 @@
       guard let items = result as? [[String: Any]] else {
         throw SecureStoreError(.storageFailed, "listing group '\(group)': unexpected result type")
       }
-      return items.compactMap { ($0[kSecAttrAccount as String] as? String).map(CredentialKey.init) }
-        .sorted()
+      return items.compactMap { item -> CredentialKey? in
+        (item[kSecAttrAccount as String] as? String).map { CredentialKey($0) }
+      }.sorted()
     }
 
     /// Applies every change of a batch, restoring the previous values when one fails.
