@@ -70,19 +70,26 @@ public struct CredentialBatch: Sendable, Hashable {
     changes.append(.remove(key: key, group: group))
   }
 
-  /// Throws unless every key is valid and every value is within the size limit.
-  func validate() throws(SecureStoreError) {
+  /// Checks every key and value against the limits every store enforces.
+  ///
+  /// Stores call this before applying anything; a custom ``CredentialStore`` should too.
+  /// - Throws: ``SecureStoreError`` with code `invalidKey` or `valueTooLarge`.
+  public func validate() throws {
+    try checkLimits()
+  }
+
+  func checkLimits() throws(SecureStoreError) {
     for change in changes {
       switch change {
       case .set(let data, let key, _):
-        try key.validate()
+        try key.checkName()
         guard data.count <= Self.maximumValueSize else {
           throw SecureStoreError(
             .valueTooLarge,
             "the value for '\(key)' has \(data.count) bytes; the limit is \(Self.maximumValueSize)")
         }
       case .remove(let key, _):
-        try key.validate()
+        try key.checkName()
       }
     }
   }

@@ -47,8 +47,15 @@ public struct CredentialKey: RawRepresentable, Hashable, Comparable, Sendable,
     lhs.rawValue < rhs.rawValue
   }
 
-  /// Throws unless the name is valid.
-  func validate() throws(SecureStoreError) {
+  /// Checks the name: 1 to ``maximumLength`` UTF-8 bytes and no control characters.
+  ///
+  /// Stores call this on every key; a custom ``CredentialStore`` should too.
+  /// - Throws: ``SecureStoreError`` with code `invalidKey`.
+  public func validate() throws {
+    try checkName()
+  }
+
+  func checkName() throws(SecureStoreError) {
     let length = rawValue.utf8.count
     guard length > 0, length <= Self.maximumLength else {
       throw SecureStoreError(

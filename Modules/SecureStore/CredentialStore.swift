@@ -33,8 +33,9 @@ internal import ServerBeeModels
 /// ### Conforming
 ///
 /// Conforming types implement ``data(forKey:in:)``, ``keys(in:)`` and ``commit(_:)``, which must be
-/// all-or-nothing, and check key names and value sizes with the same rules as the built-in stores.
-/// ``setData(_:forKey:in:)`` and ``removeValue(forKey:in:)`` default to a one-change batch.
+/// all-or-nothing, and check their input with ``CredentialKey/validate()`` and
+/// ``CredentialBatch/validate()`` like the built-in stores. ``setData(_:forKey:in:)`` and
+/// ``removeValue(forKey:in:)`` default to a one-change batch.
 public protocol CredentialStore: Sendable {
   /// Reads the raw bytes stored under a key.
   /// - Parameters:

@@ -348,7 +348,7 @@
         return try MasterKey(copying: data)
       case .keyFile:
         let path = "\(directoryPath)/\(keyFileName)"
-        if let key = try MasterKeyFile.read(at: path) { return key }
+        if let key = try MasterKeyFile.load(at: path) { return key }
         guard mayCreate else {
           throw SecureStoreError(
             .wrongMasterKey,

@@ -58,7 +58,7 @@
   /// The master key file: exactly 32 raw bytes, mode 0600, created atomically.
   enum MasterKeyFile {
     /// Reads the key file, or returns `nil` when it does not exist.
-    static func read(at path: String) throws(SecureStoreError) -> MasterKey? {
+    static func load(at path: String) throws(SecureStoreError) -> MasterKey? {
       let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
       guard fd >= 0 else {
         if errno == ENOENT { return nil }
@@ -89,7 +89,7 @@
       var filled = 0
       while filled < buffer.count {
         let count = buffer.withUnsafeMutableBytes {
-          POSIX.read(fd, $0.baseAddress.unsafelyUnwrapped + filled, $0.count - filled)
+          read(fd, $0.baseAddress.unsafelyUnwrapped + filled, $0.count - filled)
         }
         if count < 0, errno == EINTR { continue }
         guard count >= 0 else { throw POSIX.error("reading the master key file") }
@@ -121,7 +121,7 @@
       if let written { throw written }
       if link(temporary, path) != 0 {
         guard errno == EEXIST else { throw POSIX.error("creating the master key file") }
-        guard let existing = try read(at: path) else {
+        guard let existing = try load(at: path) else {
           throw SecureStoreError(.storageFailed, "the master key file vanished while created")
         }
         return existing
@@ -135,7 +135,7 @@
       guard fchmod(fd, 0o600) == 0 else { return POSIX.error("creating the master key file") }
       var written = 0
       while written < MasterKey.size {
-        let count = key.withUnsafeBytes { POSIX.write(fd, $0 + written, MasterKey.size - written) }
+        let count = key.withUnsafeBytes { write(fd, $0 + written, MasterKey.size - written) }
         if count < 0, errno == EINTR { continue }
         guard count > 0 else { return POSIX.error("writing the master key file") }
         written += count

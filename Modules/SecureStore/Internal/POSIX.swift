@@ -21,23 +21,3 @@ enum POSIX {
     }
   }
 }
-
-extension POSIX {
-  /// `read(2)`, named apart from the many `read` methods in scope.
-  static func read(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
-    #if canImport(Glibc)
-      Glibc.read(fd, buffer, count)
-    #else
-      Darwin.read(fd, buffer, count)
-    #endif
-  }
-
-  /// `write(2)`, named apart from the many `write` methods in scope.
-  static func write(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
-    #if canImport(Glibc)
-      Glibc.write(fd, buffer, count)
-    #else
-      Darwin.write(fd, buffer, count)
-    #endif
-  }
-}
