@@ -246,6 +246,10 @@
             throw SecureStoreError(.storageFailed, "the database refused WAL journal mode")
           }
           try connection.query("PRAGMA synchronous = FULL", operation: "configuring durability")
+          // The WAL file is kept between connections (see `persistWriteAheadLog`); after each
+          // checkpoint it is cut back to 1 MiB instead of staying at its high-water mark.
+          try connection.query(
+            "PRAGMA journal_size_limit = 1048576", operation: "configuring the WAL size")
         }
         return try connection.writeTransaction(operation: "initialising the store") {
           () throws(SecureStoreError) in

@@ -6,8 +6,7 @@ public enum SecureStoreDomain: ServerBeeErrorDomain {
   public static let name = "SecureStore"
 }
 
-/// The one public error type of SecureStore: a `ServerBeeError` (ServerBeeModels) with this
-/// module's codes.
+/// The one public error type of SecureStore: a `ServerBeeError` (ServerBeeModels) with this module's codes.
 ///
 /// Every failure of a ``CredentialStore`` is one of these codes. None of them is destructive: the
 /// store never deletes or rewrites a value because reading or writing it failed, so after any of
