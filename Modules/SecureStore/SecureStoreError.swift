@@ -31,7 +31,8 @@ extension ServerBeeError.Code where Domain == SecureStoreDomain {
   /// key or group. The value is left in place; writing a new value replaces it.
   public static let tamperedValue = Self("tampered_value")
   /// The master key does not open this store: the key file or the supplied key is not the one the
-  /// store was created with, or the key file is missing while the database holds sealed values.
+  /// store was created with, the key file is missing while the database holds sealed values, or
+  /// the sealed check value that proves the key was itself damaged.
   public static let wrongMasterKey = Self("wrong_master_key")
   /// The master key is malformed: a key file that is not a regular file, not exactly 32 bytes, or
   /// readable by group or others; or a supplied key that is not 32 bytes.
