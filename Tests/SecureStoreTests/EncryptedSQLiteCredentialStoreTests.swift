@@ -178,6 +178,21 @@ import Testing
     _ = try makeStore()
   }
 
+  @Test func keyFileThatIsASymbolicLinkIsRefused() throws {
+    _ = try makeStore()
+    let elsewhere = temporary.url.appendingPathComponent("elsewhere.key")
+    try FileManager.default.moveItem(at: keyFileURL, to: elsewhere)
+    try FileManager.default.createSymbolicLink(at: keyFileURL, withDestinationURL: elsewhere)
+    expectStoreError(.invalidMasterKey) { _ = try makeStore() }
+  }
+
+  @Test func damagedKeyCheckValueReadsAsWrongMasterKey() throws {
+    try makeStore().setData(Data(text: "v"), forKey: "k", in: .appPrivate)
+    try RawDatabase(databaseURL).query(
+      "UPDATE meta SET value = ? WHERE name = 'check'", [1] + [UInt8](repeating: 7, count: 60))
+    expectStoreError(.wrongMasterKey) { _ = try makeStore() }
+  }
+
   @Test func suppliedKeyIsUsedWithoutAKeyFile() throws {
     let key = Data((0..<32).map { UInt8($0) })
     try makeStore(.init(masterKey: .supplied(key))).setData(
