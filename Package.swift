@@ -84,6 +84,14 @@ let package = Package(
         "ServerBeeModels", "ServerBeeTransport", "RealtimeStream", "PushEnvelopeCrypto", "CZlib",
       ],
       path: "Benchmarks/serverbee-bench"),
+    // An extension-sized process for the push memory budget (DESIGN §7).
+    .executableTarget(
+      name: "push-extension-probe",
+      dependencies: [
+        "PushEnvelopeCrypto", "ServerBeeModels",
+        .target(name: "COpenSSL", condition: .when(platforms: [.linux])),
+      ],
+      path: "Benchmarks/push-extension-probe"),
     // The child process of SecureStore's crash and multi-process tests; never a product.
     .executableTarget(
       name: "securestore-crash-writer",

@@ -1,12 +1,23 @@
 // `serverbee-bench push`: open + validate + render one encrypted push (budget < 50 µs, DESIGN §7).
-// `serverbee-bench push once`: decrypt and render one notification and exit, for measuring the
-// peak RSS of such a process: `/usr/bin/time -v serverbee-bench push once` (budget < 24 MB).
+// `serverbee-bench push once`: decrypt and render one notification and exit (RSS of this
+// benchmark binary, which links every module).
+// `serverbee-bench push write-fixture DIR`: write `key.json` and `payload.json` for
+// `/usr/bin/time -v push-extension-probe DIR/key.json DIR/payload.json`, the extension-sized
+// process whose peak RSS is the budget (< 24 MB).
 import Foundation
 import PushEnvelopeCrypto
 import ServerBeeModels
 
 func runPushBenchmark() throws {
   let mode = CommandLine.arguments.dropFirst(2).first
+  if mode == "write-fixture" {
+    let directory = URL(fileURLWithPath: CommandLine.arguments.dropFirst(3).first ?? ".")
+    let fixture = try PushBenchFixture()
+    try WireJSON.encode(fixture.key).write(to: directory.appendingPathComponent("key.json"))
+    try fixture.payload.write(to: directory.appendingPathComponent("payload.json"))
+    print("wrote key.json and payload.json to \(directory.path) (valid for 30 minutes)")
+    return
+  }
   if mode == "once" || mode == "stages" {
     // Stages: print the resident set after each step to see where memory goes.
     let stages = mode == "stages"
@@ -26,23 +37,7 @@ func runPushBenchmark() throws {
   let fixture = try PushBenchFixture()
   let iterations = 20_000
   func measure(_ label: String, _ body: () throws -> Void) rethrows {
-    for _ in 0..<1_000 { try body() }
-    var samples: [Double] = []
-    samples.reserveCapacity(iterations)
-    let clock = ContinuousClock()
-    for _ in 0..<iterations {
-      let start = clock.now
-      try body()
-      let elapsed = clock.now - start
-      samples.append(
-        Double(elapsed.components.seconds) * 1e6 + Double(elapsed.components.attoseconds) / 1e12)
-    }
-    samples.sort()
-    let median = samples[samples.count / 2]
-    let p90 = samples[samples.count * 9 / 10]
-    print(
-      label.padding(toLength: 44, withPad: " ", startingAt: 0)
-        + String(format: "median %6.2f µs  min %6.2f µs  p90 %6.2f µs", median, samples[0], p90))
+    try Bench.measure(label, iterations: iterations, warmup: 1_000, body)
   }
   print(
     "push: \(iterations) iterations each, alert content, \(fixture.payload.count)-byte APNs payload"
