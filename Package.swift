@@ -16,6 +16,7 @@ let package = Package(
     .library(name: "NotificationPreferences", targets: ["NotificationPreferences"]),
     .library(name: "DeepLinkValidation", targets: ["DeepLinkValidation"]),
     .library(name: "ServerBeeSimulator", targets: ["ServerBeeSimulator"]),
+    .executable(name: "serverbee", targets: ["serverbee"]),
     .executable(name: "serverbee-bench", targets: ["serverbee-bench"]),
   ],
   targets: [
@@ -77,6 +78,18 @@ let package = Package(
       dependencies: ["ServerBeeModels", "ServerBeeTransport", "SecureStore"],
       path: "Modules/ServerBeeTestSupport"),
 
+    // The command line: its logic is a library so tests can drive it; `serverbee` is the
+    // executable. It is an example client, so it may wire any module.
+    .target(
+      name: "ServerBeeCommandLine",
+      dependencies: [
+        "ServerBeeModels", "ServerBeeTransport", "SecureStore", "AuthSession", "RealtimeStream",
+        "ServerBeeSimulator", "CZlib",
+      ],
+      path: "Examples/ServerBeeCommandLine"),
+    .executableTarget(
+      name: "serverbee", dependencies: ["ServerBeeCommandLine"], path: "Examples/serverbee"),
+
     // Executables.
     .executableTarget(
       name: "serverbee-bench",
@@ -133,6 +146,10 @@ let package = Package(
       name: "DeepLinkValidationTests",
       dependencies: ["DeepLinkValidation"],
       path: "Tests/DeepLinkValidationTests"),
+    .testTarget(
+      name: "ServerBeeCommandLineTests",
+      dependencies: ["ServerBeeCommandLine", "ServerBeeTestSupport"],
+      path: "Tests/ServerBeeCommandLineTests"),
     .testTarget(
       name: "ServerBeeSimulatorTests",
       dependencies: ["ServerBeeSimulator", "ServerBeeTestSupport"],
