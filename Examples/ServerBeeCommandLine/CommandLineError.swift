@@ -1,4 +1,4 @@
-import ServerBeeModels
+public import ServerBeeModels
 
 /// The error domain of the `serverbee` command line.
 public enum CommandLineDomain: ServerBeeErrorDomain {
