@@ -34,7 +34,10 @@ let package = Package(
       path: "Modules/ServerBeeTransport"),
     .target(
       name: "SecureStore",
-      dependencies: ["ServerBeeModels", "CSQLite", "COpenSSL"],
+      dependencies: [
+        "ServerBeeModels", "CSQLite",
+        .target(name: "COpenSSL", condition: .when(platforms: [.linux])),
+      ],
       path: "Modules/SecureStore"),
     .target(
       name: "PushEnvelopeCrypto",
@@ -79,6 +82,11 @@ let package = Package(
       name: "serverbee-bench",
       dependencies: ["ServerBeeModels", "ServerBeeTransport", "CZlib"],
       path: "Benchmarks/serverbee-bench"),
+    // The child process of SecureStore's crash and multi-process tests; never a product.
+    .executableTarget(
+      name: "securestore-crash-writer",
+      dependencies: ["SecureStore", "ServerBeeModels", "ServerBeeTestSupport"],
+      path: "Tests/SecureStoreCrashWriter"),
 
     // Tests: one target per module.
     .testTarget(

@@ -1,0 +1,205 @@
+import Foundation
+import SecureStore
+import ServerBeeModels
+import ServerBeeTestSupport
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Tests with real child processes: the `securestore-crash-writer` helper target, built next to
+/// the test bundle by `swift build` / `swift test`.
+@Suite(.timeLimit(.minutes(2))) struct EncryptedSQLiteCredentialStoreProcessTests {
+  let scratch: ScratchDirectory
+  let directory: URL
+
+  init() throws {
+    scratch = try ScratchDirectory()
+    directory = scratch.url.appendingPathComponent("store", isDirectory: true)
+  }
+
+  /// A writer killed with SIGKILL while it commits a batch leaves every key with a complete
+  /// value, all from the same batch: the one before the interrupted commit, or that one.
+  @Test func killedWriterLeavesEveryKeyWithACompleteValue() throws {
+    var previous = 0
+    for round in 1...4 {
+      let writer = try HelperProcess(["loop", directory.path])
+      // The writer prints "committing N" just before committing batch N; killing it right
+      // after reading that line interrupts the commit (or lands just after it).
+      let target = previous + 10 * round
+      var committing = 0
+      while committing < target, let line = writer.nextLine() {
+        if line.hasPrefix("committing "), let value = Int(line.dropFirst(11)) {
+          committing = value
+        }
+      }
+      try #require(committing >= target, "the writer stopped at generation \(committing)")
+      #expect(writer.kill() == .killed)
+
+      let store = try EncryptedSQLiteCredentialStore(directory: directory)
+      var generations: Set<Int> = []
+      for key in CrashWriterRecord.keys {
+        let record = try #require(
+          try store.value(CrashWriterRecord.self, forKey: key, in: .appPrivate))
+        #expect(record == CrashWriterRecord(key: key.rawValue, generation: record.generation))
+        generations.insert(record.generation)
+      }
+      #expect(generations.count == 1, "keys hold different batches: \(generations.sorted())")
+      let generation = try #require(generations.first)
+      #expect(generation == committing - 1 || generation == committing)
+      previous = generation
+    }
+  }
+
+  @Test func writersInSeveralProcessesAllLand() throws {
+    _ = try EncryptedSQLiteCredentialStore(directory: directory)
+    let writers = try ["a", "b"].map { try HelperProcess(["write", directory.path, $0, "150"]) }
+    let store = try EncryptedSQLiteCredentialStore(directory: directory)
+    for index in 0..<150 {
+      try store.setData(
+        Data(text: "c-\(index)"), forKey: CredentialKey("c-\(index)"), in: .appPrivate)
+    }
+    for writer in writers {
+      #expect(writer.nextLine() == "done")
+      #expect(writer.wait() == .exited(0))
+    }
+    #expect(try store.keys(in: .appPrivate).count == 450)
+    for prefix in ["a", "b", "c"] {
+      for index in [0, 74, 149] {
+        #expect(
+          try store.data(forKey: CredentialKey("\(prefix)-\(index)"), in: .appPrivate)
+            == Data(text: "\(prefix)-\(index)"))
+      }
+    }
+  }
+
+  /// Files that cannot be written (a read-only copy, a read-only mount): reads still work,
+  /// writes throw `readOnly`, and the value is unchanged. The probe runs as `nobody` when the
+  /// tests run as root, because root ignores file modes.
+  @Test func readOnlyStoreStillReadsAndRefusesWrites() throws {
+    try EncryptedSQLiteCredentialStore(directory: directory).setData(
+      Data(text: "old"), forKey: "auth.login", in: .appPrivate)
+    let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+    try handToProbe(directory, files: files)
+    for file in files { try setMode(0o400, directory.appendingPathComponent(file)) }
+    try setMode(0o500, directory)
+    defer {
+      _ = chmod(directory.path, 0o700)
+      for file in files { _ = chmod(directory.appendingPathComponent(file).path, 0o600) }
+    }
+
+    let probe = try HelperProcess(["probe", directory.path, "auth.login"])
+    #expect(probe.remainingLines() == ["open=ok", "readOnly=true", "read=old", "write=read_only"])
+    #expect(probe.wait() == .exited(0))
+
+    try setMode(0o700, directory)
+    for file in files { try setMode(0o600, directory.appendingPathComponent(file)) }
+    let store = try EncryptedSQLiteCredentialStore(directory: directory)
+    #expect(try store.data(forKey: "auth.login", in: .appPrivate) == Data(text: "old"))
+  }
+
+  @Test func newStoreInReadOnlyDirectoryIsRefused() throws {
+    let parent = scratch.url.appendingPathComponent("read-only", isDirectory: true)
+    try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: false)
+    try handToProbe(parent, files: [])
+    try setMode(0o500, parent)
+    defer { _ = chmod(parent.path, 0o700) }
+    for target in [parent, parent.appendingPathComponent("store")] {
+      let probe = try HelperProcess(["probe", target.path, "k"])
+      #expect(probe.remainingLines() == ["open=read_only"])
+      #expect(probe.wait() == .exited(0))
+    }
+    #expect(try FileManager.default.contentsOfDirectory(atPath: parent.path).isEmpty)
+  }
+
+  /// When running as root, gives the files to `nobody`, the user the probe switches to.
+  private func handToProbe(_ directory: URL, files: [String]) throws {
+    guard geteuid() == 0 else { return }
+    try #require(chmod(scratch.url.path, 0o755) == 0)
+    for path in [directory.path] + files.map({ directory.appendingPathComponent($0).path }) {
+      try #require(chown(path, 65534, 65534) == 0, "chown \(path)")
+    }
+  }
+
+  private func setMode(_ mode: mode_t, _ url: URL) throws {
+    try #require(chmod(url.path, mode) == 0, "chmod \(url.path)")
+  }
+}
+
+/// A running `securestore-crash-writer` with its standard output.
+final class HelperProcess {
+  enum Status: Equatable {
+    case exited(Int32)
+    case killed
+    case signalled(Int32)
+  }
+
+  private let process = Process()
+  private let output = Pipe()
+  private var buffer = Data()
+
+  init(_ arguments: [String]) throws {
+    process.executableURL = try Self.executable()
+    process.arguments = arguments
+    process.standardOutput = output
+    try process.run()
+  }
+
+  deinit {
+    if process.isRunning { process.terminate() }
+  }
+
+  /// The next line the helper printed, or `nil` at end of output.
+  func nextLine() -> String? {
+    while true {
+      if let newline = buffer.firstIndex(of: 0x0A) {
+        let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
+        buffer.removeSubrange(buffer.startIndex...newline)
+        return line
+      }
+      let chunk = output.fileHandleForReading.availableData
+      if chunk.isEmpty { return nil }
+      buffer.append(chunk)
+    }
+  }
+
+  /// Every line until the helper closes its output.
+  func remainingLines() -> [String] {
+    var lines: [String] = []
+    while let line = nextLine() { lines.append(line) }
+    return lines
+  }
+
+  /// Sends SIGKILL and waits for the process to end.
+  func kill() -> Status {
+    _ = Glibc.kill(process.processIdentifier, SIGKILL)
+    return wait()
+  }
+
+  /// Waits for the process to end.
+  func wait() -> Status {
+    process.waitUntilExit()
+    switch process.terminationReason {
+    case .exit: return .exited(process.terminationStatus)
+    case .uncaughtSignal:
+      return process.terminationStatus == SIGKILL ? .killed : .signalled(process.terminationStatus)
+    @unknown default: return .signalled(-1)
+    }
+  }
+
+  /// The helper binary: in the build directory, next to (or a few levels above) the test bundle.
+  private static func executable() throws -> URL {
+    let name = "securestore-crash-writer"
+    let start = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
+    var directory = start.deletingLastPathComponent()
+    for _ in 0..<5 {
+      let candidate = directory.appendingPathComponent(name)
+      if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+      directory = directory.deletingLastPathComponent()
+    }
+    throw SecureStoreError(.storageFailed, "\(name) was not found near \(start.path)")
+  }
+}
