@@ -120,7 +120,8 @@ import Testing
     let entries = (0..<16).map { index in
       LogoutJournalEntry(
         id: "entry-\(index)", server: server, userID: Wire.userID, installationID: "INSTALL",
-        mobileSessionID: Wire.sessionID, proof: Wire.proof, createdAt: Date(timeIntervalSince1970: 0))
+        mobileSessionID: Wire.sessionID, proof: Wire.proof,
+        createdAt: Date(timeIntervalSince1970: 0))
     }
     try fixture.store.setValue(entries, forKey: .logoutJournal, in: .appPrivate)
     for _ in 0..<16 {
@@ -141,7 +142,8 @@ import Testing
     let entries = (0..<16).map { index in
       LogoutJournalEntry(
         id: "entry-\(index)", server: server, userID: Wire.userID, installationID: "INSTALL",
-        mobileSessionID: Wire.sessionID, proof: Wire.proof, createdAt: Date(timeIntervalSince1970: 0))
+        mobileSessionID: Wire.sessionID, proof: Wire.proof,
+        createdAt: Date(timeIntervalSince1970: 0))
     }
     try fixture.store.setValue(entries, forKey: .logoutJournal, in: .appPrivate)
     for _ in 0..<16 {
@@ -185,7 +187,9 @@ import Testing
     await fixture.http.expect(
       .post, Self.revokePath, reply: .json(200, #"{"data":"already_absent"}"#))
     #expect(try await fixture.client.logout() == .completed)
-    #expect(try bodyField(try #require(await fixture.http.received.last), "revocation_token") == "refresh-1")
+    #expect(
+      try bodyField(try #require(await fixture.http.received.last), "revocation_token")
+        == "refresh-1")
   }
 
   @Test(arguments: [401, 403])
