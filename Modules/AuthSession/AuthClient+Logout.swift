@@ -26,9 +26,9 @@ extension AuthClient {
   /// }
   /// ```
   /// - Returns: What was achieved.
-  /// - Throws: ``AuthSessionError``: ``ServerBeeError/Code/notSignedIn``,
-  ///   ``ServerBeeError/Code/logoutJournalFull`` or ``ServerBeeError/Code/storageFailed``
-  ///   (nothing was cleared), ``ServerBeeError/Code/revocationRejected`` (the login now needs
+  /// - Throws: ``AuthSessionError``: `.notSignedIn`,
+  ///   `.logoutJournalFull` or `.storageFailed`
+  ///   (nothing was cleared), `.revocationRejected` (the login now needs
   ///   recovery), or a transient code when a login without a confirmed proof could not reach the
   ///   server (still signed in).
   @discardableResult
@@ -54,8 +54,8 @@ extension AuthClient {
   /// Deletes the local login without telling the server. Allowed only in
   /// ``SessionState/serverTooOld(_:)``, where no server-side cleanup is possible.
   /// - Returns: ``LogoutOutcome/serverNotReached``.
-  /// - Throws: ``AuthSessionError``: ``ServerBeeError/Code/recoveryNotRequired`` in any other
-  ///   state, or ``ServerBeeError/Code/storageFailed``.
+  /// - Throws: ``AuthSessionError``: `.recoveryNotRequired` in any other
+  ///   state, or `.storageFailed`.
   @discardableResult
   public func forgetSession() throws -> LogoutOutcome {
     try ensureRestored()
@@ -74,7 +74,7 @@ extension AuthClient {
   /// pairing call it first on their own. Entries the server settles (`ok`, `already_absent`) are
   /// removed; the others stay. Concurrent calls share one pass.
   /// - Returns: What this pass settled and what stays.
-  /// - Throws: ``AuthSessionError`` with ``ServerBeeError/Code/storageFailed`` when the journal
+  /// - Throws: ``AuthSessionError`` with `.storageFailed` when the journal
   ///   cannot be read or updated.
   @discardableResult
   public func completePendingCleanups() async throws -> PendingCleanupReport {
@@ -88,7 +88,7 @@ extension AuthClient {
 
   /// The unresolved offline logouts, without their secrets.
   /// - Returns: The journal entries, oldest first.
-  /// - Throws: ``AuthSessionError`` with ``ServerBeeError/Code/storageFailed``.
+  /// - Throws: ``AuthSessionError`` with `.storageFailed`.
   public func pendingCleanups() throws -> [PendingCleanup] {
     try loadJournal().map(\.description)
   }

@@ -28,17 +28,17 @@ extension AuthClient {
   /// - Parameter credential: The account proof.
   /// - Returns: ``RecoveryResult/completed(_:)`` (state becomes ``SessionState/signedOut``) or
   ///   ``RecoveryResult/selectionRequired(_:)``.
-  /// - Throws: ``AuthSessionError``: ``ServerBeeError/Code/recoveryNotRequired``,
-  ///   ``ServerBeeError/Code/pairingPayloadForAnotherServer``,
-  ///   ``ServerBeeError/Code/invalidPairingPayload``, and per status: 400
-  ///   ``ServerBeeError/Code/recoveryCodeRejected``; 401
-  ///   ``ServerBeeError/Code/invalidCredentials`` (password mode) or
-  ///   ``ServerBeeError/Code/recoveryCodeRejected`` (QR/grant); 403
-  ///   ``ServerBeeError/Code/mustChangePassword``; 404
-  ///   ``ServerBeeError/Code/unsupportedByServer`` (state ``SessionState/serverTooOld(_:)``); 409
-  ///   ``ServerBeeError/Code/unresolvedIdentity``; 422 ``ServerBeeError/Code/twoFactorRequired``
-  ///   or ``ServerBeeError/Code/invalidRequest``; 429 ``ServerBeeError/Code/rateLimited``;
-  ///   ``ServerBeeError/Code/invalidResponse`` when the answer breaks the validation rules.
+  /// - Throws: ``AuthSessionError``: `.recoveryNotRequired`,
+  ///   `.pairingPayloadForAnotherServer`,
+  ///   `.invalidPairingPayload`, and per status: 400
+  ///   `.recoveryCodeRejected`; 401
+  ///   `.invalidCredentials` (password mode) or
+  ///   `.recoveryCodeRejected` (QR/grant); 403
+  ///   `.mustChangePassword`; 404
+  ///   `.unsupportedByServer` (state ``SessionState/serverTooOld(_:)``); 409
+  ///   `.unresolvedIdentity`; 422 `.twoFactorRequired`
+  ///   or `.invalidRequest`; 429 `.rateLimited`;
+  ///   `.invalidResponse` when the answer breaks the validation rules.
   public func recoverSession(_ credential: RecoveryCredential) async throws -> RecoveryResult {
     let current = try recoveringRecord()
     return try await submitRecovery(
@@ -54,9 +54,9 @@ extension AuthClient {
   ///   - candidateID: The `mobile_session_id` of the chosen candidate.
   ///   - credential: The account proof for password mode; `nil` for grant mode.
   /// - Returns: The recovery result.
-  /// - Throws: ``AuthSessionError``: ``ServerBeeError/Code/invalidRecoveryCandidate`` (not
-  ///   offered, or another one was chosen before), ``ServerBeeError/Code/recoveryGrantMissing``,
-  ///   ``ServerBeeError/Code/storageFailed``, and the errors of ``recoverSession(_:)``.
+  /// - Throws: ``AuthSessionError``: `.invalidRecoveryCandidate` (not
+  ///   offered, or another one was chosen before), `.recoveryGrantMissing`,
+  ///   `.storageFailed`, and the errors of ``recoverSession(_:)``.
   public func recoverSession(
     selecting candidateID: String, with credential: RecoveryCredential? = nil
   )

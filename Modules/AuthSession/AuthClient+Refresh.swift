@@ -9,8 +9,8 @@ extension AuthClient {
   ///
   /// Concurrent callers share one refresh request.
   /// - Returns: The access token.
-  /// - Throws: ``AuthSessionError``: ``ServerBeeError/Code/notSignedIn``,
-  ///   ``ServerBeeError/Code/recoveryRequired``, or the errors of ``refresh()``.
+  /// - Throws: ``AuthSessionError``: `.notSignedIn`,
+  ///   `.recoveryRequired`, or the errors of ``refresh()``.
   public func validAccessToken() async throws -> String {
     let current = try activeRecord()
     let deadline = current.accessExpiresAt.addingTimeInterval(
@@ -39,10 +39,10 @@ extension AuthClient {
   /// The rotated tokens are stored before this returns. Until the server confirms a deletion
   /// proof, the request carries a persisted proposal (v2 §2.4, §2.8).
   /// - Returns: The identity after the refresh.
-  /// - Throws: ``AuthSessionError``: ``ServerBeeError/Code/sessionRejected`` (401/403: the
+  /// - Throws: ``AuthSessionError``: `.sessionRejected` (401/403: the
   ///   session moved to recovery, or was queued for cleanup and signed out),
-  ///   ``ServerBeeError/Code/identityMismatch``, ``ServerBeeError/Code/storageFailed``,
-  ///   ``ServerBeeError/Code/notSignedIn``, ``ServerBeeError/Code/recoveryRequired``, or a
+  ///   `.identityMismatch`, `.storageFailed`,
+  ///   `.notSignedIn`, `.recoveryRequired`, or a
   ///   transient code (credentials kept).
   @discardableResult
   public func refresh() async throws -> SessionIdentity {

@@ -24,13 +24,13 @@ extension AuthClient {
   ///   - totpCode: The TOTP code, on the second step.
   /// - Returns: ``LoginOutcome/signedIn(_:)`` with the stored identity, or
   ///   ``LoginOutcome/twoFactorRequired``.
-  /// - Throws: ``AuthSessionError``: ``ServerBeeError/Code/invalidServerURL``,
-  ///   ``ServerBeeError/Code/alreadySignedIn``, ``ServerBeeError/Code/recoveryRequired``,
-  ///   ``ServerBeeError/Code/logoutJournalFull``, ``ServerBeeError/Code/invalidCredentials``
-  ///   (401), ``ServerBeeError/Code/mustChangePassword`` (403),
-  ///   ``ServerBeeError/Code/rateLimited`` (429), ``ServerBeeError/Code/invalidRequest`` (422),
-  ///   ``ServerBeeError/Code/unsupportedByServer`` (empty 404), the transient codes, or
-  ///   ``ServerBeeError/Code/storageFailed``.
+  /// - Throws: ``AuthSessionError``: `.invalidServerURL`,
+  ///   `.alreadySignedIn`, `.recoveryRequired`,
+  ///   `.logoutJournalFull`, `.invalidCredentials`
+  ///   (401), `.mustChangePassword` (403),
+  ///   `.rateLimited` (429), `.invalidRequest` (422),
+  ///   `.unsupportedByServer` (empty 404), the transient codes, or
+  ///   `.storageFailed`.
   public func login(
     server: String, username: String, password: String, totpCode: String? = nil
   ) async throws -> LoginOutcome {
@@ -60,10 +60,10 @@ extension AuthClient {
   ///   - expectedServer: When the app is bound to one server, its URL; a payload for any other
   ///     server (after normalisation) is refused.
   /// - Returns: The stored identity.
-  /// - Throws: ``AuthSessionError``: ``ServerBeeError/Code/invalidPairingPayload`` (not a
-  ///   ServerBee payload, wrong `type`), ``ServerBeeError/Code/pairingPayloadForAnotherServer``,
-  ///   ``ServerBeeError/Code/pairingCodeRejected`` (400),
-  ///   ``ServerBeeError/Code/unsupportedByServer`` (404), and the errors of
+  /// - Throws: ``AuthSessionError``: `.invalidPairingPayload` (not a
+  ///   ServerBee payload, wrong `type`), `.pairingPayloadForAnotherServer`,
+  ///   `.pairingCodeRejected` (400),
+  ///   `.unsupportedByServer` (404), and the errors of
   ///   ``login(server:username:password:totpCode:)``.
   public func pair(scannedPayload: String, expectedServer: String? = nil) async throws
     -> SessionIdentity

@@ -185,7 +185,7 @@ public actor AuthClient: AccessTokenProvider {
   ///
   /// Also schedules the proactive refresh of a restored login.
   /// - Returns: The state after restoring.
-  /// - Throws: ``AuthSessionError`` with ``ServerBeeError/Code/storageFailed`` when the store
+  /// - Throws: ``AuthSessionError`` with `.storageFailed` when the store
   ///   cannot be read; the state then stays ``SessionState/restoring``.
   @discardableResult
   public func restore() throws -> SessionState {
@@ -228,7 +228,7 @@ public actor AuthClient: AccessTokenProvider {
 
   // MARK: Store access
 
-  /// Runs a store call, turning its failure into ``ServerBeeError/Code/storageFailed``.
+  /// Runs a store call, turning its failure into `.storageFailed`.
   func storeCall<Value>(_ what: String, _ body: () throws -> Value) throws -> Value {
     do {
       return try body()

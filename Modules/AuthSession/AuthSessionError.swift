@@ -9,7 +9,7 @@ public enum AuthSessionDomain: ServerBeeErrorDomain {
 /// The one public error type of AuthSession: a `ServerBeeError` (ServerBeeModels) with this
 /// module's codes.
 ///
-/// Match on the code; ``ServerBeeError/isTransient`` says whether trying again later can help:
+/// Match on the code; `isTransient` says whether trying again later can help:
 ///
 /// ```swift
 /// do {
@@ -90,8 +90,8 @@ extension ServerBeeError.Code where Domain == AuthSessionDomain {
 
 extension ServerBeeError where Domain == AuthSessionDomain {
   /// Whether the failure is temporary and the same operation may succeed later with the same
-  /// credentials: ``ServerBeeError/Code/networkFailure``, ``ServerBeeError/Code/serverError`` and
-  /// ``ServerBeeError/Code/invalidResponse``.
+  /// credentials: `.networkFailure`, `.serverError` and
+  /// `.invalidResponse`.
   public var isTransient: Bool {
     code == .networkFailure || code == .serverError || code == .invalidResponse
   }

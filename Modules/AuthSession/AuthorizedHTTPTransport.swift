@@ -31,8 +31,8 @@ public struct AuthorizedHTTPTransport: HTTPTransport {
   /// once.
   /// - Parameter request: The request; an existing `authorization` header is replaced.
   /// - Returns: The response (of the retry, when there was one).
-  /// - Throws: ``AuthSessionError`` (``ServerBeeError/Code/notSignedIn``,
-  ///   ``ServerBeeError/Code/recoveryRequired``, ``ServerBeeError/Code/foreignHost``, or a
+  /// - Throws: ``AuthSessionError`` (`.notSignedIn`,
+  ///   `.recoveryRequired`, `.foreignHost`, or a
   ///   refresh error), or the base transport's error.
   public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
     guard let server = client.currentState.identity?.server else {

@@ -14,7 +14,7 @@ enum AuthPath {
 }
 
 extension AuthClient {
-  /// Sends one JSON POST. Transport failures become ``ServerBeeError/Code/networkFailure``;
+  /// Sends one JSON POST. Transport failures become `.networkFailure`;
   /// cancellation passes through. Every status is returned.
   func post(
     _ path: String, on server: ServerURL, body: (some Encodable)?, bearer: String? = nil
@@ -40,7 +40,7 @@ extension AuthClient {
   }
 
   /// Decodes a 200 `{"data": …}` body; a body that does not decode is
-  /// ``ServerBeeError/Code/invalidResponse``.
+  /// `.invalidResponse`.
   func decodePayload<Payload: Decodable>(
     _ type: Payload.Type, from response: HTTPResponse, path: String
   ) throws -> Payload {
@@ -89,7 +89,7 @@ extension AuthClient {
 
   /// Sends `POST /revoke` and reads the outcome. Returns the outcome for a 200 with `ok` or
   /// `already_absent`; throws the typed failure otherwise (401/403 →
-  /// ``ServerBeeError/Code/revocationRejected``).
+  /// `.revocationRejected`).
   func revoke(
     on server: ServerURL, installationID: String, credential: String, expectedSessionID: String?
   ) async throws -> RevokeOutcome {
