@@ -119,7 +119,9 @@ public final class Simulator: Sendable {
   /// - Throws: ``ServerBeeSimulatorError`` with code `storageFailed`.
   @discardableResult
   public func createServers(count: Int) throws -> [String] {
-    try core.db.serial { try (0..<max(count, 0)).map { try core.createServer(name: "server-\($0 + 1)") } }
+    try core.db.serial {
+      try (0..<max(count, 0)).map { try core.createServer(name: "server-\($0 + 1)") }
+    }
   }
 
   /// Produces one simulated agent report for every online server (one `update` frame each).

@@ -61,7 +61,10 @@ import Testing
     h.clock.advance(by: 60)
     try h.simulator.tick()
     let list = await h.send(.get, "/api/servers", bearer: admin)
-    guard case .array(let servers) = list.data else { Issue.record("no list"); return }
+    guard case .array(let servers) = list.data else {
+      Issue.record("no list")
+      return
+    }
     #expect(servers.count == 2)
     #expect(list.text.hasPrefix(#"{"data":[{"id":""#))
     #expect(!list.text.contains("\"online\""))
@@ -74,7 +77,10 @@ import Testing
       .get,
       "/api/servers/\(ids[0])/records?from=2027-01-01T00:00:00Z&to=2027-01-16T00:00:00Z&interval=raw",
       bearer: admin)
-    guard case .array(let rows) = records.data else { Issue.record("no records"); return }
+    guard case .array(let rows) = records.data else {
+      Issue.record("no records")
+      return
+    }
     #expect(rows.count == 2)
     #expect(rows.first?["disk_io_json"]?.stringValue?.hasPrefix("[{") == true)
     #expect(records.text.contains(#""temperature":null"#))
@@ -82,7 +88,10 @@ import Testing
       .get,
       "/api/servers/\(ids[0])/records?from=2027-01-01T00:00:00Z&to=2027-01-16T00:00:00Z",
       bearer: admin)
-    guard case .array(let buckets) = hourly.data else { Issue.record("no hourly"); return }
+    guard case .array(let buckets) = hourly.data else {
+      Issue.record("no hourly")
+      return
+    }
     #expect(buckets.count == 1)
     let missingFrom = await h.send(.get, "/api/servers/\(ids[0])/records", bearer: admin)
     #expect(missingFrom.status == 400)
@@ -156,7 +165,10 @@ import Testing
     let second = try #require(await h.control(.post, "/alerts/fire", body))
     #expect(first["alert_key"] != second["alert_key"])
     let list = await h.send(.get, "/api/alert-events", bearer: admin)
-    guard case .array(let rows) = list.data else { Issue.record("no list"); return }
+    guard case .array(let rows) = list.data else {
+      Issue.record("no list")
+      return
+    }
     #expect(rows.count == 2)
     #expect(await h.send(.get, "/api/alert-events/sec:\(server)", bearer: admin).status == 404)
     let key = try #require(first["alert_key"]?.stringValue)
@@ -183,10 +195,16 @@ import Testing
     let retried: [[String: Any]] = [["server_id": servers[0], "exit_code": 0, "attempts": 2]]
     _ = await h.control(.post, "/tasks/\(taskID)/runs", ["outcomes": retried])
     let all = await h.send(.get, "/api/tasks/\(taskID)/results", bearer: admin)
-    guard case .array(let rows) = all.data else { Issue.record("no rows"); return }
+    guard case .array(let rows) = all.data else {
+      Issue.record("no rows")
+      return
+    }
     #expect(rows.count == 4)
     let one = await h.send(.get, "/api/tasks/\(taskID)/results?run_id=\(run1)", bearer: admin)
-    guard case .array(let runRows) = one.data else { Issue.record("no run rows"); return }
+    guard case .array(let runRows) = one.data else {
+      Issue.record("no run rows")
+      return
+    }
     #expect(runRows.count == 2)
     #expect(runRows.allSatisfy { $0["run_id"]?.stringValue == run1 })
     #expect(one.text.contains(#""exit_code":-3"#) && one.text.contains("Server offline"))
@@ -196,7 +214,9 @@ import Testing
     let detail = await h.send(.get, "/api/tasks/\(taskID)", bearer: admin)
     #expect(detail.text.hasPrefix(#"{"data":{"id":""#))
     #expect(detail.data?["task_type"]?.stringValue == "scheduled")
-    #expect(await h.send(.get, "/api/tasks/nope", bearer: admin).message == "Not found: Task nope not found")
+    #expect(
+      await h.send(.get, "/api/tasks/nope", bearer: admin).message
+        == "Not found: Task nope not found")
   }
 
   @Test func securityEventsPageWithACursor() async throws {
@@ -214,7 +234,10 @@ import Testing
         ])
     }
     let page1 = await h.send(.get, "/api/security/events?limit=2", bearer: member)
-    guard case .array(let items) = page1.data?["items"] else { Issue.record("no items"); return }
+    guard case .array(let items) = page1.data?["items"] else {
+      Issue.record("no items")
+      return
+    }
     #expect(items.count == 2)
     #expect(items.first?["source_ip"]?.stringValue == "203.0.113.4")
     #expect(items.first?["started_at"]?.stringValue?.hasSuffix("+00:00") == true)
@@ -223,7 +246,8 @@ import Testing
     var seen = items.count
     var next: String? = cursor
     while let current = next {
-      let page = await h.send(.get, "/api/security/events?limit=2&cursor=\(current)", bearer: member)
+      let page = await h.send(
+        .get, "/api/security/events?limit=2&cursor=\(current)", bearer: member)
       guard case .array(let more) = page.data?["items"] else { break }
       seen += more.count
       next = page.data?["next_cursor"]?.stringValue

@@ -53,7 +53,9 @@ struct Harness {
     if let bearer { headers["Authorization"] = "Bearer \(bearer)" }
     if let cookie { headers["Cookie"] = "session_token=\(cookie)" }
     if control { headers["X-Simulator-Token"] = "control-token" }
-    guard let url = URL(string: "http://127.0.0.1" + path) else { return Reply(status: 0, body: Data()) }
+    guard let url = URL(string: "http://127.0.0.1" + path) else {
+      return Reply(status: 0, body: Data())
+    }
     let response = await simulator.handle(
       HTTPRequest(method: method, url: url, headers: headers, body: body),
       remoteAddress: ip ?? self.ip)
@@ -122,7 +124,8 @@ struct Harness {
   }
 
   static func proof(_ byte: UInt8) -> String {
-    "sb-revoke-v1." + Data(repeating: byte, count: 32).base64EncodedString()
+    "sb-revoke-v1."
+      + Data(repeating: byte, count: 32).base64EncodedString()
       .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
       .replacingOccurrences(of: "=", with: "")
   }

@@ -73,7 +73,8 @@ import Testing
     big.send("POST /api/mobile/auth/login HTTP/1.1\r\nContent-Length: 1048577\r\n\r\n")
     #expect(big.response()?.0 == 413)
     let head = try #require(RawClient(port: r.port))
-    head.send("GET /healthz HTTP/1.1\r\nX-Big: " + String(repeating: "a", count: 17_000) + "\r\n\r\n")
+    head.send(
+      "GET /healthz HTTP/1.1\r\nX-Big: " + String(repeating: "a", count: 17_000) + "\r\n\r\n")
     #expect(head.response()?.0 == 431)
   }
 

@@ -66,7 +66,8 @@ import Testing
     for _ in 0..<5 { _ = await h.login("admin") }
     let (limited, _) = await h.login("admin")
     #expect(limited.status == 429)
-    #expect(limited.message == "Too many requests: Too many login attempts. Please try again later.")
+    #expect(
+      limited.message == "Too many requests: Too many login attempts. Please try again later.")
     let (otherIP, _) = await h.login("admin", ip: "10.9.9.9")
     #expect(otherIP.status == 200)
     h.clock.advance(by: 15 * 60)
@@ -154,7 +155,8 @@ import Testing
   }
 
   @Test(arguments: [
-    "", "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "sb-revoke-v2.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+    "", "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+    "sb-revoke-v2.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
     "sb-revoke-v1.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
     "sb-revoke-v1.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
     "sb-revoke-v1.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=",
@@ -224,7 +226,10 @@ import Testing
     let (_, a) = await h.login("admin")
     let t = try #require(a)
     let one = await h.devices(t.access)
-    guard case .array(let items) = one.data else { Issue.record("not an array"); return }
+    guard case .array(let items) = one.data else {
+      Issue.record("not an array")
+      return
+    }
     #expect(items.count == 1)
     #expect(items.first?["installation_id"]?.stringValue == "INST-1")
     #expect(items.first?["device_name"]?.stringValue == "Test iPhone")
@@ -234,7 +239,10 @@ import Testing
     let cookie = try #require(
       await h.control(.post, "/users/\(id)/web-session")?["session_token"]?.stringValue)
     let two = await h.send(.get, "/api/mobile/auth/devices", cookie: cookie)
-    guard case .array(let both) = two.data else { Issue.record("not an array"); return }
+    guard case .array(let both) = two.data else {
+      Issue.record("not an array")
+      return
+    }
     #expect(both.count == 2)
     let anonymous = await h.send(.get, "/api/mobile/auth/devices")
     #expect(anonymous.status == 401 && anonymous.body.isEmpty)
@@ -256,11 +264,15 @@ import Testing
       .delete, "/api/mobile/auth/devices/\(UUID().uuidString.lowercased())", bearer: admin.access)
     #expect(missing.status == 404 && missing.message == "Not found: Mobile session not found")
     #expect(await h.send(.delete, "/api/mobile/auth/devices/x").status == 401)
-    let own = await h.send(.delete, "/api/mobile/auth/devices/\(admin.session)", bearer: admin.access)
+    let own = await h.send(
+      .delete, "/api/mobile/auth/devices/\(admin.session)", bearer: admin.access)
     #expect(own.status == 200)
     #expect(await h.devices(admin.access).status == 401)
     let memberDevices = await h.devices(member.access)
-    guard case .array(let items) = memberDevices.data else { Issue.record("no list"); return }
+    guard case .array(let items) = memberDevices.data else {
+      Issue.record("no list")
+      return
+    }
     #expect(items.count == 1)
   }
 

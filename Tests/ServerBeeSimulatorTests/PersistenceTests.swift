@@ -48,7 +48,8 @@ import Testing
     let h = try Harness()
     await h.user("admin")
     let t = try #require(await h.login("admin").1)
-    let rows = try h.simulator.core.db.query("SELECT refresh_hash, revocation_hash FROM mobile_sessions")
+    let rows = try h.simulator.core.db.query(
+      "SELECT refresh_hash, revocation_hash FROM mobile_sessions")
     #expect(rows.count == 1)
     #expect(rows[0]["refresh_hash"].text == Crypto.sha256Hex(t.refresh))
     #expect(rows[0]["refresh_hash"].text != t.refresh)

@@ -27,7 +27,8 @@ import Testing
     #expect(empty.message == "Validation error: installation_id and revocation_token are required")
     for bad in ["", "not-a-uuid"] {
       let reply = await revoke(h, "i", "t", bad)
-      #expect(reply.status == 422 && reply.message == "Validation error: Invalid expected_session_id")
+      #expect(
+        reply.status == 422 && reply.message == "Validation error: Invalid expected_session_id")
     }
   }
 

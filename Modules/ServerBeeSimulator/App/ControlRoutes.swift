@@ -192,7 +192,8 @@ extension SimulatorCore {
       hub.broadcast(try WireJSON.encode(ServerPresenceWire(online: true, serverID: serverID)))
     }
     let frame = UpdateWire(
-      server: LiveMetricsWire(id: row.id, name: row.name, nowSeconds: now / Self.second, live: live))
+      server: LiveMetricsWire(id: row.id, name: row.name, nowSeconds: now / Self.second, live: live)
+    )
     hub.broadcast(try WireJSON.encode(frame))
   }
 
@@ -288,7 +289,10 @@ extension SimulatorCore {
       UPDATE alert_states SET resolved = 1, resolved_at = ?, updated_at = ?
       WHERE rule_id = ? AND server_id = ? AND resolved = 0
       """,
-      [.int(now), .int(now), .text(try body.string("rule_id")), .text(try body.string("server_id"))]
+      [
+        .int(now), .int(now), .text(try body.string("rule_id")),
+        .text(try body.string("server_id")),
+      ]
     )
     return object([("resolved", .number(Double(changed)))])
   }

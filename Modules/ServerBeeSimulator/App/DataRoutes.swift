@@ -68,7 +68,8 @@ extension SimulatorCore {
     return Reply.data(ServerResponseWire(row: row))
   }
 
-  static func queryTime(_ context: RequestContext, _ name: String, required: Bool) throws -> Int64? {
+  static func queryTime(_ context: RequestContext, _ name: String, required: Bool) throws -> Int64?
+  {
     guard let text = context.query[name] else {
       if required {
         throw APIError.plain(400, "Failed to deserialize query string: missing field `\(name)`")
@@ -213,7 +214,9 @@ extension SimulatorCore {
         Self.alertStateSelect + " WHERE s.rule_id = ? AND s.server_id = ? AND s.event_key = ?",
         [.text(parts[0]), .text(parts[1]), .text(parts[2])])
       guard let row = rows.first.map(Self.alertState), row.alertKey == key else { throw notFound }
-      guard row.ruleName != nil else { throw APIError.notFound("Alert rule \(row.ruleID) not found") }
+      guard row.ruleName != nil else {
+        throw APIError.notFound("Alert rule \(row.ruleID) not found")
+      }
       return Reply.data(AlertDetailWire(key: key, row: row))
     }
     guard let colon = key.firstIndex(of: ":") else {

@@ -48,7 +48,8 @@ extension SimulatorCore {
     let grant = try body.optionalString("recovery_token")
     let passwordMode = username != nil || password != nil
     let modeCount = [passwordMode, pairing != nil, grant != nil].filter { $0 }.count
-    let required = [original.userID, original.installationID, original.accessToken]
+    let required =
+      [original.userID, original.installationID, original.accessToken]
       + [original.refreshToken]
     var mode: Mode?
     if modeCount == 1, !required.contains(where: \.isEmpty) {
@@ -97,9 +98,10 @@ extension SimulatorCore {
     snapshot.mustChangePassword = user.mustChangePassword
     guard snapshot == user else { throw APIError.unauthorized }
     try checkAccount(user, original)
-    let live = try db.scalar(
-      "SELECT COUNT(*) FROM recovery_grants WHERE expires_at > ?", [.int(now)]
-    ).int ?? 0
+    let live =
+      try db.scalar(
+        "SELECT COUNT(*) FROM recovery_grants WHERE expires_at > ?", [.int(now)]
+      ).int ?? 0
     guard live < 128 else {
       throw APIError.tooManyRequests("Too many recovery attempts. Please try again later.")
     }
@@ -256,12 +258,13 @@ extension SimulatorCore {
       """, [.text(user.id), .text(installationID)]
     ).map(MobileSessionRow.init)
     guard sessions.count <= 64 else { throw APIError.conflict(Self.tooManySessions) }
-    let orphans = try db.scalar(
-      """
-      SELECT COUNT(*) FROM access_sessions a WHERE a.user_id = ? AND a.source = 'mobile'
-        AND NOT EXISTS (SELECT 1 FROM mobile_sessions m WHERE m.id = a.mobile_session_id)
-      """, [.text(user.id)]
-    ).int ?? 0
+    let orphans =
+      try db.scalar(
+        """
+        SELECT COUNT(*) FROM access_sessions a WHERE a.user_id = ? AND a.source = 'mobile'
+          AND NOT EXISTS (SELECT 1 FROM mobile_sessions m WHERE m.id = a.mobile_session_id)
+        """, [.text(user.id)]
+      ).int ?? 0
     guard orphans == 0 else { throw APIError.conflict(Self.cannotIdentify) }
     return sessions.map {
       RecoveryCandidate(

@@ -24,7 +24,9 @@ struct UserRow: Sendable, Equatable {
     passwordChangedAt = row["password_changed_at"].int
   }
 
-  var sessionUser: SessionUser { SessionUser(id: id, username: username, role: UserRole(rawValue: role)) }
+  var sessionUser: SessionUser {
+    SessionUser(id: id, username: username, role: UserRole(rawValue: role))
+  }
 }
 
 /// A stored mobile session (one login).
@@ -182,7 +184,8 @@ final class SimulatorCore: Sendable {
     let hash = Crypto.sha256Hex(token)
     guard
       let row = try db.query(
-        "SELECT * FROM access_sessions WHERE token_hash = ? AND expires_at > ?", [.text(hash), .int(now)]
+        "SELECT * FROM access_sessions WHERE token_hash = ? AND expires_at > ?",
+        [.text(hash), .int(now)]
       ).first,
       let user = try user(id: row["user_id"].text ?? "")
     else { return nil }

@@ -204,7 +204,9 @@ struct HTTPConnection {
       guard !chunk.isEmpty else { throw Failure.closed }
       buffer += chunk
     }
-    guard let end, end <= limit else { throw Failure.status(431, "Request Header Fields Too Large") }
+    guard let end, end <= limit else {
+      throw Failure.status(431, "Request Header Fields Too Large")
+    }
     let head = try Self.parseHead(Array(buffer[..<end]))
     buffer.removeFirst(end + 4)
     if head.headers["transfer-encoding"] != nil { throw Failure.status(411, "Length Required") }

@@ -19,7 +19,8 @@ struct WebSocketSession {
 
   func run() {
     let connection = HTTPConnection(stream: stream, core: core, port: 0, remote: remote, tls: false)
-    guard let key = head.headers["sec-websocket-key"], head.headers["sec-websocket-version"] == "13",
+    guard let key = head.headers["sec-websocket-key"],
+      head.headers["sec-websocket-version"] == "13",
       head.headers["connection"]?.lowercased().contains("upgrade") == true
     else {
       _ = connection.write(HTTPResponse(status: 400), close: true)

@@ -1,6 +1,6 @@
 import CSQLite
-import ServerBeeModels
 import Foundation
+import ServerBeeModels
 
 /// A value bound to or read from SQLite.
 enum SQLValue: Sendable, Hashable {
@@ -27,7 +27,8 @@ enum SQLValue: Sendable, Hashable {
   var bool: Bool { int.map { $0 != 0 } ?? false }
 }
 
-extension SQLValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByNilLiteral {
+extension SQLValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByNilLiteral
+{
   init(stringLiteral value: String) { self = .text(value) }
   init(integerLiteral value: Int64) { self = .int(value) }
   init(nilLiteral: ()) { self = .null }

@@ -27,7 +27,8 @@ enum Crypto {
     var length: UInt32 = 0
     _ = key.withUnsafeBufferPointer { k in
       message.withUnsafeBufferPointer { m in
-        HMAC(EVP_sha1(), k.baseAddress, Int32(key.count), m.baseAddress, message.count, &out, &length)
+        HMAC(
+          EVP_sha1(), k.baseAddress, Int32(key.count), m.baseAddress, message.count, &out, &length)
       }
     }
     return Array(out.prefix(Int(length)))
