@@ -17,6 +17,7 @@ let package = Package(
     .library(name: "DeepLinkValidation", targets: ["DeepLinkValidation"]),
     .library(name: "ServerBeeSimulator", targets: ["ServerBeeSimulator"]),
     .executable(name: "serverbee-bench", targets: ["serverbee-bench"]),
+    .executable(name: "serverbee-simulator", targets: ["serverbee-simulator"]),
   ],
   targets: [
     // System-library shims (Debian: libsqlite3-dev, libssl-dev, zlib1g-dev).
@@ -87,6 +88,9 @@ let package = Package(
       name: "securestore-crash-writer",
       dependencies: ["SecureStore", "ServerBeeModels", "ServerBeeTestSupport"],
       path: "Tests/SecureStoreCrashWriter"),
+    .executableTarget(
+      name: "serverbee-simulator", dependencies: ["ServerBeeSimulator"],
+      path: "Examples/serverbee-simulator"),
 
     // Tests: one target per module.
     .testTarget(
