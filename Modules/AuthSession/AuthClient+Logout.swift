@@ -155,22 +155,35 @@ extension AuthClient {
     return .completed
   }
 
-  /// v1 logout: bearer `POST /logout`, and local credentials are cleared whatever happens.
+  /// Logout of a login made against a v1 server (no session id, no revocation token): bearer
+  /// `POST /logout`. Local credentials are cleared whatever happens.
+  ///
+  /// When the bearer route cannot be used because the login's tokens were rejected (for example
+  /// a refresh answer was lost after the server committed it), the refresh token is offered to
+  /// `/revoke` without a session id: a v2 server accepts a consumed refresh token as a deletion
+  /// credential (v2 §2.5); a v1 server answers 404 and the session ends when it expires.
   func legacyLogout(_ current: LoginRecord) async throws -> LogoutOutcome {
     await unregisterPush(current)
     let authorized = AuthorizedHTTPTransport(wrapping: transport, client: self)
-    var completed = false
+    var outcome = LogoutOutcome.serverNotReached
     do {
       let request = HTTPRequest(method: .post, url: current.server.endpoint(AuthPath.logout))
-      let response = try await authorized.send(request)
-      completed = response.status == 200
-    } catch let error as AuthSessionError where error.code == .sessionRejected {
-      completed = true  // the server no longer knows the session
+      if try await authorized.send(request).status == 200 { outcome = .completed }
+    } catch let error as AuthSessionError
+      where error.code == .sessionRejected || error.code == .recoveryRequired
+    {
+      if let latest = record, latest.loginID == current.loginID,
+        (try? await revoke(
+          on: latest.server, installationID: latest.installationID,
+          credential: latest.refreshToken, expectedSessionID: nil)) != nil
+      {
+        outcome = .completed
+      }
     } catch {
-      completed = false
+      outcome = .serverNotReached
     }
     if let latest = record, latest.loginID == current.loginID { try clearLogin() }
-    return completed ? .completed : .serverNotReached
+    return outcome
   }
 
   func moveToRecovery(_ current: LoginRecord) throws {

@@ -189,6 +189,23 @@ actor FakeTokenServer: HTTPTransport {
     await fixture.http.verifyAllConsumed()
   }
 
+  @Test func aRejectedV1LoginIsRevokedWithItsRefreshTokenAtLogout() async throws {
+    let fixture = AuthFixture()
+    try await fixture.signIn(tokens: Wire.tokens(sessionID: nil, revocation: nil))
+    await fixture.http.expect(.post, "/api/mobile/push/unregister", reply: .json(401, ""))
+    await fixture.http.expect(.post, "/api/mobile/auth/logout", reply: .json(401, ""))
+    await fixture.http.expect(.post, "/api/mobile/auth/refresh", reply: .json(401, ""))
+    await fixture.http.expect(
+      .post, "/api/mobile/auth/revoke", reply: .json(200, #"{"data":"ok"}"#))
+    #expect(try await fixture.client.logout() == .completed)
+    let revoke = try #require(await fixture.http.received.last)
+    #expect(try bodyField(revoke, "revocation_token") == "refresh-1")
+    #expect(try !bodyKeys(revoke).contains("expected_session_id"))
+    #expect(fixture.client.currentState == .signedOut)
+    #expect(try fixture.storedLogin() == nil)
+    await fixture.http.verifyAllConsumed()
+  }
+
   @Test func aV1LogoutThatCannotReachTheServerStillClearsLocally() async throws {
     let fixture = AuthFixture()
     try await fixture.signIn(tokens: Wire.tokens(sessionID: nil, revocation: nil))
