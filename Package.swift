@@ -115,6 +115,11 @@ let package = Package(
       name: "AuthSessionTests",
       dependencies: ["AuthSession", "ServerBeeTestSupport"],
       path: "Tests/AuthSessionTests"),
+    // AuthSession against ServerBeeSimulator over loopback (its own target: it starts a peer).
+    .testTarget(
+      name: "AuthSessionIntegrationTests",
+      dependencies: ["AuthSession", "ServerBeeSimulator", "ServerBeeTestSupport"],
+      path: "Tests/AuthSessionIntegrationTests"),
     .testTarget(
       name: "RealtimeStreamTests",
       dependencies: ["RealtimeStream", "ServerBeeTestSupport"],
