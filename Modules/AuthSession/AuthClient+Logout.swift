@@ -34,6 +34,8 @@ extension AuthClient {
   @discardableResult
   public func logout() async throws -> LogoutOutcome {
     try ensureRestored()
+    cancelProactiveRefresh()  // no rotation while logging out; rescheduled if still signed in
+    defer { scheduleProactiveRefresh() }
     if let inFlight = refreshTask { _ = try? await inFlight.value }
     guard let current = record else {
       throw AuthSessionError(.notSignedIn, "no session is signed in")
@@ -135,10 +137,12 @@ extension AuthClient {
     }
   }
 
-  /// Revokes with the login's own deletion credential (revocation token, else refresh token).
+  /// Revokes with the login's own deletion credential (confirmed proof, else revocation token,
+  /// else refresh token).
   /// Clears the login only on `ok`/`already_absent`; a refusal moves it to recovery.
   func revokeWithOwnCredential(_ current: LoginRecord) async throws -> LogoutOutcome {
-    let credential = current.revocationToken ?? current.refreshToken
+    let credential =
+      current.confirmedDeletionProof ?? current.revocationToken ?? current.refreshToken
     do {
       _ = try await revoke(
         on: current.server, installationID: current.installationID, credential: credential,

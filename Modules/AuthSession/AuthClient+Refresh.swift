@@ -149,11 +149,14 @@ extension AuthClient {
     return next
   }
 
-  /// A refresh was answered 401/403. With a confirmed proof the login is queued for cleanup and
-  /// signed out; otherwise it moves to recovery (v2 §2.8).
+  /// A refresh was answered 401/403. With a confirmed proof (and room in the journal) the login
+  /// is queued for cleanup and signed out; otherwise it moves to recovery (v2 §2.8), where a
+  /// retried logout can still use the proof.
   func handleRejection(of rejected: LoginRecord) throws {
     cancelProactiveRefresh()
-    if let proof = rejected.confirmedDeletionProof, let sessionID = rejected.mobileSessionID {
+    if let proof = rejected.confirmedDeletionProof, let sessionID = rejected.mobileSessionID,
+      try loadJournal().count < Self.maximumPendingCleanups
+    {
       try replaceLoginWithJournalEntry(rejected, proof: proof, sessionID: sessionID)
       publishState()
       return

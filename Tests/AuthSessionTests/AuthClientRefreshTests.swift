@@ -170,6 +170,33 @@ import Testing
     #expect(journal.first?.proof == Wire.proof && journal.first?.mobileSessionID == Wire.sessionID)
   }
 
+  @Test func rejectionWithAConfirmedProofAndAFullJournalMovesToRecoveryAndKeepsTheProof()
+    async throws
+  {
+    let fixture = AuthFixture()
+    try await fixture.signInWithConfirmedProof()
+    let server = try ServerURL(Wire.server)
+    let entries = (0..<16).map { index in
+      LogoutJournalEntry(
+        id: "entry-\(index)", server: server, userID: Wire.userID, installationID: "INSTALL",
+        mobileSessionID: Wire.otherSessionID, proof: "other-proof",
+        createdAt: Date(timeIntervalSince1970: 0))
+    }
+    try fixture.store.setValue(entries, forKey: .logoutJournal, in: .appPrivate)
+    await fixture.http.expect(.post, Self.refreshPath, reply: .json(401, ""))
+    #expect(await authErrorCode { try await fixture.client.refresh() } == .sessionRejected)
+    #expect(try fixture.storedLogin()?.status == .recoveryRequired)
+    #expect(try fixture.storedJournal().count == 16)
+
+    // A retried safe logout uses the confirmed proof.
+    await fixture.http.expect(
+      .post, "/api/mobile/auth/revoke", reply: .json(200, #"{"data":"ok"}"#))
+    #expect(try await fixture.client.logout() == .completed)
+    let revoke = try #require(await fixture.http.received.last)
+    #expect(try bodyField(revoke, "revocation_token") == Wire.proof)
+    #expect(fixture.client.currentState == .signedOut)
+  }
+
   struct TransientCase: Sendable, CustomTestStringConvertible {
     let name: String
     let reply: HTTPResponse?
