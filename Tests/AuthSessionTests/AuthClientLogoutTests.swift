@@ -116,14 +116,7 @@ import Testing
 
   @Test func aFullJournalRefusesANewLogin() async throws {
     let fixture = AuthFixture()
-    let server = try ServerURL(Wire.server)
-    let entries = (0..<16).map { index in
-      LogoutJournalEntry(
-        id: "entry-\(index)", server: server, userID: Wire.userID, installationID: "INSTALL",
-        mobileSessionID: Wire.sessionID, proof: Wire.proof,
-        createdAt: Date(timeIntervalSince1970: 0))
-    }
-    try fixture.store.setValue(entries, forKey: .logoutJournal, in: .appPrivate)
+    try fixture.seedJournal(count: 16)
     for _ in 0..<16 {
       await fixture.http.expect(
         .post, Self.revokePath, throwing: ServerBeeTransportError(.connectionRefused, "down"))
@@ -138,14 +131,7 @@ import Testing
 
   @Test func pendingCleanupsRunBeforeLoginAndFreeTheJournal() async throws {
     let fixture = AuthFixture()
-    let server = try ServerURL(Wire.server)
-    let entries = (0..<16).map { index in
-      LogoutJournalEntry(
-        id: "entry-\(index)", server: server, userID: Wire.userID, installationID: "INSTALL",
-        mobileSessionID: Wire.sessionID, proof: Wire.proof,
-        createdAt: Date(timeIntervalSince1970: 0))
-    }
-    try fixture.store.setValue(entries, forKey: .logoutJournal, in: .appPrivate)
+    try fixture.seedJournal(count: 16)
     for _ in 0..<16 {
       await fixture.http.expect(.post, Self.revokePath, reply: .json(200, #"{"data":"ok"}"#))
     }

@@ -175,14 +175,7 @@ import Testing
   {
     let fixture = AuthFixture()
     try await fixture.signInWithConfirmedProof()
-    let server = try ServerURL(Wire.server)
-    let entries = (0..<16).map { index in
-      LogoutJournalEntry(
-        id: "entry-\(index)", server: server, userID: Wire.userID, installationID: "INSTALL",
-        mobileSessionID: Wire.otherSessionID, proof: "other-proof",
-        createdAt: Date(timeIntervalSince1970: 0))
-    }
-    try fixture.store.setValue(entries, forKey: .logoutJournal, in: .appPrivate)
+    try fixture.seedJournal(count: 16)
     await fixture.http.expect(.post, Self.refreshPath, reply: .json(401, ""))
     #expect(await authErrorCode { try await fixture.client.refresh() } == .sessionRejected)
     #expect(try fixture.storedLogin()?.status == .recoveryRequired)

@@ -107,6 +107,18 @@ struct AuthFixture {
     try await client.refresh()
   }
 
+  /// Stores `count` unresolved journal entries of an earlier login.
+  func seedJournal(count: Int) throws {
+    let server = try ServerURL(Wire.server)
+    let entries = (0..<count).map { index in
+      LogoutJournalEntry(
+        id: "entry-\(index)", server: server, userID: Wire.userID, installationID: "INSTALL",
+        mobileSessionID: Wire.otherSessionID, proof: "earlier-proof",
+        createdAt: Date(timeIntervalSince1970: 0))
+    }
+    try store.setValue(entries, forKey: .logoutJournal, in: .appPrivate)
+  }
+
   /// The stored login record.
   func storedLogin() throws -> LoginRecord? {
     try store.value(LoginRecord.self, forKey: .login, in: .appPrivate)
