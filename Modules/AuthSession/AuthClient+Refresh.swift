@@ -50,6 +50,27 @@ extension AuthClient {
     return try await refreshedRecord().identity
   }
 
+  /// Makes sure the login holds a deletion proof the server confirmed, refreshing once if it
+  /// does not yet.
+  ///
+  /// Call it before anything that should only happen while an offline logout is possible, for
+  /// example before changing notification settings (the iOS app does the same).
+  /// - Returns: The identity.
+  /// - Throws: ``AuthSessionError``: `.unsupportedByServer` when the server does not
+  ///   confirm proofs (a v1 server: no `mobile_session_id`), or the errors of ``refresh()``.
+  @discardableResult
+  public func confirmDeletionProof() async throws -> SessionIdentity {
+    var current = try activeRecord()
+    if current.confirmedDeletionProof == nil {
+      current = try await refreshedRecord()
+    }
+    guard current.confirmedDeletionProof != nil else {
+      throw AuthSessionError(
+        .unsupportedByServer, "the server does not confirm deletion proofs (v1 server)")
+    }
+    return current.identity
+  }
+
   /// Single flight: join the refresh in flight or start one. A caller that joined a refresh
   /// which failed transiently makes one attempt of its own (shared again with whoever joins it).
   func refreshedRecord() async throws -> LoginRecord {

@@ -47,6 +47,7 @@ public import ServerBeeTransport
 /// - ``validAccessToken()``
 /// - ``accessToken(afterRejectionOf:)``
 /// - ``refresh()``
+/// - ``confirmDeletionProof()``
 /// ### Signing out
 /// - ``logout()``
 /// - ``completePendingCleanups()``

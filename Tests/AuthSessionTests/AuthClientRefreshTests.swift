@@ -239,6 +239,30 @@ import Testing
     #expect(try fixture.storedLogin()?.accessToken == "access-1")
   }
 
+  @Test func confirmDeletionProofRefreshesOnceAndThenAnswersFromTheStore() async throws {
+    let fixture = AuthFixture()
+    try await fixture.signIn()
+    await fixture.http.expect(
+      .post, Self.refreshPath,
+      reply: .json(200, Wire.tokens(access: "a-2", refresh: "r-2", revocation: Wire.proof)))
+    try await fixture.client.confirmDeletionProof()
+    try await fixture.client.confirmDeletionProof()
+    #expect(await fixture.http.requests(to: Self.refreshPath).count == 1)
+    #expect(try fixture.storedLogin()?.confirmedDeletionProof == Wire.proof)
+  }
+
+  @Test func confirmDeletionProofOnAV1ServerIsUnsupported() async throws {
+    let fixture = AuthFixture()
+    try await fixture.signIn(tokens: Wire.tokens(sessionID: nil, revocation: nil))
+    await fixture.http.expect(
+      .post, Self.refreshPath,
+      reply: .json(200, Wire.tokens(access: "a-2", refresh: "r-2", sessionID: nil, revocation: nil))
+    )
+    let code = await authErrorCode { try await fixture.client.confirmDeletionProof() }
+    #expect(code == .unsupportedByServer)
+    #expect(try fixture.storedLogin()?.accessToken == "a-2")
+  }
+
   @Test func validAccessTokenRefreshesOnlyWithinTheLeadTime() async throws {
     let fixture = AuthFixture(
       configuration: .init(deviceName: "Test phone", refreshesProactively: false))
