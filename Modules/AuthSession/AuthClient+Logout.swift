@@ -84,7 +84,6 @@ extension AuthClient {
     if let inFlight = cleanupTask { return try await inFlight.value }
     let task = Task { try await self.runPendingCleanups() }
     cleanupTask = task
-    defer { cleanupTask = nil }
     return try await task.value
   }
 
@@ -98,6 +97,9 @@ extension AuthClient {
   // MARK: Steps
 
   func runPendingCleanups() async throws -> PendingCleanupReport {
+    // Cleared before the task finishes, so a caller resuming afterwards never joins a finished
+    // pass and gets a stale report.
+    defer { cleanupTask = nil }
     var report = PendingCleanupReport()
     for entry in try loadJournal() {
       do {

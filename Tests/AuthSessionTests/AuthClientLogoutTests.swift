@@ -114,6 +114,25 @@ import Testing
     #expect(fixture.client.currentState.identity?.user.username == "bob")
   }
 
+  @Test func concurrentCleanupCallsShareOnePass() async throws {
+    let fixture = AuthFixture()
+    try fixture.seedJournal(count: 1)
+    let gate = Gate()
+    await fixture.http.expect(.post, Self.revokePath) { _ in
+      await gate.wait()
+      return .json(200, #"{"data":"ok"}"#)
+    }
+    let client = fixture.client
+    let first = Task { try await client.completePendingCleanups() }
+    await gate.waitForArrivals(1)
+    let second = Task { try await client.completePendingCleanups() }
+    await gate.open()
+    #expect(try await first.value.settled.count == 1)
+    #expect(try await second.value.settled.count <= 1)
+    #expect(await fixture.http.requests(to: Self.revokePath).count == 1)
+    #expect(try fixture.storedJournal().isEmpty)
+  }
+
   @Test func aFullJournalRefusesANewLogin() async throws {
     let fixture = AuthFixture()
     try fixture.seedJournal(count: 16)
