@@ -18,6 +18,7 @@ let package = Package(
     .library(name: "ServerBeeSimulator", targets: ["ServerBeeSimulator"]),
     .executable(name: "serverbee", targets: ["serverbee"]),
     .executable(name: "serverbee-bench", targets: ["serverbee-bench"]),
+    .executable(name: "serverbee-simulator", targets: ["serverbee-simulator"]),
   ],
   targets: [
     // System-library shims (Debian: libsqlite3-dev, libssl-dev, zlib1g-dev).
@@ -110,6 +111,9 @@ let package = Package(
       name: "securestore-crash-writer",
       dependencies: ["SecureStore", "ServerBeeModels", "ServerBeeTestSupport"],
       path: "Tests/SecureStoreCrashWriter"),
+    .executableTarget(
+      name: "serverbee-simulator", dependencies: ["ServerBeeSimulator"],
+      path: "Examples/serverbee-simulator"),
 
     // Tests: one target per module.
     .testTarget(
@@ -134,6 +138,11 @@ let package = Package(
       name: "AuthSessionTests",
       dependencies: ["AuthSession", "ServerBeeTestSupport"],
       path: "Tests/AuthSessionTests"),
+    // AuthSession against ServerBeeSimulator over loopback (its own target: it starts a peer).
+    .testTarget(
+      name: "AuthSessionIntegrationTests",
+      dependencies: ["AuthSession", "ServerBeeSimulator", "ServerBeeTestSupport"],
+      path: "Tests/AuthSessionIntegrationTests"),
     .testTarget(
       name: "RealtimeStreamTests",
       dependencies: ["RealtimeStream", "ServerBeeTestSupport"],

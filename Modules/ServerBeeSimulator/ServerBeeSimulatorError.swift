@@ -6,10 +6,15 @@ public enum ServerBeeSimulatorDomain: ServerBeeErrorDomain {
   public static let name = "ServerBeeSimulator"
 }
 
-/// The one public error type of ServerBeeSimulator: a `ServerBeeError` (ServerBeeModels) with this module's codes.
+/// The one public error type of ServerBeeSimulator: a `ServerBeeError` (ServerBeeModels) with this
+/// module's codes.
 public typealias ServerBeeSimulatorError = ServerBeeError<ServerBeeSimulatorDomain>
 
 extension ServerBeeError.Code where Domain == ServerBeeSimulatorDomain {
-  /// The operation is not available in this version of the SDK.
-  public static let notImplemented = Self("not_implemented")
+  /// The SQLite database could not be opened, migrated, read or written.
+  public static let storageFailed = Self("storage_failed")
+  /// The listener could not bind, listen or load its TLS certificate.
+  public static let listenFailed = Self("listen_failed")
+  /// A configuration value (seed user, port, path) is invalid.
+  public static let invalidConfiguration = Self("invalid_configuration")
 }

@@ -1,122 +1,156 @@
-/// A `Clock` that only moves when a test calls ``advance(by:)``.
+package import Foundation
+
+/// A `Clock` whose time only moves when a test calls ``advance(by:)``.
 ///
-/// Sleepers registered with `sleep(until:)` wake, in deadline order, when the clock reaches their
-/// deadline; cancelling a sleeper's task wakes it with `CancellationError`. A test that needs the
-/// code under test to be waiting first awaits ``waitForSleepers(_:)``:
+/// Code under test takes `any Clock<Duration>` and sleeps on it; the test waits until the code is
+/// asleep, then moves time forward, with no real waiting:
 ///
 /// ```swift
 /// let clock = ManualClock()
-/// let task = Task { try await clock.sleep(for: .seconds(30)) }
+/// let client = makeClient(clock: clock, now: { clock.currentDate })
 /// await clock.waitForSleepers(1)
-/// clock.advance(by: .seconds(30))   // the task finishes
+/// clock.advance(by: .seconds(840))  // wakes every sleeper whose deadline has passed
 /// ```
-package final class ManualClock: Clock, Sendable {
-  /// An instant of the manual clock: the time advanced since its creation.
+///
+/// ``currentDate`` moves with the clock, so a `now: () -> Date` seam can follow it.
+package final class ManualClock: Clock, @unchecked Sendable {
+  // Safe to share: every stored mutable property is only touched while `lock` is held, and
+  // continuations are resumed after the lock is released.
+
+  /// A point on the manual timeline: the time elapsed since the clock was created.
   package struct Instant: InstantProtocol, Hashable, Sendable {
-    /// Time since the clock started.
+    /// The time since the clock's start.
     package var offset: Duration
 
     /// Creates an instant.
+    /// - Parameter offset: The time since the clock's start.
     package init(offset: Duration) { self.offset = offset }
+
     /// The instant `duration` later.
-    package func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
-    /// The duration from this instant to `other`.
+    /// - Parameter duration: The distance.
+    /// - Returns: The later instant.
+    package func advanced(by duration: Duration) -> Instant {
+      Instant(offset: offset + duration)
+    }
+
+    /// The distance from this instant to another.
+    /// - Parameter other: The other instant.
+    /// - Returns: `other - self`.
     package func duration(to other: Instant) -> Duration { other.offset - offset }
+
     /// Orders instants.
+    /// - Parameters:
+    ///   - lhs: An instant.
+    ///   - rhs: Another instant.
+    /// - Returns: Whether `lhs` is earlier.
     package static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
   }
 
   private struct Sleeper {
-    var id: Int
-    var deadline: Instant
-    var continuation: CheckedContinuation<Void, any Error>
+    let id: UUID
+    let deadline: Instant
+    let continuation: CheckedContinuation<Void, any Error>
   }
 
-  private struct State {
-    var now = Instant(offset: .zero)
-    var nextID = 0
-    var sleepers: [Sleeper] = []
-    var cancelled: Set<Int> = []
-    var waiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+  private let lock = NSLock()
+  private var offset: Duration = .zero
+  private var sleepers: [Sleeper] = []
+  private var sleeperWaiters: [(Int, CheckedContinuation<Void, Never>)] = []
+  private let startDate: Date
+
+  /// Creates a clock at offset zero.
+  /// - Parameter startDate: The wall-clock date that offset zero stands for.
+  package init(startDate: Date = Date(timeIntervalSince1970: 1_800_000_000)) {
+    self.startDate = startDate
   }
-
-  private let state = TestLock(State())
-
-  /// A clock at offset zero.
-  package init() {}
 
   /// The current instant.
-  package var now: Instant { state.withLock { $0.now } }
-  /// Zero: the clock is exact.
-  package var minimumResolution: Duration { .zero }
-  /// How many sleepers are waiting now.
-  package var sleeperCount: Int { state.withLock { $0.sleepers.count } }
+  package var now: Instant { lock.withLock { Instant(offset: offset) } }
 
-  /// Suspends until the clock is advanced to `deadline`.
+  /// The clock's resolution: exact.
+  package var minimumResolution: Duration { .zero }
+
+  /// The wall-clock date of the current instant: the start date plus the elapsed time.
+  package var currentDate: Date {
+    let elapsed = lock.withLock { offset }
+    let (seconds, attoseconds) = elapsed.components
+    return startDate.addingTimeInterval(Double(seconds) + Double(attoseconds) / 1e18)
+  }
+
+  /// The number of tasks currently asleep on this clock.
+  package var sleeperCount: Int { lock.withLock { sleepers.count } }
+
+  /// Suspends until the clock reaches `deadline` or the task is cancelled.
+  /// - Parameters:
+  ///   - deadline: When to wake.
+  ///   - tolerance: Ignored.
+  /// - Throws: `CancellationError` when the task is cancelled first.
   package func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
-    let id = state.withLock { state -> Int in
-      state.nextID += 1
-      return state.nextID
-    }
+    let id = UUID()
     try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation {
         (continuation: CheckedContinuation<Void, any Error>) in
-        let (resumeNow, cancelledEarly, ready) = state.withLock {
-          state -> (Bool, Bool, [CheckedContinuation<Void, Never>]) in
-          if state.cancelled.remove(id) != nil { return (false, true, []) }
-          if deadline <= state.now { return (true, false, []) }
-          state.sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
-          return (false, false, Self.readyWaiters(&state))
-        }
-        if cancelledEarly {
-          continuation.resume(throwing: CancellationError())
-        } else if resumeNow {
-          continuation.resume()
+        let (wakeNow, ready) = lock.withLock { () -> (Bool, [CheckedContinuation<Void, Never>]) in
+          if deadline.offset <= offset || Task.isCancelled { return (true, []) }
+          sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
+          return (false, takeReadySleeperWaiters())
         }
         for waiter in ready { waiter.resume() }
+        if wakeNow {
+          if Task.isCancelled {
+            continuation.resume(throwing: CancellationError())
+          } else {
+            continuation.resume()
+          }
+        }
       }
     } onCancel: {
-      let sleeper = state.withLock { state -> Sleeper? in
-        guard let index = state.sleepers.firstIndex(where: { $0.id == id }) else {
-          state.cancelled.insert(id)
-          return nil
-        }
-        return state.sleepers.remove(at: index)
+      let cancelled = lock.withLock { () -> Sleeper? in
+        guard let index = sleepers.firstIndex(where: { $0.id == id }) else { return nil }
+        return sleepers.remove(at: index)
       }
-      sleeper?.continuation.resume(throwing: CancellationError())
+      cancelled?.continuation.resume(throwing: CancellationError())
     }
   }
 
-  /// Moves the clock forward and wakes every sleeper whose deadline has come, earliest first.
-  /// - Parameter duration: How far to move.
+  /// Moves time forward and wakes every sleeper whose deadline has been reached, earliest first.
+  /// - Parameter duration: How far to move; must not be negative.
   package func advance(by duration: Duration) {
-    let due = state.withLock { state -> [Sleeper] in
-      state.now = state.now.advanced(by: duration)
-      let now = state.now
-      let due = state.sleepers.filter { $0.deadline <= now }.sorted { $0.deadline < $1.deadline }
-      state.sleepers.removeAll { $0.deadline <= now }
+    let due = lock.withLock { () -> [Sleeper] in
+      offset += duration
+      let due = sleepers.filter { $0.deadline.offset <= offset }
+        .sorted { $0.deadline.offset < $1.deadline.offset }
+      sleepers.removeAll { $0.deadline.offset <= offset }
       return due
     }
     for sleeper in due { sleeper.continuation.resume() }
   }
 
-  /// Waits until at least `count` sleepers are registered.
+  /// Suspends until at least `count` tasks are asleep on this clock.
   /// - Parameter count: The number of sleepers to wait for.
-  package func waitForSleepers(_ count: Int) async {
+  package func waitForSleepers(_ count: Int = 1) async {
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      let ready = state.withLock { state -> Bool in
-        if state.sleepers.count >= count { return true }
-        state.waiters.append((count, continuation))
+      let ready = lock.withLock { () -> Bool in
+        if sleepers.count >= count { return true }
+        sleeperWaiters.append((count, continuation))
         return false
       }
       if ready { continuation.resume() }
     }
   }
 
-  private static func readyWaiters(_ state: inout State) -> [CheckedContinuation<Void, Never>] {
-    let count = state.sleepers.count
-    let ready = state.waiters.filter { $0.count <= count }.map(\.continuation)
-    state.waiters.removeAll { $0.count <= count }
+  /// Removes and returns the waiters whose count is reached; call with `lock` held.
+  private func takeReadySleeperWaiters() -> [CheckedContinuation<Void, Never>] {
+    var ready: [CheckedContinuation<Void, Never>] = []
+    var remaining: [(Int, CheckedContinuation<Void, Never>)] = []
+    for (count, continuation) in sleeperWaiters {
+      if sleepers.count >= count {
+        ready.append(continuation)
+      } else {
+        remaining.append((count, continuation))
+      }
+    }
+    sleeperWaiters = remaining
     return ready
   }
 }

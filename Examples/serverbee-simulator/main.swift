@@ -1,0 +1,96 @@
+import Foundation
+import ServerBeeSimulator
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+// serverbee-simulator --port 0 --data DIR --admin NAME:PASSWORD [--member NAME:PASSWORD]
+//   [--servers N] [--metrics-interval SECONDS] [--tls-cert FILE --tls-key FILE]
+// Prints one JSON line {"url":…,"control_token":…} on stdout once listening; logs to stderr.
+
+func log(_ text: String) {
+  FileHandle.standardError.write(Data("serverbee-simulator: \(text)\n".utf8))
+}
+
+func fail(_ text: String) -> Never {
+  log(text)
+  exit(2)
+}
+
+var options: [String: [String]] = [:]
+var arguments = CommandLine.arguments.dropFirst()
+while let flag = arguments.popFirst() {
+  guard flag.hasPrefix("--"), let value = arguments.popFirst() else {
+    fail("expected --flag VALUE, got \(flag)")
+  }
+  options[String(flag.dropFirst(2)), default: []].append(value)
+}
+let known: Set<String> = [
+  "port", "data", "admin", "member", "servers", "metrics-interval", "tls-cert", "tls-key",
+]
+for name in options.keys where !known.contains(name) { fail("unknown option --\(name)") }
+
+func account(_ text: String) -> (String, String) {
+  guard let colon = text.firstIndex(of: ":"), colon != text.startIndex else {
+    fail("accounts are NAME:PASSWORD")
+  }
+  return (String(text[..<colon]), String(text[text.index(after: colon)...]))
+}
+
+guard let admin = options["admin"]?.first else { fail("--admin NAME:PASSWORD is required") }
+let port = UInt16(options["port"]?.first ?? "0") ?? 0
+var configuration = Simulator.Configuration(
+  dataDirectory: options["data"]?.first.map { URL(fileURLWithPath: $0) })
+if let interval = options["metrics-interval"]?.first {
+  configuration.metricsInterval = Double(interval).flatMap { $0 > 0 ? $0 : nil }
+}
+var tls: Simulator.TLSFiles?
+switch (options["tls-cert"]?.first, options["tls-key"]?.first) {
+case (let cert?, let key?):
+  tls = Simulator.TLSFiles(
+    certificate: URL(fileURLWithPath: cert), privateKey: URL(fileURLWithPath: key))
+case (nil, nil): tls = nil
+default: fail("--tls-cert and --tls-key go together")
+}
+
+signal(SIGPIPE, SIG_IGN)
+var blocked = sigset_t()
+sigemptyset(&blocked)
+sigaddset(&blocked, SIGINT)
+sigaddset(&blocked, SIGTERM)
+pthread_sigmask(SIG_BLOCK, &blocked, nil)
+
+do {
+  let simulator = try Simulator(configuration: configuration)
+  let (adminName, adminPassword) = account(admin)
+  // Seeding is idempotent across restarts with the same --data directory.
+  _ = try? simulator.createUser(username: adminName, password: adminPassword, role: "admin")
+  for member in options["member"] ?? [] {
+    let (name, password) = account(member)
+    _ = try? simulator.createUser(username: name, password: password, role: "member")
+  }
+  if let count = Int(options["servers"]?.first ?? "0"), count > 0 {
+    try simulator.createServers(count: count)
+  }
+  let url = try simulator.start(port: port, tls: tls)
+  let encoder = JSONEncoder()
+  encoder.outputFormatting = [.withoutEscapingSlashes]
+  func quoted(_ text: String) throws -> String {
+    String(decoding: try encoder.encode(text), as: UTF8.self)
+  }
+  // Exactly one line, keys in this order: {"url":…,"control_token":…}.
+  let line =
+    "{\"url\":\(try quoted(url.absoluteString)),\"control_token\":\(try quoted(simulator.controlToken))}\n"
+  FileHandle.standardOutput.write(Data(line.utf8))
+  log("listening on \(url.absoluteString) (data: \(configuration.dataDirectory.path))")
+  var received: Int32 = 0
+  sigwait(&blocked, &received)
+  log("signal \(received): stopping")
+  simulator.stop()
+  log("stopped")
+} catch {
+  fail("\(error)")
+}

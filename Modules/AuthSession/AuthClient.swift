@@ -1,0 +1,275 @@
+import Foundation
+public import SecureStore
+import ServerBeeModels
+public import ServerBeeTransport
+
+/// The login lifecycle of one ServerBee mobile installation: login and pairing, rotating
+/// refresh, logout with an offline journal, and session recovery.
+///
+/// One `AuthClient` owns the stored login of an installation. Create it once per process with the
+/// app-private credential store, call ``restore()``, and hand it to other modules as their
+/// `AccessTokenProvider` (or wrap their transport in ``AuthorizedHTTPTransport``):
+///
+/// ```swift
+/// let store = try EncryptedSQLiteCredentialStore(directory: home)
+/// let client = AuthClient(configuration: .init(deviceName: "Build agent"), store: store)
+/// try await client.restore()
+/// await client.completePendingCleanups()
+///
+/// switch try await client.login(server: "https://monitor.example.com", username: "ada",
+///                               password: password) {
+/// case .signedIn(let identity): print("signed in as", identity.user.username)
+/// case .twoFactorRequired: // ask for the TOTP code, then call login again with it
+///   break
+/// }
+/// let api = AuthorizedHTTPTransport(wrapping: URLSessionHTTPTransport(), client: client)
+/// ```
+///
+/// ### Rules it keeps (wire contract v1 §2, v2 §2)
+/// - Refresh is single-flight: any number of concurrent callers cause one request. Rotated tokens
+///   are written to the store before any caller gets them.
+/// - Until the server confirms a deletion proof, every refresh proposes one
+///   (`sb-revoke-v1.` + 32 random bytes), persisted before it is sent.
+/// - Logout with a confirmed proof works offline: a journal entry replaces the login in one
+///   atomic store write, and ``completePendingCleanups()`` revokes it later.
+/// - A login the server rejects without a confirmed proof moves to
+///   ``SessionState/recoveryRequired(_:)``; ``recoverSession(_:)`` clears it.
+///
+/// ## Topics
+/// ### Lifecycle
+/// - ``restore()``
+/// - ``stateChanges()``
+/// - ``currentState``
+/// ### Signing in
+/// - ``login(server:username:password:totpCode:)``
+/// - ``pair(scannedPayload:expectedServer:)``
+/// ### Tokens
+/// - ``validAccessToken()``
+/// - ``accessToken(afterRejectionOf:)``
+/// - ``refresh()``
+/// - ``confirmDeletionProof()``
+/// ### Signing out
+/// - ``logout()``
+/// - ``completePendingCleanups()``
+/// - ``pendingCleanups()``
+/// - ``forgetSession()``
+/// ### Recovery
+/// - ``recoverSession(_:)``
+/// - ``recoverSession(selecting:with:)``
+public actor AuthClient: AccessTokenProvider {
+  /// Settings of an ``AuthClient``.
+  public struct Configuration: Sendable, Hashable {
+    /// The device name sent at login and pairing (shown in the web UI's device list).
+    public var deviceName: String
+    /// How long before the access token's fixed expiry it is refreshed. Default 60 s.
+    public var refreshLeadTime: Duration
+    /// Whether the client refreshes on its own, ``refreshLeadTime`` before expiry, instead of
+    /// only when a token is asked for. Default `true`.
+    public var refreshesProactively: Bool
+    /// How long a proactive refresh that failed transiently waits before trying again.
+    /// Default 30 s.
+    public var proactiveRetryDelay: Duration
+    /// Whether logout first calls `POST /api/mobile/push/unregister` (best effort). Default
+    /// `true`.
+    public var unregistersPushOnLogout: Bool
+
+    /// Creates a configuration.
+    /// - Parameters:
+    ///   - deviceName: The device name; must not be empty.
+    ///   - refreshLeadTime: Refresh this long before the access token expires.
+    ///   - refreshesProactively: Whether to refresh on a timer.
+    ///   - proactiveRetryDelay: The wait after a transient proactive failure.
+    ///   - unregistersPushOnLogout: Whether logout unregisters push first.
+    public init(
+      deviceName: String, refreshLeadTime: Duration = .seconds(60),
+      refreshesProactively: Bool = true, proactiveRetryDelay: Duration = .seconds(30),
+      unregistersPushOnLogout: Bool = true
+    ) {
+      self.deviceName = deviceName
+      self.refreshLeadTime = refreshLeadTime
+      self.refreshesProactively = refreshesProactively
+      self.proactiveRetryDelay = proactiveRetryDelay
+      self.unregistersPushOnLogout = unregistersPushOnLogout
+    }
+  }
+
+  /// The most unresolved offline logouts kept (v2 §2.8); a full journal refuses new logins.
+  public static let maximumPendingCleanups = 16
+
+  let configuration: Configuration
+  let transport: any HTTPTransport
+  let store: any CredentialStore
+  let clock: any Clock<Duration>
+  let now: @Sendable () -> Date
+  let randomBytes: @Sendable (Int) -> [UInt8]
+  let makeUUID: @Sendable () -> UUID
+  let states = SessionStateBroadcaster(.restoring)
+
+  /// The stored login as last read or written; `nil` when signed out.
+  var record: LoginRecord?
+  var isRestored = false
+  var refreshTask: Task<LoginRecord, any Error>?
+  var refreshGeneration = 0
+  var proactiveTask: Task<Void, Never>?
+  var cleanupTask: Task<PendingCleanupReport, any Error>?
+  /// QR-mode recovery state, in memory only: a grant lives 300 s and dies with the process.
+  var recoveryGrant: RecoveryGrant?
+  /// The candidate ids the server last offered for the current login.
+  var offeredCandidates: (loginID: String, ids: Set<String>)?
+  /// Test hook: called whenever a caller joins a refresh already in flight.
+  var refreshJoinObserver: (@Sendable () -> Void)?
+
+  /// Creates a client with live dependencies: the system clock and randomness, and a
+  /// `URLSessionHTTPTransport` unless another transport is given.
+  ///
+  /// The client reads nothing until ``restore()`` (or the first operation).
+  /// - Parameters:
+  ///   - configuration: Settings.
+  ///   - store: The credential store; the client uses its app-private group only.
+  ///   - transport: The HTTP transport for auth requests (no bearer decorator).
+  public init(
+    configuration: Configuration, store: any CredentialStore,
+    transport: any HTTPTransport = URLSessionHTTPTransport()
+  ) {
+    self.init(
+      configuration: configuration, store: store, transport: transport, clock: ContinuousClock(),
+      now: { Date() },
+      randomBytes: { count in
+        var generator = SystemRandomNumberGenerator()
+        return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+      },
+      makeUUID: { UUID() })
+  }
+
+  /// Creates a client with every seam injected (tests).
+  /// - Parameters:
+  ///   - configuration: Settings.
+  ///   - store: The credential store.
+  ///   - transport: The HTTP transport.
+  ///   - clock: The clock proactive refresh sleeps on.
+  ///   - now: The wall clock used for token expiry dates.
+  ///   - randomBytes: Returns that many cryptographically random bytes.
+  ///   - makeUUID: Makes login, journal and installation identifiers.
+  init(
+    configuration: Configuration, store: any CredentialStore, transport: any HTTPTransport,
+    clock: any Clock<Duration>, now: @escaping @Sendable () -> Date,
+    randomBytes: @escaping @Sendable (Int) -> [UInt8], makeUUID: @escaping @Sendable () -> UUID
+  ) {
+    self.configuration = configuration
+    self.store = store
+    self.transport = transport
+    self.clock = clock
+    self.now = now
+    self.randomBytes = randomBytes
+    self.makeUUID = makeUUID
+  }
+
+  deinit {
+    proactiveTask?.cancel()
+    states.finishAll()
+  }
+
+  // MARK: State
+
+  /// The current session state.
+  public nonisolated var currentState: SessionState { states.value }
+
+  /// A new stream of session states for one subscriber, starting with the current state.
+  ///
+  /// Each call returns an independent stream; ending the `for await` loop (or cancelling its
+  /// task) unsubscribes. Intermediate states may be skipped by a slow subscriber, never the
+  /// latest one.
+  /// - Returns: The stream.
+  public nonisolated func stateChanges() -> AsyncStream<SessionState> { states.subscribe() }
+
+  /// Reads the stored login and publishes the resulting state. Idempotent.
+  ///
+  /// Also schedules the proactive refresh of a restored login.
+  /// - Returns: The state after restoring.
+  /// - Throws: ``AuthSessionError`` with `.storageFailed` when the store
+  ///   cannot be read; the state then stays ``SessionState/restoring``.
+  @discardableResult
+  public func restore() throws -> SessionState {
+    try ensureRestored()
+    return states.value
+  }
+
+  func ensureRestored() throws {
+    guard !isRestored else { return }
+    record = try storeCall("read the login") {
+      try store.value(LoginRecord.self, forKey: .login, in: .appPrivate)
+    }
+    isRestored = true
+    publishState()
+    scheduleProactiveRefresh()
+  }
+
+  func publishState() {
+    guard let record else {
+      states.publish(.signedOut)
+      return
+    }
+    switch record.status {
+    case .active: states.publish(.signedIn(record.identity))
+    case .recoveryRequired:
+      if case .serverTooOld(let identity) = states.value, identity.loginID == record.loginID {
+        return
+      }
+      states.publish(.recoveryRequired(record.identity))
+    }
+  }
+
+  /// Installs the test hook called when a caller joins an in-flight refresh.
+  func observeRefreshJoins(_ observer: @escaping @Sendable () -> Void) {
+    refreshJoinObserver = observer
+  }
+
+  /// The number of state subscribers (tests check that termination unsubscribes).
+  nonisolated var stateSubscriberCount: Int { states.subscriberCount }
+
+  // MARK: Store access
+
+  /// Runs a store call, turning its failure into `.storageFailed`.
+  func storeCall<Value>(_ what: String, _ body: () throws -> Value) throws -> Value {
+    do {
+      return try body()
+    } catch {
+      throw AuthSessionError(.storageFailed, "could not \(what)", underlying: error)
+    }
+  }
+
+  /// Writes the login record, then adopts it in memory.
+  func save(_ newRecord: LoginRecord) throws {
+    try storeCall("save the login") {
+      try store.setValue(newRecord, forKey: .login, in: .appPrivate)
+    }
+    record = newRecord
+  }
+
+  /// This installation's identifier, created and stored on first use.
+  func installationID() throws -> String {
+    if let existing = try storeCall(
+      "read the installation id",
+      {
+        try store.value(String.self, forKey: .installationID, in: .appPrivate)
+      })
+    {
+      return existing
+    }
+    let created = makeUUID().uuidString.uppercased()
+    try storeCall("save the installation id") {
+      try store.setValue(created, forKey: .installationID, in: .appPrivate)
+    }
+    return created
+  }
+
+  /// The active login, or the error explaining why there is none.
+  func activeRecord() throws -> LoginRecord {
+    try ensureRestored()
+    guard let record else { throw AuthSessionError(.notSignedIn, "no session is signed in") }
+    guard record.status == .active else {
+      throw AuthSessionError(.recoveryRequired, "the session needs recovery first")
+    }
+    return record
+  }
+}

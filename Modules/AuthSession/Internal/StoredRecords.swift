@@ -1,0 +1,90 @@
+import Foundation
+import SecureStore
+import ServerBeeModels
+
+/// The stored login: one atomic value in the app-private group (v2 §2.8 "login record").
+///
+/// Everything that must change together (tokens, proofs, the recovery target) lives in this one
+/// value, so a crash can never leave a rotated refresh token next to a stale proof.
+struct LoginRecord: Codable, Hashable, Sendable {
+  enum Status: String, Codable, Sendable {
+    /// Usable for requests.
+    case active
+    /// Permanently rejected without a confirmed proof: only recovery or a retried safe logout.
+    case recoveryRequired
+  }
+
+  var loginID: String
+  var server: ServerURL
+  var installationID: String
+  var user: SessionUser
+  var accessToken: String
+  var accessExpiresAt: Date
+  var refreshToken: String
+  var refreshExpiresAt: Date
+  var revocationToken: String?
+  var mobileSessionID: String?
+  var confirmedDeletionProof: String?
+  var proposedDeletionProof: String?
+  /// The recovery candidate the user picked; persisted before it is submitted and never changed.
+  var recoveryTargetID: String?
+  var status: Status
+
+  var identity: SessionIdentity {
+    SessionIdentity(
+      loginID: loginID, server: server, user: user, installationID: installationID,
+      mobileSessionID: mobileSessionID)
+  }
+
+  /// The session id to name in revoke and recover requests, if one is known.
+  var targetSessionID: String? { mobileSessionID ?? recoveryTargetID }
+}
+
+/// One unresolved offline logout (v2 §2.8): everything needed to replay the revoke, and nothing
+/// of any other login.
+struct LogoutJournalEntry: Codable, Hashable, Sendable {
+  var id: String
+  var server: ServerURL
+  var userID: String
+  var installationID: String
+  var mobileSessionID: String
+  var proof: String
+  var createdAt: Date
+
+  var description: PendingCleanup {
+    PendingCleanup(
+      id: id, server: server, userID: userID, mobileSessionID: mobileSessionID,
+      createdAt: createdAt)
+  }
+}
+
+extension CredentialKey {
+  /// This installation's identifier (an upper-case UUID, like iOS).
+  static let installationID: CredentialKey = "auth.installation-id"
+  /// The ``LoginRecord``.
+  static let login: CredentialKey = "auth.login"
+  /// The `[LogoutJournalEntry]` of unresolved offline logouts.
+  static let logoutJournal: CredentialKey = "auth.logout-journal"
+}
+
+/// Deletion-proof proposals (v2 §2.2): `sb-revoke-v1.` + base64url-no-pad of 32 random bytes.
+enum RevocationProof {
+  static let prefix = "sb-revoke-v1."
+  static let byteCount = 32
+
+  static func make(from bytes: [UInt8]) -> String {
+    prefix + base64URL(bytes)
+  }
+
+  static func base64URL(_ bytes: [UInt8]) -> String {
+    Data(bytes).base64EncodedString()
+      .replacingOccurrences(of: "+", with: "-")
+      .replacingOccurrences(of: "/", with: "_")
+      .replacingOccurrences(of: "=", with: "")
+  }
+}
+
+/// Whether a text is a UUID (any case), as the contract requires of session ids.
+func isUUID(_ text: String) -> Bool {
+  text.utf8.count == 36 && UUID(uuidString: text) != nil
+}

@@ -1,0 +1,477 @@
+import Foundation
+import ServerBeeModels
+import ServerBeeTransport
+
+/// The control API under `/__simulator/` (guarded by the `X-Simulator-Token` header).
+extension SimulatorCore {
+  private func controlBody(_ context: RequestContext) throws -> JSONBody {
+    context.request.body.isEmpty ? JSONBody(value: .object([])) : try context.jsonBody()
+  }
+
+  private func object(_ members: [(String, JSONValue)]) -> HTTPResponse {
+    Reply.json(200, JSONValue.object(members.map { (key: $0.0, value: $0.1) }))
+  }
+
+  func createUser(
+    username: String, password: String, role: String, totpSecret: String? = nil,
+    mustChangePassword: Bool = false
+  ) throws -> String {
+    guard role == "admin" || role == "member" else {
+      throw APIError.validation("role must be admin or member")
+    }
+    if let totpSecret, TOTP.decodeBase32(totpSecret) == nil {
+      throw APIError.validation("totp_secret must be base32")
+    }
+    guard try user(named: username) == nil else { throw APIError.conflict("User already exists") }
+    let id = Crypto.uuid(random)
+    let (salt, hash) = hashPassword(password)
+    try db.execute(
+      "INSERT INTO users VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?)",
+      [
+        .text(id), .text(username), .text(role), .text(salt), .text(hash), totpSecret.sql,
+        mustChangePassword.sql, .int(now),
+      ])
+    return id
+  }
+
+  func controlCreateUser(_ context: RequestContext) throws -> HTTPResponse {
+    let body = try controlBody(context)
+    let username = try body.string("username")
+    let password = try body.string("password")
+    guard !username.isEmpty, !password.isEmpty else {
+      throw APIError.validation("username and password are required")
+    }
+    let role = try body.optionalString("role") ?? "member"
+    let id = try createUser(
+      username: username, password: password, role: role,
+      totpSecret: try body.optionalString("totp_secret"),
+      mustChangePassword: try body.bool("must_change_password") ?? false)
+    return object([("id", .string(id)), ("username", .string(username)), ("role", .string(role))])
+  }
+
+  func controlUpdateUser(_ context: RequestContext) throws -> HTTPResponse {
+    let body = try controlBody(context)
+    guard let user = try user(id: context.parameter(0)) else {
+      throw APIError.notFound("User not found")
+    }
+    if let role = try body.optionalString("role") {
+      guard role == "admin" || role == "member" else {
+        throw APIError.validation("role must be admin or member")
+      }
+      try db.execute("UPDATE users SET role = ? WHERE id = ?", [.text(role), .text(user.id)])
+    }
+    let disableTOTP = try body.bool("disable_totp") ?? false
+    if body.has("totp_secret") || disableTOTP {
+      let secret = try body.optionalString("totp_secret")
+      try db.execute("UPDATE users SET totp_secret = ? WHERE id = ?", [secret.sql, .text(user.id)])
+    }
+    if let password = try body.optionalString("password") {
+      // An admin reset: every session of the user ends (v1 §2.11).
+      try setPassword(userID: user.id, password, keeping: nil)
+    }
+    if let flag = try body.bool("must_change_password") {
+      try db.execute(
+        "UPDATE users SET must_change_password = ? WHERE id = ?", [flag.sql, .text(user.id)])
+    }
+    return object([("id", .string(user.id))])
+  }
+
+  func controlDeleteUser(_ context: RequestContext) throws -> HTTPResponse {
+    let id = context.parameter(0)
+    try db.transaction {
+      try deleteAllSessions(ofUser: id)
+      try db.execute("DELETE FROM users WHERE id = ?", [.text(id)])
+    }
+    return object([("deleted", .bool(true))])
+  }
+
+  func controlWebSession(_ context: RequestContext) throws -> HTTPResponse {
+    guard let user = try user(id: context.parameter(0)) else {
+      throw APIError.notFound("User not found")
+    }
+    let token = try issueAccessToken(userID: user.id, mobileSessionID: nil, source: "web")
+    return object([("session_token", .string(token))])
+  }
+
+  func controlPairCode(_ context: RequestContext) throws -> HTTPResponse {
+    let body = try controlBody(context)
+    guard let user = try user(id: context.parameter(0)) else {
+      throw APIError.notFound("User not found")
+    }
+    let code = makePairCode(for: user)
+    let base = try body.optionalString("server_url") ?? serverURL.withLock { $0 }
+    let server = try ServerURL(base)
+    return object([
+      ("code", .string(code.code)), ("expires_in_secs", .number(Double(code.expiresInSeconds))),
+      ("qr_text", .string(PairingPayload(server: server, code: code.code).qrText)),
+    ])
+  }
+
+  func createServer(name: String, body: JSONBody? = nil) throws -> String {
+    let id = Crypto.uuid(random)
+    let online = try body?.bool("online") ?? true
+    let defaults = Self.serverDefaults(index: Int(random(1)[0]))
+    let features = try body?.strings("features") ?? []
+    let tags = try body?.strings("tags") ?? []
+    try db.execute(
+      """
+      INSERT INTO servers (id, name, cpu_name, cpu_cores, cpu_arch, os, kernel_version,
+        mem_total, swap_total, disk_total, ipv4, region, country_code, group_id, weight,
+        features_json, tags_json, online, live_json, created_at, updated_at, agent_version)
+      VALUES (?, ?, ?, ?, 'x86_64', ?, '6.1.0', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '1.4.0')
+      """,
+      [
+        .text(id), .text(name), .text(try body?.optionalString("cpu_name") ?? defaults.cpu),
+        .int(try body?.int("cpu_cores") ?? defaults.cores),
+        .text(try body?.optionalString("os") ?? "Debian GNU/Linux 12"),
+        .int(try body?.int("mem_total") ?? defaults.memory),
+        .int(try body?.int("swap_total") ?? 2 << 30),
+        .int(try body?.int("disk_total") ?? defaults.disk),
+        (try body?.optionalString("ipv4")).sql, (try body?.optionalString("region")).sql,
+        (try body?.optionalString("country_code")).sql, (try body?.optionalString("group_id")).sql,
+        .int(try body?.int("weight") ?? 0),
+        .text(String(decoding: try WireJSON.encode(features), as: UTF8.self)),
+        .text(String(decoding: try WireJSON.encode(tags.sorted()), as: UTF8.self)),
+        online.sql, online ? .text(try liveJSON(MetricsModel.initial(random))) : .null,
+        .int(now), .int(now),
+      ])
+    return id
+  }
+
+  static func serverDefaults(index: Int) -> (cpu: String, cores: Int64, memory: Int64, disk: Int64)
+  {
+    let options: [(String, Int64, Int64, Int64)] = [
+      ("AMD EPYC 7763 64-Core Processor", 2, 4 << 30, 80 << 30),
+      ("Intel(R) Xeon(R) Gold 6248R CPU @ 3.00GHz", 4, 8 << 30, 160 << 30),
+      ("Ampere Altra Q80-30", 8, 16 << 30, 320 << 30),
+    ]
+    let option = options[index % options.count]
+    return (option.0, option.1, option.2, option.3)
+  }
+
+  func liveJSON(_ live: LiveNumbers) throws -> String {
+    String(decoding: try JSONEncoder().encode(live), as: UTF8.self)
+  }
+
+  func controlCreateServer(_ context: RequestContext) throws -> HTTPResponse {
+    let body = try controlBody(context)
+    let name = try body.optionalString("name") ?? "server-\(Int(random(1)[0]))"
+    let id = try createServer(name: name, body: body)
+    guard let row = try server(id: id) else { throw APIError.notFound("Server not found") }
+    if row.online {
+      hub.broadcast(try WireJSON.encode(ServerPresenceWire(online: true, serverID: id)))
+    }
+    return Reply.data(ServerResponseWire(row: row))
+  }
+
+  /// Stores new live numbers, appends a record and broadcasts one `update` frame.
+  func applyMetrics(serverID: String, _ live: LiveNumbers) throws {
+    guard let row = try server(id: serverID) else { throw APIError.notFound("Server not found") }
+    let wasOnline = row.online
+    try db.execute(
+      "UPDATE servers SET live_json = ?, online = 1 WHERE id = ?",
+      [.text(try liveJSON(live)), .text(serverID)])
+    try db.execute(
+      """
+      INSERT INTO records (server_id, time, cpu, mem_used, swap_used, disk_used, net_in_speed,
+        net_out_speed, net_in_transfer, net_out_transfer, load1, load5, load15, tcp_conn,
+        udp_conn, process_count, disk_io_json)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      """,
+      [
+        .text(serverID), .int(now), .real(live.cpu), .int(live.memUsed), .int(live.swapUsed),
+        .int(live.diskUsed), .int(live.netInSpeed), .int(live.netOutSpeed),
+        .int(live.netInTransfer), .int(live.netOutTransfer), .real(live.load1),
+        .real(live.load5), .real(live.load15), .int(live.tcpConn), .int(live.udpConn),
+        .int(live.processCount),
+        .text(
+          "[{\"name\":\"sda\",\"read_bytes_per_sec\":\(live.diskReadBytesPerSec),"
+            + "\"write_bytes_per_sec\":\(live.diskWriteBytesPerSec)}]"),
+      ])
+    if !wasOnline {
+      hub.broadcast(try WireJSON.encode(ServerPresenceWire(online: true, serverID: serverID)))
+    }
+    let frame = UpdateWire(
+      server: LiveMetricsWire(id: row.id, name: row.name, nowSeconds: now / Self.second, live: live)
+    )
+    hub.broadcast(try WireJSON.encode(frame))
+  }
+
+  func controlMetrics(_ context: RequestContext) throws -> HTTPResponse {
+    let body = try controlBody(context)
+    guard let row = try server(id: context.parameter(0)) else {
+      throw APIError.notFound("Server not found")
+    }
+    var live = row.live ?? LiveNumbers()
+    live.cpu = try body.double("cpu") ?? live.cpu
+    live.memUsed = try body.int("mem_used") ?? live.memUsed
+    live.swapUsed = try body.int("swap_used") ?? live.swapUsed
+    live.diskUsed = try body.int("disk_used") ?? live.diskUsed
+    live.netInSpeed = try body.int("net_in_speed") ?? live.netInSpeed
+    live.netOutSpeed = try body.int("net_out_speed") ?? live.netOutSpeed
+    live.netInTransfer = try body.int("net_in_transfer") ?? live.netInTransfer
+    live.netOutTransfer = try body.int("net_out_transfer") ?? live.netOutTransfer
+    live.load1 = try body.double("load1") ?? live.load1
+    live.load5 = try body.double("load5") ?? live.load5
+    live.load15 = try body.double("load15") ?? live.load15
+    live.uptime = try body.int("uptime") ?? live.uptime
+    live.tcpConn = try body.int("tcp_conn") ?? live.tcpConn
+    live.udpConn = try body.int("udp_conn") ?? live.udpConn
+    live.processCount = try body.int("process_count") ?? live.processCount
+    try applyMetrics(serverID: row.id, live)
+    return object([("ok", .bool(true))])
+  }
+
+  func setPresence(serverID: String, online: Bool) throws {
+    let changed = try db.execute(
+      "UPDATE servers SET online = ?, updated_at = ? WHERE id = ? AND online != ?",
+      [online.sql, .int(now), .text(serverID), online.sql])
+    if changed == 1 {
+      hub.broadcast(try WireJSON.encode(ServerPresenceWire(online: online, serverID: serverID)))
+    }
+  }
+
+  func controlPresence(_ context: RequestContext, _ online: Bool) throws -> HTTPResponse {
+    guard try server(id: context.parameter(0)) != nil else {
+      throw APIError.notFound("Server not found")
+    }
+    try setPresence(serverID: context.parameter(0), online: online)
+    return object([("online", .bool(online))])
+  }
+
+  func controlCreateGroup(_ context: RequestContext) throws -> HTTPResponse {
+    let body = try controlBody(context)
+    let id = Crypto.uuid(random)
+    try db.execute(
+      "INSERT INTO server_groups VALUES (?, ?, ?, ?)",
+      [.text(id), .text(try body.string("name")), .int(try body.int("weight") ?? 0), .int(now)])
+    return object([("id", .string(id))])
+  }
+
+  func controlFireAlert(_ context: RequestContext) throws -> HTTPResponse {
+    let body = try controlBody(context)
+    let serverID = try body.string("server_id")
+    let ruleType = try body.optionalString("rule_type") ?? "cpu"
+    let ruleID = try body.optionalString("rule_id") ?? Crypto.uuid(random)
+    let eventKey =
+      Self.securityRuleTypes.contains(ruleType) ? (try body.optionalString("source_ip") ?? "") : ""
+    try db.execute(
+      "INSERT OR IGNORE INTO alert_rules VALUES (?, ?, ?, 1, ?, ?)",
+      [
+        .text(ruleID), .text(try body.optionalString("rule_name") ?? "High CPU"), .text(ruleType),
+        .text(try body.optionalString("trigger_mode") ?? "always"), .int(now),
+      ])
+    try db.execute(
+      """
+      INSERT INTO alert_states VALUES (?, ?, ?, ?, ?, 1, 0, NULL, ?)
+      ON CONFLICT(rule_id, server_id, event_key) DO UPDATE SET
+        first_triggered_at = CASE WHEN resolved = 1 THEN excluded.first_triggered_at
+          ELSE first_triggered_at END,
+        count = CASE WHEN resolved = 1 THEN 1 ELSE count + 1 END,
+        resolved = 0, resolved_at = NULL, updated_at = excluded.updated_at,
+        last_notified_at = excluded.last_notified_at
+      """,
+      [.text(ruleID), .text(serverID), .text(eventKey), .int(now), .int(now), .int(now)])
+    let state = try db.query(
+      Self.alertStateSelect + " WHERE s.rule_id = ? AND s.server_id = ? AND s.event_key = ?",
+      [.text(ruleID), .text(serverID), .text(eventKey)]
+    ).first.map(Self.alertState)
+    return object([
+      ("rule_id", .string(ruleID)), ("alert_key", .string(state?.alertKey ?? "")),
+      ("count", .number(Double(state?.count ?? 0))),
+    ])
+  }
+
+  func controlResolveAlert(_ context: RequestContext) throws -> HTTPResponse {
+    let body = try controlBody(context)
+    let changed = try db.execute(
+      """
+      UPDATE alert_states SET resolved = 1, resolved_at = ?, updated_at = ?
+      WHERE rule_id = ? AND server_id = ? AND resolved = 0
+      """,
+      [
+        .int(now), .int(now), .text(try body.string("rule_id")),
+        .text(try body.string("server_id")),
+      ]
+    )
+    return object([("resolved", .number(Double(changed)))])
+  }
+
+  func controlDeleteRule(_ context: RequestContext) throws -> HTTPResponse {
+    try db.execute("DELETE FROM alert_rules WHERE id = ?", [.text(context.parameter(0))])
+    return object([("deleted", .bool(true))])
+  }
+
+  func controlCreateTask(_ context: RequestContext) throws -> HTTPResponse {
+    let body = try controlBody(context)
+    let id = Crypto.uuid(random)
+    let type = try body.optionalString("task_type") ?? "oneshot"
+    let servers = try body.strings("server_ids") ?? []
+    try db.execute(
+      """
+      INSERT INTO tasks (id, command, server_ids_json, created_at, task_type, name,
+        cron_expression, enabled, timeout, retry_count, retry_interval)
+      VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?)
+      """,
+      [
+        .text(id), .text(try body.string("command")),
+        .text(String(decoding: try WireJSON.encode(servers), as: UTF8.self)), .int(now),
+        .text(type), (try body.optionalString("name")).sql,
+        (try body.optionalString("cron_expression")).sql, (try body.int("timeout")).sql,
+        .int(try body.int("retry_count") ?? 0), .int(try body.int("retry_interval") ?? 60),
+      ])
+    guard let row = try db.query("SELECT * FROM tasks WHERE id = ?", [.text(id)]).first else {
+      throw APIError.notFound("Task \(id) not found")
+    }
+    return Reply.data(Self.task(row))
+  }
+
+  /// Finishes one run: one result row per target attempt (`attempts` rows, the last with the
+  /// given exit code, earlier ones failed with 1). Scheduled runs get a `run_id`; oneshot null.
+  func controlFinishRun(_ context: RequestContext) throws -> HTTPResponse {
+    let body = try controlBody(context)
+    let taskID = context.parameter(0)
+    guard let task = try db.query("SELECT * FROM tasks WHERE id = ?", [.text(taskID)]).first
+    else { throw APIError.notFound("Task \(taskID) not found") }
+    let scheduled = task["task_type"].text == "scheduled"
+    let runID: String? = scheduled ? Crypto.uuid(random) : nil
+    guard case .array(let outcomes) = body.value["outcomes"] ?? .array([]) else {
+      throw APIError.validation("outcomes must be an array")
+    }
+    for outcome in outcomes {
+      let item = JSONBody(value: outcome)
+      let exit = try item.int("exit_code") ?? 0
+      let attempts = max(try item.int("attempts") ?? 1, 1)
+      for attempt in 1...attempts {
+        let last = attempt == attempts
+        let code = last ? exit : 1
+        try db.execute(
+          "INSERT INTO task_results VALUES (NULL, ?, ?, ?, ?, ?, ?, ?, ?)",
+          [
+            .text(taskID), .text(try item.string("server_id")),
+            .text(try item.optionalString("output") ?? Self.defaultOutput(code)), .int(code),
+            runID.sql, .int(attempt), scheduled ? .int(now) : .null, .int(now + attempt),
+          ])
+      }
+    }
+    try db.execute("UPDATE tasks SET last_run_at = ? WHERE id = ?", [.int(now), .text(taskID)])
+    return object([("run_id", runID.map(JSONValue.string) ?? .null)])
+  }
+
+  static func defaultOutput(_ exitCode: Int64) -> String {
+    switch exitCode {
+    case 0: return "ok\n"
+    case -1: return "Command timed out after 300s"
+    case -2: return "Capability denied: exec"
+    case -3: return "Server offline"
+    case -4: return "No response within 310s"
+    default: return "command failed\n"
+    }
+  }
+
+  func controlSecurityEvent(_ context: RequestContext) throws -> HTTPResponse {
+    let body = try controlBody(context)
+    let id = Crypto.uuid(random)
+    let seconds = now / Self.second
+    let evidence = body.value["evidence"].flatMap { $0 == .null ? nil : $0 }
+    let evidenceJSON = try evidence.map { String(decoding: try WireJSON.encode($0), as: UTF8.self) }
+    try db.execute(
+      "INSERT INTO security_events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+      [
+        .text(id), .text(try body.string("server_id")),
+        .text(try body.optionalString("event_type") ?? "ssh_login"),
+        .text(try body.optionalString("severity") ?? "info"),
+        .text(try body.optionalString("source_ip") ?? "203.0.113.7"),
+        (try body.int("source_port")).sql, (try body.optionalString("username")).sql,
+        .int(try body.int("started_at") ?? seconds), .int(try body.int("ended_at") ?? seconds),
+        (try body.bool("first_seen") ?? false).sql,
+        .text(try body.optionalString("detector_source") ?? "journal"), evidenceJSON.sql,
+        .int(now),
+      ])
+    guard let row = try db.query("SELECT * FROM security_events WHERE id = ?", [.text(id)]).first
+    else { throw APIError.notFound("security event \(id) not found") }
+    let event = Self.securityEvent(row)
+    hub.broadcast(try WireJSON.encode(SecurityEventMessageWire(row: event)))
+    return Reply.data(SecurityEventWire(row: event))
+  }
+
+  func controlAdvanceClock(_ context: RequestContext) throws -> HTTPResponse {
+    let body = try controlBody(context)
+    clock.advance(by: try body.double("seconds") ?? 0)
+    return object([("now", .string(timestamp(now, .zulu).formatted(.zulu)))])
+  }
+
+  func controlTick(_ context: RequestContext) throws -> HTTPResponse {
+    try tick()
+    return object([("ok", .bool(true))])
+  }
+
+  /// One simulated agent report for every online server.
+  func tick() throws {
+    for row in try allServers() where row.online {
+      try applyMetrics(serverID: row.id, MetricsModel.next(row, random))
+    }
+  }
+
+  func controlDeleteSession(_ context: RequestContext) throws -> HTTPResponse {
+    let id = context.parameter(0)
+    if context.query["keep_references"] == "true" {
+      // Test hook: an interrupted delete that leaves dangling state behind (v2 §2.5 table).
+      try db.execute("DELETE FROM mobile_sessions WHERE id = ?", [.text(id)])
+    } else {
+      try deleteMobileSession(id)
+    }
+    return object([("deleted", .bool(true))])
+  }
+}
+
+/// Realistic-looking agent numbers: a bounded random walk per server.
+enum MetricsModel {
+  static func unit(_ random: RandomBytes) -> Double {
+    let bytes = random(4)
+    let value = bytes.reduce(UInt32(0)) { ($0 << 8) | UInt32($1) }
+    return Double(value) / Double(UInt32.max)
+  }
+
+  static func initial(_ random: RandomBytes) -> LiveNumbers {
+    var live = LiveNumbers()
+    live.uptime = 86_400 + Int64(unit(random) * 1_000_000)
+    live.cpu = (unit(random) * 30).rounded(toPlaces: 1)
+    live.memUsed = Int64(1 << 30) + Int64(unit(random) * Double(1 << 30))
+    live.diskUsed = Int64(20 << 30) + Int64(unit(random) * Double(10 << 30))
+    live.load1 = (unit(random) * 2).rounded(toPlaces: 2)
+    live.load5 = (live.load1 * 0.9).rounded(toPlaces: 2)
+    live.load15 = (live.load1 * 0.8).rounded(toPlaces: 2)
+    live.tcpConn = 20 + Int64(unit(random) * 40)
+    live.udpConn = 2 + Int64(unit(random) * 6)
+    live.processCount = 120 + Int64(unit(random) * 80)
+    return live
+  }
+
+  static func next(_ row: ServerRow, _ random: RandomBytes) -> LiveNumbers {
+    var live = row.live ?? initial(random)
+    let memTotal = row.memTotal ?? (4 << 30)
+    live.uptime += 3
+    live.cpu = min(100, max(0, live.cpu + (unit(random) - 0.5) * 10)).rounded(toPlaces: 1)
+    let memStep = Int64((unit(random) - 0.5) * Double(64 << 20))
+    live.memUsed = min(memTotal, max(256 << 20, live.memUsed + memStep))
+    live.netInSpeed = Int64(unit(random) * 200_000)
+    live.netOutSpeed = Int64(unit(random) * 80_000)
+    live.netInTransfer += live.netInSpeed * 3
+    live.netOutTransfer += live.netOutSpeed * 3
+    live.load1 = max(0, live.load1 + (unit(random) - 0.5) * 0.4).rounded(toPlaces: 2)
+    live.load5 = ((live.load5 * 4 + live.load1) / 5).rounded(toPlaces: 2)
+    live.load15 = ((live.load15 * 14 + live.load1) / 15).rounded(toPlaces: 2)
+    live.tcpConn = max(0, live.tcpConn + Int64((unit(random) - 0.5) * 6))
+    live.diskReadBytesPerSec = Int64(unit(random) * 50_000)
+    live.diskWriteBytesPerSec = Int64(unit(random) * 120_000)
+    return live
+  }
+}
+
+extension Double {
+  fileprivate func rounded(toPlaces places: Int) -> Double {
+    let factor = pow(10, Double(places))
+    return (self * factor).rounded() / factor
+  }
+}

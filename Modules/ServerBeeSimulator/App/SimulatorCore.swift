@@ -1,0 +1,316 @@
+import Foundation
+import ServerBeeModels
+import ServerBeeTransport
+
+/// A stored user.
+struct UserRow: Sendable, Equatable {
+  var id: String
+  var username: String
+  var role: String
+  var salt: String
+  var passwordHash: String
+  var totpSecret: String?
+  var mustChangePassword: Bool
+  var passwordChangedAt: Int64?
+
+  init(_ row: Row) {
+    id = row["id"].text ?? ""
+    username = row["username"].text ?? ""
+    role = row["role"].text ?? "member"
+    salt = row["password_salt"].text ?? ""
+    passwordHash = row["password_hash"].text ?? ""
+    totpSecret = row["totp_secret"].text
+    mustChangePassword = row["must_change_password"].bool
+    passwordChangedAt = row["password_changed_at"].int
+  }
+
+  var sessionUser: SessionUser {
+    SessionUser(id: id, username: username, role: UserRole(rawValue: role))
+  }
+}
+
+/// A stored mobile session (one login).
+struct MobileSessionRow: Sendable {
+  var id: String
+  var userID: String
+  var refreshHash: String
+  var revocationHash: String?
+  var installationID: String
+  var deviceName: String
+  var createdAt: Int64
+  var expiresAt: Int64
+  var lastUsedAt: Int64
+  var verifiedAt: Int64
+
+  init(_ row: Row) {
+    id = row["id"].text ?? ""
+    userID = row["user_id"].text ?? ""
+    refreshHash = row["refresh_hash"].text ?? ""
+    revocationHash = row["revocation_hash"].text
+    installationID = row["installation_id"].text ?? ""
+    deviceName = row["device_name"].text ?? ""
+    createdAt = row["created_at"].int ?? 0
+    expiresAt = row["expires_at"].int ?? 0
+    lastUsedAt = row["last_used_at"].int ?? 0
+    verifiedAt = row["verified_at"].int ?? 0
+  }
+}
+
+/// The authenticated caller of a protected route.
+struct Caller: Sendable {
+  var user: UserRow
+  var source: String
+  var accessHash: String
+  var mobileSessionID: String?
+  var expiresAt: Int64
+  var viaBearer: Bool
+}
+
+/// A pair code kept in memory (v1 §2.5: lost on restart), with the account snapshot taken at
+/// generation for QR recovery (v2 §2.3).
+struct PairCode: Sendable {
+  var userID: String
+  var createdAt: Int64
+  var snapshot: UserRow
+}
+
+/// The application: every route of the contract as a synchronous function of a request.
+///
+/// All state lives in SQLite except pair codes and the login rate-limit window, which real
+/// servers keep in memory too. Each request runs under the database lock, so every
+/// read-check-write sequence is atomic (one serial writer).
+final class SimulatorCore: Sendable {
+  let db: Database
+  let clock: SimulatorClock
+  let random: RandomBytes
+  let settings: Simulator.Configuration
+  let controlToken: String
+  let hub: LiveHub
+  let pairCodes = Locked<[String: PairCode]>([:])
+  let loginWindows = Locked<[String: (start: Int64, count: Int)]>([:])
+  let serverURL = Locked<String>("http://127.0.0.1")
+
+  static let second: Int64 = 1_000_000_000
+
+  init(settings: Simulator.Configuration, clock: SimulatorClock, random: @escaping RandomBytes)
+    throws
+  {
+    self.settings = settings
+    self.clock = clock
+    self.random = random
+    let directory = settings.dataDirectory
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    db = try Database(path: directory.appendingPathComponent("simulator.sqlite").path)
+    try Schema.migrate(db)
+    controlToken = settings.controlToken ?? Crypto.token(random)
+    hub = LiveHub()
+  }
+
+  var now: Int64 { clock.nowNanos }
+
+  // MARK: Entry
+
+  func respond(_ request: HTTPRequest, remoteAddress: String) -> HTTPResponse {
+    var context = RequestContext(request, remoteAddress: remoteAddress)
+    do {
+      return try db.serial { try route(&context) }
+    } catch let error as APIError {
+      return error.response
+    } catch {
+      return Reply.error(500, .internalError, "Internal error: Database error")
+    }
+  }
+
+  private func route(_ context: inout RequestContext) throws -> HTTPResponse {
+    let segments = context.segments
+    if segments == ["healthz"] {
+      guard context.method == "GET" else { throw APIError.bare(405) }
+      return Reply.text(200, "ok")
+    }
+    let isControl = segments.first == "__simulator"
+    guard isControl || segments.first == "api" else { throw APIError.bare(404) }
+    let table = isControl ? Self.controlRoutes : Self.apiRoutes
+    var pathMatched = false
+    for route in table {
+      guard let parameters = route.match(segments) else { continue }
+      pathMatched = true
+      guard route.method == context.method else { continue }
+      context.parameters = parameters
+      if isControl {
+        guard context.request.headers["x-simulator-token"] == controlToken else {
+          throw APIError.bare(401)
+        }
+        return try route.handler(self, context, nil)
+      }
+      switch route.access {
+      case .open:
+        return try route.handler(self, context, nil)
+      case .protected, .admin, .ungated:
+        guard let caller = try authenticate(context.request.headers) else {
+          throw APIError.bare(401)
+        }
+        if caller.user.mustChangePassword, route.access != .ungated {
+          throw APIError.mustChangePassword
+        }
+        if route.access == .admin, caller.user.role != "admin" { throw APIError.bare(403) }
+        return try route.handler(self, context, caller)
+      }
+    }
+    throw APIError.bare(pathMatched ? 405 : 404)
+  }
+
+  // MARK: Credentials
+
+  /// Cookie `session_token`, then `X-API-Key` (not issued by the simulator), then Bearer (v1 §1.7).
+  func authenticate(_ headers: HTTPHeaders) throws -> Caller? {
+    if let cookie = headers["cookie"] {
+      for part in cookie.split(separator: ";") {
+        let pair = part.trimmingCharacters(in: .whitespaces)
+        if pair.hasPrefix("session_token="),
+          let caller = try caller(token: String(pair.dropFirst(14)), viaBearer: false)
+        {
+          return caller
+        }
+      }
+    }
+    if let authorization = headers["authorization"], authorization.hasPrefix("Bearer ") {
+      return try caller(token: String(authorization.dropFirst(7)), viaBearer: true)
+    }
+    return nil
+  }
+
+  func caller(token: String, viaBearer: Bool) throws -> Caller? {
+    guard !token.isEmpty else { return nil }
+    let hash = Crypto.sha256Hex(token)
+    guard
+      let row = try db.query(
+        "SELECT * FROM access_sessions WHERE token_hash = ? AND expires_at > ?",
+        [.text(hash), .int(now)]
+      ).first,
+      let user = try user(id: row["user_id"].text ?? "")
+    else { return nil }
+    let mobileID = row["mobile_session_id"].text
+    if let mobileID {
+      // `last_used_at` is bumped on use; at most once per second so read load stays read-only.
+      try db.execute(
+        "UPDATE mobile_sessions SET last_used_at = ? WHERE id = ? AND last_used_at < ?",
+        [.int(now), .text(mobileID), .int(now - Self.second)])
+    }
+    return Caller(
+      user: user, source: row["source"].text ?? "web", accessHash: hash,
+      mobileSessionID: mobileID, expiresAt: row["expires_at"].int ?? 0, viaBearer: viaBearer)
+  }
+
+  func user(id: String) throws -> UserRow? {
+    try db.query("SELECT * FROM users WHERE id = ?", [.text(id)]).first.map(UserRow.init)
+  }
+
+  func user(named name: String) throws -> UserRow? {
+    try db.query("SELECT * FROM users WHERE username = ?", [.text(name)]).first.map(UserRow.init)
+  }
+
+  func passwordMatches(_ user: UserRow, _ password: String) -> Bool {
+    guard let salt = Crypto.decodeBase64URL(user.salt) else { return false }
+    return Crypto.hex(Crypto.pbkdf2(password: password, salt: salt)) == user.passwordHash
+  }
+
+  func hashPassword(_ password: String) -> (salt: String, hash: String) {
+    let salt = random(16)
+    return (Crypto.base64URL(salt), Crypto.hex(Crypto.pbkdf2(password: password, salt: salt)))
+  }
+
+  /// Counts one login attempt for `ip`: 5 per 15-minute window from the first attempt.
+  func consumeLoginAttempt(_ ip: String) -> Bool {
+    let now = self.now
+    let window = 15 * 60 * Self.second
+    return loginWindows.withLock { windows in
+      var entry = windows[ip] ?? (start: now, count: 0)
+      if now - entry.start >= window { entry = (start: now, count: 0) }
+      guard entry.count < 5 else {
+        windows[ip] = entry
+        return false
+      }
+      entry.count += 1
+      windows[ip] = entry
+      return true
+    }
+  }
+
+  func issueAccessToken(userID: String, mobileSessionID: String?, source: String) throws -> String {
+    let token = Crypto.token(random)
+    let ttl = source == "mobile" ? settings.accessTTL : settings.webSessionTTL
+    try db.execute(
+      "INSERT INTO access_sessions VALUES (?, ?, ?, ?, ?, ?)",
+      [
+        .text(Crypto.sha256Hex(token)), .text(userID), .text(source), mobileSessionID.sql,
+        .int(now), .int(now + ttl * Self.second),
+      ])
+    return token
+  }
+
+  /// Deletes one mobile session and everything that references it (v2 §2.5 "Deletion").
+  func deleteMobileSession(_ id: String) throws {
+    try db.execute("DELETE FROM access_sessions WHERE mobile_session_id = ?", [.text(id)])
+    try db.execute("DELETE FROM session_proofs WHERE session_id = ?", [.text(id)])
+    try db.execute("DELETE FROM mobile_sessions WHERE id = ?", [.text(id)])
+  }
+
+  func deleteAllSessions(ofUser userID: String, except keep: Caller? = nil) throws {
+    let sessions = try db.query(
+      "SELECT id FROM mobile_sessions WHERE user_id = ?", [.text(userID)])
+    for row in sessions {
+      guard let id = row["id"].text, id != keep?.mobileSessionID else { continue }
+      try deleteMobileSession(id)
+    }
+    try db.execute(
+      "DELETE FROM access_sessions WHERE user_id = ? AND token_hash != ?",
+      [.text(userID), .text(keep?.accessHash ?? "")])
+  }
+
+  func mobileSession(id: String) throws -> MobileSessionRow? {
+    try db.query("SELECT * FROM mobile_sessions WHERE id = ?", [.text(id)]).first
+      .map(MobileSessionRow.init)
+  }
+}
+
+/// Who may call a route.
+enum RouteAccess: Sendable {
+  /// No credential.
+  case open
+  /// Any valid credential; `must_change_password` users get 403 JSON.
+  case protected
+  /// Any valid credential, even a user flagged `must_change_password` (`/auth/me`).
+  case ungated
+  /// Admin role; others get a bare 403.
+  case admin
+}
+
+typealias RouteHandler =
+  @Sendable (SimulatorCore, RequestContext, Caller?) throws -> HTTPResponse
+
+struct Route: Sendable {
+  let method: String
+  let pattern: [String]
+  let access: RouteAccess
+  let handler: RouteHandler
+
+  init(_ method: String, _ path: String, _ access: RouteAccess, _ handler: @escaping RouteHandler) {
+    self.method = method
+    self.pattern = path.split(separator: "/").map(String.init)
+    self.access = access
+    self.handler = handler
+  }
+
+  func match(_ segments: [String]) -> [String]? {
+    guard segments.count == pattern.count else { return nil }
+    var parameters: [String] = []
+    for (part, segment) in zip(pattern, segments) {
+      if part == "*" {
+        parameters.append(segment)
+      } else if part != segment {
+        return nil
+      }
+    }
+    return parameters
+  }
+}

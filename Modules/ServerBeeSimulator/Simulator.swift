@@ -1,0 +1,212 @@
+public import Foundation
+import ServerBeeModels
+public import ServerBeeTransport
+
+/// A local ServerBee-compatible server: the v1 + v2 mobile contract over real loopback sockets,
+/// persisted in SQLite, with a control API under `/__simulator/`.
+///
+/// Start one per test with a fresh temporary directory, drive it with any HTTP client, and
+/// script it through the control API (or ``handle(_:remoteAddress:)`` in process):
+///
+/// ```swift
+/// let simulator = try Simulator(configuration: .init())
+/// _ = try simulator.createUser(username: "admin", password: "pw", role: "admin")
+/// let url = try simulator.start()  // http://127.0.0.1:<ephemeral port>
+/// defer { simulator.stop() }
+/// ```
+public final class Simulator: Sendable {
+  /// Settings with the contract's defaults.
+  public struct Configuration: Sendable {
+    /// Where the SQLite database lives; a fresh temporary directory by default.
+    public var dataDirectory: URL
+    /// Access-token lifetime in seconds (900).
+    public var accessTTL: Int64 = 900
+    /// Refresh-token lifetime in seconds (2,592,000 = 30 days).
+    public var refreshTTL: Int64 = 2_592_000
+    /// Pair-code lifetime in seconds (300).
+    public var pairCodeTTL: Int64 = 300
+    /// Recovery-grant lifetime in seconds (300).
+    public var recoveryGrantTTL: Int64 = 300
+    /// Web (cookie) session lifetime in seconds (7 days).
+    public var webSessionTTL: Int64 = 604_800
+    /// Seconds between simulated agent reports; `nil` disables the ticker (use the control API).
+    public var metricsInterval: TimeInterval? = 3
+    /// The control token; random when `nil`.
+    public var controlToken: String?
+    /// Largest request head in bytes (16 KiB).
+    public var maximumHeadSize = 16 * 1024
+    /// Largest request body in bytes (1 MiB); larger bodies get 413.
+    public var maximumBodySize = 1024 * 1024
+    /// Seconds a keep-alive connection may stay idle, and a slow client may take per request.
+    public var idleTimeout: TimeInterval = 30
+    /// Most concurrent connections; further ones are closed at once.
+    public var maximumConnections = 1024
+
+    /// Creates a configuration.
+    /// - Parameter dataDirectory: The database directory; `nil` makes a fresh temporary one.
+    public init(dataDirectory: URL? = nil) {
+      self.dataDirectory =
+        dataDirectory
+        ?? FileManager.default.temporaryDirectory.appendingPathComponent(
+          "serverbee-simulator-\(UUID().uuidString)")
+    }
+  }
+
+  let core: SimulatorCore
+  private let listener = Locked<HTTPListener?>(nil)
+  private let ticker = Locked<Ticker?>(nil)
+
+  /// Opens (or creates and migrates) the database and prepares the application.
+  /// - Parameters:
+  ///   - configuration: The settings.
+  ///   - clock: The clock for every expiry; the wall clock by default.
+  /// - Throws: ``ServerBeeSimulatorError`` with code `storageFailed`.
+  public convenience init(configuration: Configuration, clock: SimulatorClock = SimulatorClock())
+    throws
+  {
+    try self.init(configuration: configuration, clock: clock, random: Crypto.systemRandom)
+  }
+
+  init(configuration: Configuration, clock: SimulatorClock, random: @escaping RandomBytes) throws {
+    core = try SimulatorCore(settings: configuration, clock: clock, random: random)
+    let hub = core.hub
+    clock.onAdvance { hub.wakeAll() }
+  }
+
+  /// The token the control API expects in the `X-Simulator-Token` header.
+  public var controlToken: String { core.controlToken }
+
+  /// The simulator's clock (advance it to expire tokens, codes and grants).
+  public var clock: SimulatorClock { core.clock }
+
+  /// Answers one request exactly as the network front-end would, without sockets.
+  /// - Parameters:
+  ///   - request: The request; only the URL's path and query are used.
+  ///   - remoteAddress: The client IP, which keys the login rate limit.
+  /// - Returns: The response.
+  public func handle(_ request: HTTPRequest, remoteAddress: String = "127.0.0.1") async
+    -> HTTPResponse
+  {
+    core.respond(request, remoteAddress: remoteAddress)
+  }
+
+  /// Creates a user, as the control API's `POST /__simulator/users` does.
+  /// - Parameters:
+  ///   - username: The login name.
+  ///   - password: The password.
+  ///   - role: `"admin"` or `"member"`.
+  ///   - totpSecret: A base32 TOTP secret to require 2FA, or `nil`.
+  /// - Returns: The new user's id.
+  /// - Throws: ``ServerBeeSimulatorError`` with code `invalidConfiguration` for a duplicate name
+  ///   or an unknown role.
+  @discardableResult
+  public func createUser(
+    username: String, password: String, role: String = "member", totpSecret: String? = nil
+  ) throws -> String {
+    do {
+      return try core.db.serial {
+        try core.createUser(
+          username: username, password: password, role: role, totpSecret: totpSecret)
+      }
+    } catch is APIError {
+      throw ServerBeeSimulatorError(.invalidConfiguration, "cannot create user \(username)")
+    }
+  }
+
+  /// Creates `count` online servers named `server-1`…, with simulated metrics.
+  /// - Parameter count: How many servers.
+  /// - Returns: Their ids.
+  /// - Throws: ``ServerBeeSimulatorError`` with code `storageFailed`.
+  @discardableResult
+  public func createServers(count: Int) throws -> [String] {
+    try core.db.serial {
+      try (0..<max(count, 0)).map { try core.createServer(name: "server-\($0 + 1)") }
+    }
+  }
+
+  /// Produces one simulated agent report for every online server (one `update` frame each).
+  /// - Throws: ``ServerBeeSimulatorError`` with code `storageFailed`.
+  public func tick() throws { try core.db.serial { try core.tick() } }
+
+  /// Starts listening on 127.0.0.1.
+  /// - Parameters:
+  ///   - port: The port; 0 picks an ephemeral one.
+  ///   - tls: A PEM certificate and key to serve `https`/`wss`, or `nil` for plain HTTP.
+  /// - Returns: The base URL, for example `http://127.0.0.1:49152`.
+  /// - Throws: ``ServerBeeSimulatorError`` with code `listenFailed`.
+  public func start(port: UInt16 = 0, tls: TLSFiles? = nil) throws -> URL {
+    let server = try HTTPListener(core: core, port: port, tls: tls)
+    let scheme = tls == nil ? "http" : "https"
+    let text = "\(scheme)://127.0.0.1:\(server.port)"
+    core.serverURL.withLock { $0 = text }
+    listener.withLock { $0 = server }
+    if let interval = core.settings.metricsInterval {
+      let core = self.core
+      ticker.withLock {
+        $0 = Ticker(interval: interval) { try? core.db.serial { try core.tick() } }
+      }
+    }
+    guard let url = URL(string: text) else {
+      throw ServerBeeSimulatorError(.listenFailed, "bad listen URL \(text)")
+    }
+    return url
+  }
+
+  /// Stops the ticker and the listener, closes every connection and waits for their threads.
+  public func stop() {
+    ticker.withLock {
+      $0?.stop()
+      $0 = nil
+    }
+    let server = listener.withLock { value -> HTTPListener? in
+      defer { value = nil }
+      return value
+    }
+    server?.stop()
+    core.hub.closeAll()
+  }
+
+  /// A PEM certificate chain and private key for the TLS listener.
+  public struct TLSFiles: Sendable {
+    /// The certificate chain file (PEM).
+    public var certificate: URL
+    /// The private key file (PEM).
+    public var privateKey: URL
+
+    /// Creates the pair.
+    /// - Parameters:
+    ///   - certificate: The certificate file.
+    ///   - privateKey: The key file.
+    public init(certificate: URL, privateKey: URL) {
+      self.certificate = certificate
+      self.privateKey = privateKey
+    }
+  }
+}
+
+/// A background thread that calls `body` every `interval` seconds until stopped.
+final class Ticker: Sendable {
+  private let state = Locked<Bool>(false)
+  private let condition = NSCondition()
+
+  init(interval: TimeInterval, _ body: @escaping @Sendable () -> Void) {
+    let thread = Thread { [state, condition] in
+      while true {
+        condition.lock()
+        _ = condition.wait(until: Date().addingTimeInterval(interval))
+        condition.unlock()
+        if state.withLock({ $0 }) { return }
+        body()
+      }
+    }
+    thread.name = "serverbee-simulator-ticker"
+    thread.start()
+  }
+
+  func stop() {
+    state.withLock { $0 = true }
+    condition.lock()
+    condition.broadcast()
+    condition.unlock()
+  }
+}

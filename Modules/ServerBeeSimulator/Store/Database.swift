@@ -1,0 +1,183 @@
+import CSQLite
+import Foundation
+import ServerBeeModels
+
+/// A value bound to or read from SQLite.
+enum SQLValue: Sendable, Hashable {
+  case null
+  case int(Int64)
+  case real(Double)
+  case text(String)
+
+  var int: Int64? {
+    if case .int(let value) = self { return value }
+    return nil
+  }
+  var real: Double? {
+    switch self {
+    case .real(let value): return value
+    case .int(let value): return Double(value)
+    default: return nil
+    }
+  }
+  var text: String? {
+    if case .text(let value) = self { return value }
+    return nil
+  }
+  var bool: Bool { int.map { $0 != 0 } ?? false }
+}
+
+extension SQLValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByNilLiteral
+{
+  init(stringLiteral value: String) { self = .text(value) }
+  init(integerLiteral value: Int64) { self = .int(value) }
+  init(nilLiteral: ()) { self = .null }
+}
+
+extension Optional where Wrapped == String {
+  var sql: SQLValue { map(SQLValue.text) ?? .null }
+}
+extension Optional where Wrapped == Int64 {
+  var sql: SQLValue { map(SQLValue.int) ?? .null }
+}
+extension Optional where Wrapped == Double {
+  var sql: SQLValue { map(SQLValue.real) ?? .null }
+}
+extension String {
+  var sql: SQLValue { .text(self) }
+}
+extension Int64 {
+  var sql: SQLValue { .int(self) }
+}
+extension Bool {
+  var sql: SQLValue { .int(self ? 1 : 0) }
+}
+
+/// One result row, addressed by column name.
+struct Row: Sendable {
+  let values: [String: SQLValue]
+  subscript(_ name: String) -> SQLValue { values[name] ?? .null }
+}
+
+/// One SQLite connection used by one writer at a time.
+///
+/// Every statement runs inside ``Database/serial(_:)``'s lock: the simulator has exactly one
+/// connection, so reads and writes are serialised and every handler's check-then-write sequence
+/// (refresh consume, revoke, recover) is atomic without extra machinery.
+final class Database: @unchecked Sendable {
+  // Safety: `handle` and `statements` are only used while `lock` is held (see `serial`).
+  private let lock = NSRecursiveLock()
+  private var handle: OpaquePointer?
+  private var statements: [String: OpaquePointer] = [:]
+
+  init(path: String) throws {
+    var db: OpaquePointer?
+    let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+    guard sqlite3_open_v2(path, &db, flags, nil) == SQLITE_OK, let db else {
+      sqlite3_close(db)
+      throw ServerBeeSimulatorError(.storageFailed, "cannot open the database at \(path)")
+    }
+    handle = db
+    try execute("PRAGMA journal_mode=WAL")
+    try execute("PRAGMA synchronous=NORMAL")
+    try execute("PRAGMA foreign_keys=ON")
+    try execute("PRAGMA busy_timeout=5000")
+  }
+
+  deinit { close() }
+
+  func close() {
+    lock.lock()
+    defer { lock.unlock() }
+    for statement in statements.values { sqlite3_finalize(statement) }
+    statements = [:]
+    if let handle { sqlite3_close(handle) }
+    handle = nil
+  }
+
+  func serial<R>(_ body: () throws -> R) rethrows -> R {
+    lock.lock()
+    defer { lock.unlock() }
+    return try body()
+  }
+
+  /// Runs `body` in a transaction; any thrown error rolls every write back.
+  func transaction<R>(_ body: () throws -> R) throws -> R {
+    try serial {
+      try execute("BEGIN IMMEDIATE")
+      do {
+        let result = try body()
+        try execute("COMMIT")
+        return result
+      } catch {
+        _ = try? execute("ROLLBACK")
+        throw error
+      }
+    }
+  }
+
+  @discardableResult
+  func execute(_ sql: String, _ bindings: [SQLValue] = []) throws -> Int {
+    try serial {
+      _ = try query(sql, bindings)
+      return Int(sqlite3_changes(handle))
+    }
+  }
+
+  func query(_ sql: String, _ bindings: [SQLValue] = []) throws -> [Row] {
+    try serial {
+      guard let handle else { throw ServerBeeSimulatorError(.storageFailed, "database closed") }
+      let statement: OpaquePointer
+      if let cached = statements[sql] {
+        statement = cached
+      } else {
+        var prepared: OpaquePointer?
+        guard sqlite3_prepare_v2(handle, sql, -1, &prepared, nil) == SQLITE_OK, let prepared
+        else { throw failure("prepare") }
+        statements[sql] = prepared
+        statement = prepared
+      }
+      defer {
+        sqlite3_reset(statement)
+        sqlite3_clear_bindings(statement)
+      }
+      for (offset, value) in bindings.enumerated() {
+        let index = Int32(offset + 1)
+        switch value {
+        case .null: sqlite3_bind_null(statement, index)
+        case .int(let v): sqlite3_bind_int64(statement, index, v)
+        case .real(let v): sqlite3_bind_double(statement, index, v)
+        case .text(let v): sqlite3_bind_text(statement, index, v, -1, csqlite_transient())
+        }
+      }
+      var rows: [Row] = []
+      while true {
+        let step = sqlite3_step(statement)
+        if step == SQLITE_DONE { break }
+        guard step == SQLITE_ROW else { throw failure("step") }
+        var values: [String: SQLValue] = [:]
+        for column in 0..<sqlite3_column_count(statement) {
+          let name = String(cString: sqlite3_column_name(statement, column))
+          switch sqlite3_column_type(statement, column) {
+          case SQLITE_INTEGER: values[name] = .int(sqlite3_column_int64(statement, column))
+          case SQLITE_FLOAT: values[name] = .real(sqlite3_column_double(statement, column))
+          case SQLITE_TEXT:
+            values[name] = .text(String(cString: sqlite3_column_text(statement, column)))
+          default: values[name] = .null
+          }
+        }
+        rows.append(Row(values: values))
+      }
+      return rows
+    }
+  }
+
+  func scalar(_ sql: String, _ bindings: [SQLValue] = []) throws -> SQLValue {
+    try query(sql, bindings).first?.values.values.first ?? .null
+  }
+
+  private func failure(_ stage: String) -> ServerBeeSimulatorError {
+    let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "no handle"
+    return ServerBeeSimulatorError(.storageFailed, "SQLite \(stage) failed: \(message)")
+  }
+}

@@ -1,0 +1,140 @@
+import ServerBeeModels
+
+/// Versioned schema migrations, applied in order and recorded in `PRAGMA user_version`.
+///
+/// Times are stored as INTEGER nanoseconds since 1970 (UTC) so the RFC 3339 output keeps every
+/// digit. A later feature adds tables with a new entry at the end of ``migrations``; existing
+/// entries are never edited. Reserved for the next migration (push, not built yet):
+/// `push_registrations(installation_id PK, user_id, mobile_session_id → mobile_sessions ON DELETE
+/// CASCADE, revision, key_id, content_key, device_token, environment, enabled, alerts, security,
+/// task_failure, task_success, updated_at)`, `push_legacy_tokens(installation_id PK, user_id,
+/// mobile_session_id, device_token)`, `push_tests(event_id PK, mobile_session_id, status, …)` and
+/// `push_outbox(event_id, installation_id, …, PRIMARY KEY(event_id, installation_id))`. Each one
+/// references `mobile_sessions(id)` so revoke and recover reach it by cascade.
+enum Schema {
+  static let migrations: [[String]] = [
+    [
+      """
+      CREATE TABLE users (
+        id TEXT PRIMARY KEY, username TEXT NOT NULL UNIQUE, role TEXT NOT NULL,
+        password_salt TEXT NOT NULL, password_hash TEXT NOT NULL, totp_secret TEXT,
+        must_change_password INTEGER NOT NULL DEFAULT 0, password_changed_at INTEGER,
+        created_at INTEGER NOT NULL)
+      """,
+      // `verified_at` is the instant the session's credentials were last confirmed against the
+      // account (login, or a password change made from this very session). A session whose
+      // verified_at precedes the user's password_changed_at is dead ("token versioning").
+      """
+      CREATE TABLE mobile_sessions (
+        id TEXT PRIMARY KEY, user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        refresh_hash TEXT NOT NULL, revocation_hash TEXT, installation_id TEXT NOT NULL,
+        device_name TEXT NOT NULL, created_at INTEGER NOT NULL, expires_at INTEGER NOT NULL,
+        last_used_at INTEGER NOT NULL, verified_at INTEGER NOT NULL)
+      """,
+      "CREATE INDEX mobile_sessions_installation ON mobile_sessions(installation_id)",
+      "CREATE INDEX mobile_sessions_refresh ON mobile_sessions(refresh_hash)",
+      // Deletion-only proofs: accepted `sb-revoke-v1.` proposals and consumed refresh tokens.
+      // No foreign key to mobile_sessions on purpose: the revoke table distinguishes "gone and
+      // unreferenced" from "gone but dangling state remains", so deletes are explicit.
+      """
+      CREATE TABLE session_proofs (
+        hash TEXT PRIMARY KEY, session_id TEXT NOT NULL, kind TEXT NOT NULL,
+        created_at INTEGER NOT NULL)
+      """,
+      "CREATE INDEX session_proofs_session ON session_proofs(session_id)",
+      // Access sessions: mobile access tokens (source 'mobile') and web cookies (source 'web').
+      """
+      CREATE TABLE access_sessions (
+        token_hash TEXT PRIMARY KEY, user_id TEXT NOT NULL, source TEXT NOT NULL,
+        mobile_session_id TEXT, created_at INTEGER NOT NULL, expires_at INTEGER NOT NULL)
+      """,
+      "CREATE INDEX access_sessions_mobile ON access_sessions(mobile_session_id)",
+      """
+      CREATE TABLE recovery_grants (
+        token_hash TEXT PRIMARY KEY, user_id TEXT NOT NULL, installation_id TEXT NOT NULL,
+        binding TEXT NOT NULL, candidates_json TEXT NOT NULL, pinned_session_id TEXT,
+        final_state TEXT, final_session_id TEXT, created_at INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL)
+      """,
+      """
+      CREATE TABLE server_groups (
+        id TEXT PRIMARY KEY, name TEXT NOT NULL, weight INTEGER NOT NULL DEFAULT 0,
+        created_at INTEGER NOT NULL)
+      """,
+      """
+      CREATE TABLE servers (
+        id TEXT PRIMARY KEY, name TEXT NOT NULL, cpu_name TEXT, cpu_cores INTEGER, cpu_arch TEXT,
+        os TEXT, kernel_version TEXT, mem_total INTEGER, swap_total INTEGER, disk_total INTEGER,
+        ipv4 TEXT, ipv6 TEXT, region TEXT, country_code TEXT, virtualization TEXT,
+        agent_version TEXT, group_id TEXT, weight INTEGER NOT NULL DEFAULT 0,
+        hidden INTEGER NOT NULL DEFAULT 0, remark TEXT, public_remark TEXT,
+        capabilities INTEGER NOT NULL DEFAULT 1852, protocol_version INTEGER NOT NULL DEFAULT 3,
+        features_json TEXT NOT NULL DEFAULT '[]', tags_json TEXT NOT NULL DEFAULT '[]',
+        online INTEGER NOT NULL DEFAULT 0, live_json TEXT, created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL)
+      """,
+      """
+      CREATE TABLE records (
+        id INTEGER PRIMARY KEY AUTOINCREMENT, server_id TEXT NOT NULL, time INTEGER NOT NULL,
+        cpu REAL NOT NULL, mem_used INTEGER NOT NULL, swap_used INTEGER NOT NULL,
+        disk_used INTEGER NOT NULL, net_in_speed INTEGER NOT NULL, net_out_speed INTEGER NOT NULL,
+        net_in_transfer INTEGER NOT NULL, net_out_transfer INTEGER NOT NULL, load1 REAL NOT NULL,
+        load5 REAL NOT NULL, load15 REAL NOT NULL, tcp_conn INTEGER NOT NULL,
+        udp_conn INTEGER NOT NULL, process_count INTEGER NOT NULL, temperature REAL,
+        gpu_usage REAL, disk_io_json TEXT)
+      """,
+      "CREATE INDEX records_server_time ON records(server_id, time)",
+      """
+      CREATE TABLE alert_rules (
+        id TEXT PRIMARY KEY, name TEXT NOT NULL, rule_type TEXT NOT NULL,
+        enabled INTEGER NOT NULL DEFAULT 1, trigger_mode TEXT NOT NULL DEFAULT 'always',
+        created_at INTEGER NOT NULL)
+      """,
+      """
+      CREATE TABLE alert_states (
+        rule_id TEXT NOT NULL, server_id TEXT NOT NULL, event_key TEXT NOT NULL,
+        first_triggered_at INTEGER NOT NULL, last_notified_at INTEGER, count INTEGER NOT NULL,
+        resolved INTEGER NOT NULL DEFAULT 0, resolved_at INTEGER, updated_at INTEGER NOT NULL,
+        PRIMARY KEY (rule_id, server_id, event_key))
+      """,
+      """
+      CREATE TABLE tasks (
+        id TEXT PRIMARY KEY, command TEXT NOT NULL, server_ids_json TEXT NOT NULL,
+        created_at INTEGER NOT NULL, task_type TEXT NOT NULL, name TEXT, cron_expression TEXT,
+        enabled INTEGER NOT NULL DEFAULT 1, timeout INTEGER, retry_count INTEGER NOT NULL DEFAULT 0,
+        retry_interval INTEGER NOT NULL DEFAULT 60, last_run_at INTEGER, next_run_at INTEGER,
+        created_by TEXT)
+      """,
+      """
+      CREATE TABLE task_results (
+        id INTEGER PRIMARY KEY AUTOINCREMENT, task_id TEXT NOT NULL, server_id TEXT NOT NULL,
+        output TEXT NOT NULL, exit_code INTEGER NOT NULL, run_id TEXT, attempt INTEGER NOT NULL,
+        started_at INTEGER, finished_at INTEGER NOT NULL)
+      """,
+      "CREATE INDEX task_results_task ON task_results(task_id, finished_at)",
+      """
+      CREATE TABLE security_events (
+        id TEXT PRIMARY KEY, server_id TEXT NOT NULL, event_type TEXT NOT NULL,
+        severity TEXT NOT NULL, source_ip TEXT NOT NULL, source_port INTEGER, username TEXT,
+        started_at INTEGER NOT NULL, ended_at INTEGER NOT NULL, first_seen INTEGER NOT NULL,
+        detector_source TEXT NOT NULL, evidence_json TEXT, created_at INTEGER NOT NULL)
+      """,
+      "CREATE INDEX security_events_order ON security_events(created_at, id)",
+    ]
+  ]
+
+  /// Applies every migration newer than the database's `user_version`.
+  static func migrate(_ db: Database) throws {
+    let current = Int(try db.scalar("PRAGMA user_version").int ?? 0)
+    guard current <= migrations.count else {
+      throw ServerBeeSimulatorError(
+        .storageFailed, "the database schema version \(current) is newer than this simulator")
+    }
+    for version in current..<migrations.count {
+      try db.transaction {
+        for statement in migrations[version] { try db.execute(statement) }
+        try db.execute("PRAGMA user_version = \(version + 1)")
+      }
+    }
+  }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import ServerBeeModels
+import ServerBeeTransport
+import Testing
+
+@testable import ServerBeeSimulator
+
+@Suite(.timeLimit(.minutes(1))) struct PersistenceTests {
+  @Test func stateSurvivesARestartButPairCodesDoNot() async throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sim-\(UUID())")
+    var tokens: Harness.Tokens?
+    var code = ""
+    var serverID = ""
+    var alertKey = ""
+    do {
+      let h = try Harness(directory: directory)
+      let id = await h.user("admin")
+      tokens = await h.login("admin").1
+      serverID = try #require(try h.simulator.createServers(count: 1).first)
+      alertKey =
+        await h.control(.post, "/alerts/fire", ["server_id": serverID])?["alert_key"]?.stringValue
+        ?? ""
+      code = await h.control(.post, "/users/\(id)/pair-code")?["code"]?.stringValue ?? ""
+      _ = await h.control(.post, "/security-events", ["server_id": serverID])
+    }
+    let t = try #require(tokens)
+    let h = try Harness(directory: directory)
+    #expect(await h.devices(t.access).status == 200)
+    let refreshed = await h.refresh(t.refresh)
+    #expect(refreshed.status == 200)
+    #expect(refreshed.data?["mobile_session_id"]?.stringValue == t.session)
+    let access = try #require(Harness.tokens(refreshed)).access
+    #expect(await h.send(.get, "/api/servers/\(serverID)", bearer: access).status == 200)
+    #expect(await h.send(.get, "/api/alert-events/\(alertKey)", bearer: access).status == 200)
+    let events = await h.send(.get, "/api/security/events", bearer: access)
+    #expect(events.data?["items"]?[0]?["server_id"]?.stringValue == serverID)
+    let redeem = await h.send(
+      .post, "/api/mobile/auth/pair",
+      json: ["code": code, "installation_id": "i", "device_name": "d"])
+    #expect(redeem.message == "Bad request: Invalid pairing code")
+    let version = try h.simulator.core.db.scalar("PRAGMA user_version").int
+    #expect(version == Int64(Schema.migrations.count))
+    let journal = try h.simulator.core.db.scalar("PRAGMA journal_mode").text
+    #expect(journal == "wal")
+  }
+
+  @Test func refreshTokensAreStoredOnlyAsDigests() async throws {
+    let h = try Harness()
+    await h.user("admin")
+    let t = try #require(await h.login("admin").1)
+    let rows = try h.simulator.core.db.query(
+      "SELECT refresh_hash, revocation_hash FROM mobile_sessions")
+    #expect(rows.count == 1)
+    #expect(rows[0]["refresh_hash"].text == Crypto.sha256Hex(t.refresh))
+    #expect(rows[0]["refresh_hash"].text != t.refresh)
+  }
+}
