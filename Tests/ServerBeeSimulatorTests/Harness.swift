@@ -12,7 +12,10 @@ struct Harness {
   let clock: SimulatorClock
   var ip = "10.0.0.1"
 
-  init(directory: URL? = nil, start: Date = Date(timeIntervalSince1970: 1_800_000_000)) throws {
+  init(
+    directory: URL? = nil, start: Date = Date(timeIntervalSince1970: 1_800_000_000),
+    configure: (inout Simulator.Configuration) -> Void = { _ in }
+  ) throws {
     let directory =
       directory
       ?? FileManager.default.temporaryDirectory.appendingPathComponent("sim-test-\(UUID())")
@@ -21,6 +24,7 @@ struct Harness {
     var configuration = Simulator.Configuration(dataDirectory: directory)
     configuration.metricsInterval = nil
     configuration.controlToken = "control-token"
+    configure(&configuration)
     simulator = try Simulator(configuration: configuration, clock: clock)
   }
 

@@ -166,6 +166,33 @@ import Testing
     #expect(next.resync && next.frames.count < LiveHub.capacity)
   }
 
+  @Test func slowClientGets408AndIdleConnectionIsClosed() async throws {
+    let h = try Harness { $0.idleTimeout = 0.3 }
+    let url = try h.simulator.start()
+    defer { h.simulator.stop() }
+    let port = UInt16(url.port ?? 0)
+    let slow = try #require(RawClient(port: port))
+    slow.send("GET /healthz HTTP/1.1\r\nHost: x\r\n")
+    #expect(slow.response(timeout: 3)?.0 == 408)
+    let idle = try #require(RawClient(port: port))
+    idle.send("GET /healthz HTTP/1.1\r\n\r\n")
+    #expect(idle.response()?.0 == 200)
+    #expect(idle.fill(timeout: 3) == false)
+  }
+
+  @Test func connectionsBeyondTheCapAreClosedAtOnce() async throws {
+    let h = try Harness { $0.maximumConnections = 1 }
+    let url = try h.simulator.start()
+    defer { h.simulator.stop() }
+    let port = UInt16(url.port ?? 0)
+    let first = try #require(RawClient(port: port))
+    first.send("GET /healthz HTTP/1.1\r\n\r\n")
+    #expect(first.response()?.0 == 200)
+    let second = try #require(RawClient(port: port))
+    second.send("GET /healthz HTTP/1.1\r\n\r\n")
+    #expect(second.response(timeout: 2) == nil)
+  }
+
   @Test func stopClosesConnectionsAndFreesThePort() async throws {
     let r = try await start()
     let client = try #require(RawClient(port: r.port))
