@@ -193,6 +193,16 @@ import Testing
     #expect(await h.refresh(proof).status == 401)
   }
 
+  @Test func exactlyOneOfTwoConcurrentRefreshesWins() async throws {
+    let h = try Harness()
+    await h.user("admin")
+    let t = try #require(await h.login("admin").1)
+    async let first = h.refresh(t.refresh)
+    async let second = h.refresh(t.refresh)
+    let statuses = await [first.status, second.status].sorted()
+    #expect(statuses == [200, 401])
+  }
+
   @Test func logoutEndsTheSessionAndItsTokens() async throws {
     let h = try Harness()
     await h.user("admin")
@@ -204,6 +214,10 @@ import Testing
     #expect(after.status == 401 && after.body.isEmpty)
     #expect(await h.refresh(t.refresh).status == 401)
     #expect(await h.send(.post, "/api/mobile/auth/logout").status == 401)
+    let revoke = await h.send(
+      .post, "/api/mobile/auth/revoke",
+      json: ["installation_id": "INST-1", "revocation_token": t.revocation])
+    #expect(revoke.status == 401)
     let madeUp = await h.send(.post, "/api/mobile/auth/logout", bearer: "nope")
     #expect(madeUp.status == 401 && madeUp.body.isEmpty)
   }
