@@ -234,6 +234,21 @@ import Testing
     #expect(web.message == "Bad request: This session is not a mobile session")
   }
 
+  @Test func apiKeyAuthenticatesDataRoutesButNotMobileLogout() async throws {
+    let h = try Harness()
+    let id = await h.user("admin")
+    _ = await h.login("admin")
+    let key = try #require(
+      await h.control(.post, "/users/\(id)/api-key")?["api_key"]?.stringValue)
+    #expect(key.hasPrefix("serverbee_") && key.count == 53)
+    #expect(await h.send(.get, "/api/mobile/auth/devices", apiKey: key).status == 200)
+    let logout = await h.send(.post, "/api/mobile/auth/logout", apiKey: key)
+    #expect(logout.status == 401 && logout.code == "UNAUTHORIZED")
+    #expect(await h.send(.get, "/api/servers", apiKey: "serverbee_nope").status == 401)
+    let pair = await h.send(.post, "/api/mobile/pair", apiKey: key)
+    #expect(pair.data?["code"]?.stringValue?.hasPrefix("sb_pair_") == true)
+  }
+
   @Test func devicesListOwnSessionsAndWorkWithACookie() async throws {
     let h = try Harness()
     let id = await h.user("admin")

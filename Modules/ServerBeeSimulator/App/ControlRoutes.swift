@@ -93,6 +93,14 @@ extension SimulatorCore {
     return object([("session_token", .string(token))])
   }
 
+  func controlAPIKey(_ context: RequestContext) throws -> HTTPResponse {
+    guard let user = try user(id: context.parameter(0)) else {
+      throw APIError.notFound("User not found")
+    }
+    let key = try issueAccessToken(userID: user.id, mobileSessionID: nil, source: "api_key")
+    return object([("api_key", .string(key))])
+  }
+
   func controlPairCode(_ context: RequestContext) throws -> HTTPResponse {
     let body = try controlBody(context)
     guard let user = try user(id: context.parameter(0)) else {
