@@ -66,6 +66,19 @@ import Testing
     #expect(unknown.0 == 404 && unknown.2.isEmpty)
   }
 
+  @Test func expectContinueGetsAnInterimResponseBeforeTheBody() async throws {
+    let r = try await start()
+    defer { r.h.simulator.stop() }
+    let client = try #require(RawClient(port: r.port))
+    let body = #"{"username":"admin","password":"pw","installation_id":"i","device_name":"d"}"#
+    client.send(
+      "POST /api/mobile/auth/login HTTP/1.1\r\nContent-Type: application/json\r\n"
+        + "Content-Length: \(body.utf8.count)\r\nExpect: 100-continue\r\n\r\n")
+    #expect(client.response()?.0 == 100)
+    client.send(body)
+    #expect(client.response()?.0 == 200)
+  }
+
   @Test func oversizedBodyIs413AndOversizedHeadIs431() async throws {
     let r = try await start()
     defer { r.h.simulator.stop() }
@@ -147,6 +160,29 @@ import Testing
     #expect(String(decoding: close.1.dropFirst(2), as: UTF8.self) == "token expired")
     let again = try #require(RawClient(port: r.port))
     #expect(again.upgrade(bearer: access) == 401)
+  }
+
+  @Test func cookieWebSocketIsNeverClosedForExpiry() async throws {
+    let r = try await start()
+    defer { r.h.simulator.stop() }
+    let id = try #require(try r.h.simulator.core.user(named: "admin")?.id)
+    let cookie = try #require(
+      await r.h.control(.post, "/users/\(id)/web-session")?["session_token"]?.stringValue)
+    let client = try #require(RawClient(port: r.port))
+    #expect(client.upgrade(bearer: nil, cookie: cookie) == 101)
+    #expect(client.json()?["type"] as? String == "full_sync")
+    r.h.clock.advance(by: 3600)
+    #expect(client.frame(timeout: 0.3) == nil)
+  }
+
+  @Test func flaggedUserWebSocketIsHTTP401() async throws {
+    let r = try await start()
+    defer { r.h.simulator.stop() }
+    let access = try #require(try await login(r)["access_token"] as? String)
+    let id = try #require(try r.h.simulator.core.user(named: "admin")?.id)
+    _ = await r.h.control(.patch, "/users/\(id)", ["must_change_password": true])
+    let client = try #require(RawClient(port: r.port))
+    #expect(client.upgrade(bearer: access) == 401)
   }
 
   @Test func webSocketWithoutCredentialsIsHTTP401() async throws {
