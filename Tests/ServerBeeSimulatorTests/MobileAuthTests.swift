@@ -193,6 +193,37 @@ import Testing
     #expect(await h.refresh(proof).status == 401)
   }
 
+  @Test func accessTokenDiesAtItsFixedExpiryAndExpiredSessionsAreHidden() async throws {
+    let h = try Harness()
+    await h.user("admin")
+    let t = try #require(await h.login("admin").1)
+    h.clock.advance(by: 899)
+    #expect(await h.devices(t.access).status == 200)
+    h.clock.advance(by: 1)
+    #expect(await h.devices(t.access).status == 401)
+    let fresh = try #require(Harness.tokens(await h.refresh(t.refresh)))
+    h.clock.advance(by: 2_592_000)
+    #expect(await h.refresh(fresh.refresh).status == 401)
+    let other = try #require(await h.login("admin", installation: "NEW").1)
+    let devices = await h.devices(other.access)
+    guard case .array(let items) = devices.data else {
+      Issue.record("no list")
+      return
+    }
+    #expect(items.map { $0["installation_id"]?.stringValue } == ["NEW"])
+  }
+
+  @Test func lastUsedAtMovesWhenTheAccessTokenIsUsed() async throws {
+    let h = try Harness()
+    await h.user("admin")
+    let t = try #require(await h.login("admin").1)
+    let before = await h.devices(t.access).data?[0]?["last_used_at"]?.stringValue
+    h.clock.advance(by: 60)
+    _ = await h.devices(t.access)
+    let after = await h.devices(t.access).data?[0]?["last_used_at"]?.stringValue
+    #expect(before != nil && after != nil && before != after)
+  }
+
   @Test func exactlyOneOfTwoConcurrentRefreshesWins() async throws {
     let h = try Harness()
     await h.user("admin")
