@@ -73,6 +73,8 @@ public final class Simulator: Sendable {
     clock.onAdvance { hub.wakeAll() }
   }
 
+  deinit { stop() }
+
   /// The token the control API expects in the `X-Simulator-Token` header.
   public var controlToken: String { core.controlToken }
 

@@ -264,6 +264,23 @@ import Testing
     #expect(gone.message == "Not found: security event \(id) not found")
   }
 
+  @Test func bruteForceEvidenceKeepsTheServerKeyOrder() async throws {
+    let h = try Harness()
+    let (admin, _) = try await adminAndMember(h)
+    let evidence: [String: Any] = [
+      "threshold": 5, "window_seconds": 60, "invalid_user_count": 1, "sample_users": ["root"],
+      "distinct_users": 1, "failed_count": 12, "kind": "ssh_brute_force",
+    ]
+    _ = await h.control(
+      .post, "/security-events",
+      ["server_id": "s", "event_type": "ssh_brute_force", "evidence": evidence])
+    let reply = await h.send(.get, "/api/security/events", bearer: admin)
+    let expected =
+      #""evidence":{"kind":"ssh_brute_force","failed_count":12,"distinct_users":1,"#
+      + #""sample_users":["root"],"invalid_user_count":1,"window_seconds":60,"threshold":5}"#
+    #expect(reply.text.contains(expected))
+  }
+
   @Test func controlApiNeedsItsToken() async throws {
     let h = try Harness()
     let reply = await h.send(.post, "/__simulator/users", json: ["username": "x", "password": "y"])

@@ -6,13 +6,22 @@ import Testing
 @testable import ServerBeeSimulator
 
 /// A fresh simulator on a temporary directory with a manual clock, driven in process.
-struct Harness {
+///
+/// The directory is removed when the harness goes away unless `keepDirectory` is set (restart
+/// tests open a second harness on the same directory).
+final class Harness: Sendable {
   let simulator: Simulator
   let directory: URL
   let clock: SimulatorClock
-  var ip = "10.0.0.1"
+  let ip = "10.0.0.1"
+  private let keepDirectory: Bool
 
-  init(directory: URL? = nil, start: Date = Date(timeIntervalSince1970: 1_800_000_000)) throws {
+  init(
+    directory: URL? = nil, keepDirectory: Bool = false,
+    start: Date = Date(timeIntervalSince1970: 1_800_000_000),
+    configure: (inout Simulator.Configuration) -> Void = { _ in }
+  ) throws {
+    self.keepDirectory = keepDirectory
     let directory =
       directory
       ?? FileManager.default.temporaryDirectory.appendingPathComponent("sim-test-\(UUID())")
@@ -21,7 +30,13 @@ struct Harness {
     var configuration = Simulator.Configuration(dataDirectory: directory)
     configuration.metricsInterval = nil
     configuration.controlToken = "control-token"
+    configure(&configuration)
     simulator = try Simulator(configuration: configuration, clock: clock)
+  }
+
+  deinit {
+    simulator.stop()
+    if !keepDirectory { try? FileManager.default.removeItem(at: directory) }
   }
 
   struct Reply {
@@ -36,9 +51,11 @@ struct Harness {
 
   func send(
     _ method: HTTPMethod, _ path: String, json: [String: String?]? = nil, raw: Data? = nil,
-    bearer: String? = nil, cookie: String? = nil, control: Bool = false, ip: String? = nil
+    bearer: String? = nil, cookie: String? = nil, apiKey: String? = nil, control: Bool = false,
+    ip: String? = nil
   ) async -> Reply {
     var headers: HTTPHeaders = [:]
+    if let apiKey { headers["X-API-Key"] = apiKey }
     var body = Data()
     if let json {
       var object: [String: Any] = [:]

@@ -66,6 +66,19 @@ import Testing
     #expect(unknown.0 == 404 && unknown.2.isEmpty)
   }
 
+  @Test func expectContinueGetsAnInterimResponseBeforeTheBody() async throws {
+    let r = try await start()
+    defer { r.h.simulator.stop() }
+    let client = try #require(RawClient(port: r.port))
+    let body = #"{"username":"admin","password":"pw","installation_id":"i","device_name":"d"}"#
+    client.send(
+      "POST /api/mobile/auth/login HTTP/1.1\r\nContent-Type: application/json\r\n"
+        + "Content-Length: \(body.utf8.count)\r\nExpect: 100-continue\r\n\r\n")
+    #expect(client.response()?.0 == 100)
+    client.send(body)
+    #expect(client.response()?.0 == 200)
+  }
+
   @Test func oversizedBodyIs413AndOversizedHeadIs431() async throws {
     let r = try await start()
     defer { r.h.simulator.stop() }
@@ -149,6 +162,29 @@ import Testing
     #expect(again.upgrade(bearer: access) == 401)
   }
 
+  @Test func cookieWebSocketIsNeverClosedForExpiry() async throws {
+    let r = try await start()
+    defer { r.h.simulator.stop() }
+    let id = try #require(try r.h.simulator.core.user(named: "admin")?.id)
+    let cookie = try #require(
+      await r.h.control(.post, "/users/\(id)/web-session")?["session_token"]?.stringValue)
+    let client = try #require(RawClient(port: r.port))
+    #expect(client.upgrade(bearer: nil, cookie: cookie) == 101)
+    #expect(client.json()?["type"] as? String == "full_sync")
+    r.h.clock.advance(by: 3600)
+    #expect(client.frame(timeout: 0.3) == nil)
+  }
+
+  @Test func flaggedUserWebSocketIsHTTP401() async throws {
+    let r = try await start()
+    defer { r.h.simulator.stop() }
+    let access = try #require(try await login(r)["access_token"] as? String)
+    let id = try #require(try r.h.simulator.core.user(named: "admin")?.id)
+    _ = await r.h.control(.patch, "/users/\(id)", ["must_change_password": true])
+    let client = try #require(RawClient(port: r.port))
+    #expect(client.upgrade(bearer: access) == 401)
+  }
+
   @Test func webSocketWithoutCredentialsIsHTTP401() async throws {
     let r = try await start()
     defer { r.h.simulator.stop() }
@@ -164,6 +200,33 @@ import Testing
     for index in 0...LiveHub.capacity { hub.broadcast(Data("\(index)".utf8)) }
     let next = subscriber.next(timeout: 0)
     #expect(next.resync && next.frames.count < LiveHub.capacity)
+  }
+
+  @Test func slowClientGets408AndIdleConnectionIsClosed() async throws {
+    let h = try Harness { $0.idleTimeout = 0.3 }
+    let url = try h.simulator.start()
+    defer { h.simulator.stop() }
+    let port = UInt16(url.port ?? 0)
+    let slow = try #require(RawClient(port: port))
+    slow.send("GET /healthz HTTP/1.1\r\nHost: x\r\n")
+    #expect(slow.response(timeout: 3)?.0 == 408)
+    let idle = try #require(RawClient(port: port))
+    idle.send("GET /healthz HTTP/1.1\r\n\r\n")
+    #expect(idle.response()?.0 == 200)
+    #expect(idle.fill(timeout: 3) == false)
+  }
+
+  @Test func connectionsBeyondTheCapAreClosedAtOnce() async throws {
+    let h = try Harness { $0.maximumConnections = 1 }
+    let url = try h.simulator.start()
+    defer { h.simulator.stop() }
+    let port = UInt16(url.port ?? 0)
+    let first = try #require(RawClient(port: port))
+    first.send("GET /healthz HTTP/1.1\r\n\r\n")
+    #expect(first.response()?.0 == 200)
+    let second = try #require(RawClient(port: port))
+    second.send("GET /healthz HTTP/1.1\r\n\r\n")
+    #expect(second.response(timeout: 2) == nil)
   }
 
   @Test func stopClosesConnectionsAndFreesThePort() async throws {

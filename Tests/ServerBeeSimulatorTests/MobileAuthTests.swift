@@ -193,6 +193,47 @@ import Testing
     #expect(await h.refresh(proof).status == 401)
   }
 
+  @Test func accessTokenDiesAtItsFixedExpiryAndExpiredSessionsAreHidden() async throws {
+    let h = try Harness()
+    await h.user("admin")
+    let t = try #require(await h.login("admin").1)
+    h.clock.advance(by: 899)
+    #expect(await h.devices(t.access).status == 200)
+    h.clock.advance(by: 1)
+    #expect(await h.devices(t.access).status == 401)
+    let fresh = try #require(Harness.tokens(await h.refresh(t.refresh)))
+    h.clock.advance(by: 2_592_000)
+    #expect(await h.refresh(fresh.refresh).status == 401)
+    let other = try #require(await h.login("admin", installation: "NEW").1)
+    let devices = await h.devices(other.access)
+    guard case .array(let items) = devices.data else {
+      Issue.record("no list")
+      return
+    }
+    #expect(items.map { $0["installation_id"]?.stringValue } == ["NEW"])
+  }
+
+  @Test func lastUsedAtMovesWhenTheAccessTokenIsUsed() async throws {
+    let h = try Harness()
+    await h.user("admin")
+    let t = try #require(await h.login("admin").1)
+    let before = await h.devices(t.access).data?[0]?["last_used_at"]?.stringValue
+    h.clock.advance(by: 60)
+    _ = await h.devices(t.access)
+    let after = await h.devices(t.access).data?[0]?["last_used_at"]?.stringValue
+    #expect(before != nil && after != nil && before != after)
+  }
+
+  @Test func exactlyOneOfTwoConcurrentRefreshesWins() async throws {
+    let h = try Harness()
+    await h.user("admin")
+    let t = try #require(await h.login("admin").1)
+    async let first = h.refresh(t.refresh)
+    async let second = h.refresh(t.refresh)
+    let statuses = await [first.status, second.status].sorted()
+    #expect(statuses == [200, 401])
+  }
+
   @Test func logoutEndsTheSessionAndItsTokens() async throws {
     let h = try Harness()
     await h.user("admin")
@@ -204,6 +245,10 @@ import Testing
     #expect(after.status == 401 && after.body.isEmpty)
     #expect(await h.refresh(t.refresh).status == 401)
     #expect(await h.send(.post, "/api/mobile/auth/logout").status == 401)
+    let revoke = await h.send(
+      .post, "/api/mobile/auth/revoke",
+      json: ["installation_id": "INST-1", "revocation_token": t.revocation])
+    #expect(revoke.status == 401)
     let madeUp = await h.send(.post, "/api/mobile/auth/logout", bearer: "nope")
     #expect(madeUp.status == 401 && madeUp.body.isEmpty)
   }
@@ -218,6 +263,21 @@ import Testing
     let web = await h.send(.post, "/api/mobile/auth/logout", bearer: cookie)
     #expect(web.status == 400)
     #expect(web.message == "Bad request: This session is not a mobile session")
+  }
+
+  @Test func apiKeyAuthenticatesDataRoutesButNotMobileLogout() async throws {
+    let h = try Harness()
+    let id = await h.user("admin")
+    _ = await h.login("admin")
+    let key = try #require(
+      await h.control(.post, "/users/\(id)/api-key")?["api_key"]?.stringValue)
+    #expect(key.hasPrefix("serverbee_") && key.count == 53)
+    #expect(await h.send(.get, "/api/mobile/auth/devices", apiKey: key).status == 200)
+    let logout = await h.send(.post, "/api/mobile/auth/logout", apiKey: key)
+    #expect(logout.status == 401 && logout.code == "UNAUTHORIZED")
+    #expect(await h.send(.get, "/api/servers", apiKey: "serverbee_nope").status == 401)
+    let pair = await h.send(.post, "/api/mobile/pair", apiKey: key)
+    #expect(pair.data?["code"]?.stringValue?.hasPrefix("sb_pair_") == true)
   }
 
   @Test func devicesListOwnSessionsAndWorkWithACookie() async throws {

@@ -13,7 +13,7 @@ import Testing
     var serverID = ""
     var alertKey = ""
     do {
-      let h = try Harness(directory: directory)
+      let h = try Harness(directory: directory, keepDirectory: true)
       let id = await h.user("admin")
       tokens = await h.login("admin").1
       serverID = try #require(try h.simulator.createServers(count: 1).first)
@@ -53,5 +53,32 @@ import Testing
     #expect(rows.count == 1)
     #expect(rows[0]["refresh_hash"].text == Crypto.sha256Hex(t.refresh))
     #expect(rows[0]["refresh_hash"].text != t.refresh)
+  }
+}
+
+@Suite struct RandomnessSeamTests {
+  @Test func injectedRandomnessMakesIdentifiersDeterministic() async throws {
+    func run() async throws -> String {
+      let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sim-\(UUID())")
+      defer { try? FileManager.default.removeItem(at: directory) }
+      let counter = Counter()
+      let simulator = try Simulator(
+        configuration: .init(dataDirectory: directory), clock: SimulatorClock(start: Date()),
+        random: { count in counter.next(count) })
+      return try simulator.createUser(username: "a", password: "b")
+    }
+    #expect(try await run() == run())
+  }
+}
+
+/// Counting "randomness" for the seam test.
+private final class Counter: @unchecked Sendable {
+  // Safety: used from one test task at a time (the simulator calls it synchronously).
+  private var value: UInt8 = 0
+  func next(_ count: Int) -> [UInt8] {
+    (0..<count).map { _ in
+      value &+= 1
+      return value
+    }
   }
 }

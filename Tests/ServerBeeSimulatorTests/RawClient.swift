@@ -95,8 +95,9 @@ final class RawClient {
   }
 
   /// Sends the WebSocket upgrade for `/api/ws/servers`; returns the HTTP status.
-  func upgrade(bearer: String?) -> Int {
+  func upgrade(bearer: String?, cookie: String? = nil) -> Int {
     var request = "GET /api/ws/servers HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+    if let cookie { request += "Cookie: session_token=\(cookie)\r\n" }
     request += "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
     request += "Sec-WebSocket-Version: 13\r\n"
     if let bearer { request += "Authorization: Bearer \(bearer)\r\n" }

@@ -196,4 +196,40 @@ import Testing
       h, lost, mode: ["recovery_token": grant], expected: UUID().uuidString.lowercased())
     #expect(withID.status == 401)
   }
+
+  @Test func moreThan64SessionsOnOneInstallationIs409() async throws {
+    let h = try Harness()
+    await h.user("admin")
+    var last: Harness.Tokens?
+    for index in 0..<65 {
+      last = await h.login("admin", ip: "10.3.\(index / 200).\(index % 200)").1
+    }
+    let t = try #require(last)
+    let reply = await recover(h, t, mode: password, ip: "10.4.0.1")
+    #expect(reply.status == 409)
+    #expect(reply.message == "Conflict: \(SimulatorCore.tooManySessions)")
+  }
+
+  @Test func expectedSessionGoneButStillReferencedIs409() async throws {
+    let h = try Harness()
+    await h.user("admin")
+    let t = try #require(await h.login("admin").1)
+    _ = await h.control(.delete, "/mobile-sessions/\(t.session)?keep_references=true")
+    let stale = Harness.Tokens(
+      session: "", access: "gone-a", refresh: "gone-r", revocation: nil, userID: t.userID)
+    let reply = await recover(h, stale, mode: password, expected: t.session)
+    #expect(reply.status == 409)
+    #expect(reply.message == "Conflict: \(SimulatorCore.cannotIdentify)")
+  }
+
+  @Test func credentialsOfAnotherAccountAre401() async throws {
+    let h = try Harness()
+    await h.user("admin")
+    await h.user("other", role: "member")
+    let mine = try #require(await h.login("admin").1)
+    let theirs = try #require(await h.login("other", installation: "X").1)
+    let mixed = Harness.Tokens(
+      session: "", access: theirs.access, refresh: "r", revocation: nil, userID: mine.userID)
+    #expect(await recover(h, mixed, mode: password).status == 401)
+  }
 }

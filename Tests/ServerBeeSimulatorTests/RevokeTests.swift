@@ -41,6 +41,16 @@ import Testing
     #expect(await h.refresh(t.refresh).status == 401)
   }
 
+  @Test func concurrentIdenticalCallsAnswerOkAndAlreadyAbsent() async throws {
+    let h = try Harness()
+    let t = try await loggedIn(h)
+    let token = try #require(t.revocation)
+    async let first = revoke(h, "INST-1", token, t.session)
+    async let second = revoke(h, "INST-1", token, t.session)
+    let bodies = await [first.text, second.text].sorted()
+    #expect(bodies == [#"{"data":"already_absent"}"#, #"{"data":"ok"}"#])
+  }
+
   @Test func existingSessionOnAnotherInstallationIs401() async throws {
     let h = try Harness()
     let t = try await loggedIn(h)

@@ -93,6 +93,14 @@ extension SimulatorCore {
     return object([("session_token", .string(token))])
   }
 
+  func controlAPIKey(_ context: RequestContext) throws -> HTTPResponse {
+    guard let user = try user(id: context.parameter(0)) else {
+      throw APIError.notFound("User not found")
+    }
+    let key = try issueAccessToken(userID: user.id, mobileSessionID: nil, source: "api_key")
+    return object([("api_key", .string(key))])
+  }
+
   func controlPairCode(_ context: RequestContext) throws -> HTTPResponse {
     let body = try controlBody(context)
     guard let user = try user(id: context.parameter(0)) else {
@@ -373,7 +381,7 @@ extension SimulatorCore {
     let body = try controlBody(context)
     let id = Crypto.uuid(random)
     let seconds = now / Self.second
-    let evidence = body.value["evidence"].flatMap { $0 == .null ? nil : $0 }
+    let evidence = body.value["evidence"].flatMap { $0 == .null ? nil : Self.ordered($0) }
     let evidenceJSON = try evidence.map { String(decoding: try WireJSON.encode($0), as: UTF8.self) }
     try db.execute(
       "INSERT INTO security_events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -393,6 +401,19 @@ extension SimulatorCore {
     let event = Self.securityEvent(row)
     hub.broadcast(try WireJSON.encode(SecurityEventMessageWire(row: event)))
     return Reply.data(SecurityEventWire(row: event))
+  }
+
+  /// Evidence keys in the server's order (v1 §8.2): `kind` first, then the kind's fields.
+  /// Decoded request objects do not keep their key order, so the order is restored here.
+  static func ordered(_ evidence: JSONValue) -> JSONValue {
+    guard case .object(let members) = evidence else { return evidence }
+    let order: [String] = [
+      "kind", "auth_method", "failed_count", "distinct_users", "sample_users",
+      "invalid_user_count", "distinct_ports", "sample_ports", "total_attempts",
+      "window_seconds", "threshold", "blocked_count",
+    ]
+    let rank = { (key: String) in order.firstIndex(of: key) ?? order.count }
+    return .object(members.sorted { rank($0.key) < rank($1.key) })
   }
 
   func controlAdvanceClock(_ context: RequestContext) throws -> HTTPResponse {

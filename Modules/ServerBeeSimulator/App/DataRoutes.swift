@@ -310,7 +310,7 @@ extension SimulatorCore {
       endedAt: row["ended_at"].int ?? 0, firstSeen: row["first_seen"].bool,
       detectorSource: row["detector_source"].text ?? "",
       evidence: row["evidence_json"].text.flatMap {
-        try? WireJSON.decode(JSONValue.self, from: Data($0.utf8))
+        (try? WireJSON.decode(JSONValue.self, from: Data($0.utf8))).map(ordered)
       }, createdAt: row["created_at"].int ?? 0)
   }
 

@@ -50,6 +50,9 @@ extension SimulatorCore {
     Route("POST", "__simulator/users/*/web-session", .open) { core, context, _ in
       try core.controlWebSession(context)
     },
+    Route("POST", "__simulator/users/*/api-key", .open) { core, context, _ in
+      try core.controlAPIKey(context)
+    },
     Route("POST", "__simulator/users/*/pair-code", .open) { core, context, _ in
       try core.controlPairCode(context)
     },

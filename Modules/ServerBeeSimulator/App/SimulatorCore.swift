@@ -161,7 +161,8 @@ final class SimulatorCore: Sendable {
 
   // MARK: Credentials
 
-  /// Cookie `session_token`, then `X-API-Key` (not issued by the simulator), then Bearer (v1 §1.7).
+  /// Cookie `session_token`, then `X-API-Key`, then `Authorization: Bearer` (v1 §1.7); an
+  /// invalid credential is skipped, not fatal.
   func authenticate(_ headers: HTTPHeaders) throws -> Caller? {
     if let cookie = headers["cookie"] {
       for part in cookie.split(separator: ";") {
@@ -172,6 +173,11 @@ final class SimulatorCore: Sendable {
           return caller
         }
       }
+    }
+    if let key = headers["x-api-key"], key.hasPrefix("serverbee_"),
+      let caller = try caller(token: key, viaBearer: false), caller.source == "api_key"
+    {
+      return caller
     }
     if let authorization = headers["authorization"], authorization.hasPrefix("Bearer ") {
       return try caller(token: String(authorization.dropFirst(7)), viaBearer: true)
@@ -237,8 +243,13 @@ final class SimulatorCore: Sendable {
   }
 
   func issueAccessToken(userID: String, mobileSessionID: String?, source: String) throws -> String {
-    let token = Crypto.token(random)
-    let ttl = source == "mobile" ? settings.accessTTL : settings.webSessionTTL
+    let token = (source == "api_key" ? "serverbee_" : "") + Crypto.token(random)
+    let ttl: Int64
+    switch source {
+    case "mobile": ttl = settings.accessTTL
+    case "api_key": ttl = 100 * 365 * 86_400  // until deleted
+    default: ttl = settings.webSessionTTL
+    }
     try db.execute(
       "INSERT INTO access_sessions VALUES (?, ?, ?, ?, ?, ?)",
       [

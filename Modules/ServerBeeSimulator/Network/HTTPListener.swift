@@ -215,6 +215,10 @@ struct HTTPConnection {
     guard length <= core.settings.maximumBodySize else {
       throw Failure.status(413, "Payload Too Large")
     }
+    if head.headers["expect"]?.lowercased() == "100-continue", buffer.count < length {
+      // libcurl (URLSession on Linux) waits for this before sending larger bodies.
+      guard stream.write(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)) else { throw Failure.closed }
+    }
     while buffer.count < length {
       let remaining = deadline.timeIntervalSinceNow
       guard remaining > 0 else { throw Failure.status(408, "Request Timeout") }

@@ -36,8 +36,8 @@ struct WebSocketSession {
       "HTTP/1.1 101 Switching Protocols\r\nupgrade: websocket\r\nconnection: Upgrade\r\n"
       + "sec-websocket-accept: \(accept)\r\n\r\n"
     guard stream.write(Array(response.utf8)) else { return }
-    // Mobile tokens die at their fixed expiry; web cookies are never closed for expiry.
-    let expiry: Int64? = caller.source == "web" ? nil : caller.expiresAt
+    // Mobile tokens die at their fixed expiry; cookies and API keys are never closed for it.
+    let expiry: Int64? = caller.source == "mobile" ? caller.expiresAt : nil
     let subscriber = core.hub.subscribe()
     defer { core.hub.unsubscribe(subscriber) }
     let writer = FrameWriter(stream: stream)

@@ -21,6 +21,26 @@ struct LiveNumbers: Codable, Sendable, Hashable {
   var diskWriteBytesPerSec: Int64 = 0
 }
 
+extension LiveNumbers {
+  /// The run of report fields that `LiveMetrics` and records share, `cpu` … `process_count`.
+  func writeReport(_ w: inout WireWriter) throws {
+    try w("cpu", cpu)
+    try w("mem_used", memUsed)
+    try w("swap_used", swapUsed)
+    try w("disk_used", diskUsed)
+    try w("net_in_speed", netInSpeed)
+    try w("net_out_speed", netOutSpeed)
+    try w("net_in_transfer", netInTransfer)
+    try w("net_out_transfer", netOutTransfer)
+    try w("load1", load1)
+    try w("load5", load5)
+    try w("load15", load15)
+    try w("tcp_conn", tcpConn)
+    try w("udp_conn", udpConn)
+    try w("process_count", processCount)
+  }
+}
+
 /// `agent_authority` (v1 §4.4): the simulator's agents are always claimed with no offer.
 struct AgentAuthorityWire: Encodable, Sendable {
   func encode(to encoder: any Encoder) throws {
@@ -172,20 +192,7 @@ struct LiveMetricsWire: Encodable, Sendable {
     try w("online", true)
     try w("last_active", nowSeconds)
     try w("uptime", live.uptime)
-    try w("cpu", live.cpu)
-    try w("mem_used", live.memUsed)
-    try w("swap_used", live.swapUsed)
-    try w("disk_used", live.diskUsed)
-    try w("net_in_speed", live.netInSpeed)
-    try w("net_out_speed", live.netOutSpeed)
-    try w("net_in_transfer", live.netInTransfer)
-    try w("net_out_transfer", live.netOutTransfer)
-    try w("load1", live.load1)
-    try w("load5", live.load5)
-    try w("load15", live.load15)
-    try w("tcp_conn", live.tcpConn)
-    try w("udp_conn", live.udpConn)
-    try w("process_count", live.processCount)
+    try live.writeReport(&w)
     try w("disk_read_bytes_per_sec", live.diskReadBytesPerSec)
     try w("disk_write_bytes_per_sec", live.diskWriteBytesPerSec)
   }
@@ -204,20 +211,7 @@ struct RecordWire: Encodable, Sendable {
     try w("id", id)
     try w("server_id", serverID)
     try w("time", timestamp(time, .zulu))
-    try w("cpu", live.cpu)
-    try w("mem_used", live.memUsed)
-    try w("swap_used", live.swapUsed)
-    try w("disk_used", live.diskUsed)
-    try w("net_in_speed", live.netInSpeed)
-    try w("net_out_speed", live.netOutSpeed)
-    try w("net_in_transfer", live.netInTransfer)
-    try w("net_out_transfer", live.netOutTransfer)
-    try w("load1", live.load1)
-    try w("load5", live.load5)
-    try w("load15", live.load15)
-    try w("tcp_conn", live.tcpConn)
-    try w("udp_conn", live.udpConn)
-    try w("process_count", live.processCount)
+    try live.writeReport(&w)
     try w("temperature", Double?.none)
     try w("gpu_usage", Double?.none)
     try w("disk_io_json", diskIOJSON)
