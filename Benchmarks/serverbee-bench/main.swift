@@ -3,7 +3,7 @@
 //   swift run -c release serverbee-bench <command>
 import Foundation
 
-let commands: [String: () throws -> Void] = [:]
+let commands: [String: () throws -> Void] = ["ws-codec": WSCodecBenchmark.run]
 
 let arguments = CommandLine.arguments.dropFirst()
 guard let name = arguments.first, let command = commands[name] else {
