@@ -3,11 +3,11 @@
 // that decode to the same frame.
 import CLibFuzzer
 
+@testable import ServerBeeTransport
+
 #if canImport(Glibc)
   import Glibc
 #endif
-
-@testable import ServerBeeTransport
 
 func fuzzOne(_ bytes: [UInt8]) {
   guard let control = bytes.first else { return }

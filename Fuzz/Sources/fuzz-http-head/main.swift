@@ -3,11 +3,11 @@
 // the input or the limit.
 import CLibFuzzer
 
+@testable import ServerBeeTransport
+
 #if canImport(Glibc)
   import Glibc
 #endif
-
-@testable import ServerBeeTransport
 
 func fuzzOne(_ bytes: [UInt8]) {
   let limits = HTTPHeadCodec.Limits(maxHeadBytes: 2048, maxHeaderCount: 16)
