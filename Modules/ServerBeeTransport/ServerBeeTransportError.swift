@@ -6,7 +6,7 @@ public enum ServerBeeTransportDomain: ServerBeeErrorDomain {
   public static let name = "ServerBeeTransport"
 }
 
-/// The one public error type of ServerBeeTransport: a ``ServerBeeError`` with this module's codes.
+/// The one public error type of ServerBeeTransport: a `ServerBeeError` with this module's codes.
 ///
 /// Transports report transport failures only; what an HTTP status means is the caller's call.
 ///

@@ -2,7 +2,7 @@ public import ServerBeeModels
 
 /// An HTTP request method such as `GET` or `POST`.
 ///
-/// A ``WireString``, so an unusual method still round-trips:
+/// A `WireString`, so an unusual method still round-trips:
 ///
 /// ```swift
 /// let method: HTTPMethod = .post

@@ -22,7 +22,7 @@ import ServerBeeModels
 public final class URLSessionHTTPTransport: HTTPTransport {
   /// Settings for ``URLSessionHTTPTransport``.
   public struct Configuration: Sendable, Hashable {
-    /// How long a request may take before it fails with ``ServerBeeError/Code/timedOut``;
+    /// How long a request may take before it fails with `.timedOut`;
     /// 30 seconds by default.
     public var timeout: Duration
 
@@ -57,8 +57,8 @@ public final class URLSessionHTTPTransport: HTTPTransport {
   /// Performs one exchange without following redirects.
   /// - Parameter request: The request to send.
   /// - Returns: The response, whatever its status code.
-  /// - Throws: ``ServerBeeTransportError`` (``ServerBeeError/Code/timedOut``,
-  ///   ``ServerBeeError/Code/connectionRefused``, ``ServerBeeError/Code/connectionFailed``, …);
+  /// - Throws: ``ServerBeeTransportError`` (`.timedOut`,
+  ///   `.connectionRefused`, `.connectionFailed`, …);
   ///   `CancellationError` when the task is cancelled.
   public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
     var urlRequest = URLRequest(url: request.url)

@@ -139,7 +139,7 @@ package struct PerMessageDeflateParameters: Sendable, Hashable {
   }
 }
 
-/// A handshake that breaks RFC 6455 or RFC 7692; reported as ``ServerBeeError/Code/handshakeInvalid``.
+/// A handshake that breaks RFC 6455 or RFC 7692; reported as `.handshakeInvalid`.
 package struct HandshakeProblem: Error, Hashable, Sendable {
   /// What was wrong.
   package var detail: String

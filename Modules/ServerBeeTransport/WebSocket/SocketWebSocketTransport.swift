@@ -22,7 +22,7 @@ import ServerBeeModels
 ///
 /// Each connection runs its socket I/O on one dedicated thread (see the module overview), sends
 /// a keep-alive ping every ``Configuration/pingInterval`` and fails with
-/// ``ServerBeeError/Code/pingTimeout`` when no pong comes back within
+/// `.pingTimeout` when no pong comes back within
 /// ``Configuration/pongTimeout``.
 public final class SocketWebSocketTransport: WebSocketTransport {
   /// Settings for ``SocketWebSocketTransport``.
@@ -105,18 +105,13 @@ public final class SocketWebSocketTransport: WebSocketTransport {
       let deadline = ContinuousClock.now.advanced(by: configuration.connectTimeout)
       let descriptor = try TCPConnector.connect(
         host: host, port: port, deadline: deadline, wake: wake)
-      let stream: any ByteStream
-      do {
-        stream =
-          secure
-          ? try TLSStream(
-            descriptor: descriptor, host: host, trust: configuration.tls, deadline: deadline,
-            wake: wake)
-          : PlainStream(descriptor: descriptor)
-      } catch {
-        Posix.closeDescriptor(descriptor)
-        throw error
-      }
+      // Both streams own the descriptor from here on, including when TLSStream throws.
+      let stream: any ByteStream =
+        secure
+        ? try TLSStream(
+          descriptor: descriptor, host: host, trust: configuration.tls, deadline: deadline,
+          wake: wake)
+        : PlainStream(descriptor: descriptor)
       do {
         let key = WebSocketHandshake.randomKey()
         let offer = configuration.compression ? PerMessageDeflateParameters.clientOffer() : nil

@@ -15,6 +15,6 @@ public protocol WebSocketTransport: Sendable {
   ///   - headers: Extra handshake headers, such as `Authorization`.
   /// - Returns: The open connection.
   /// - Throws: ``ServerBeeTransportError``; a refused upgrade (for example HTTP 401) has code
-  ///   ``ServerBeeError/Code/upgradeRejected`` and the status in `httpStatus`.
+  ///   `.upgradeRejected` and the status in `httpStatus`.
   func connect(to url: URL, headers: HTTPHeaders) async throws -> any WebSocketConnection
 }

@@ -23,6 +23,9 @@ final class TLSStream: ByteStream {
   private var closed = false
 
   /// Wraps a connected socket and performs the handshake within `deadline`.
+  ///
+  /// Takes ownership of `descriptor`: it is closed when the stream closes, and also when this
+  /// initializer throws (so the caller must not close it again).
   /// - Throws: `tlsUntrustedCertificate`, `tlsHostnameMismatch`, `tlsPinMismatch`,
   ///   `tlsHandshakeFailed`, `timedOut`, `connectionLost`, or `CancellationError`.
   init(
@@ -31,6 +34,7 @@ final class TLSStream: ByteStream {
   ) throws {
     self.descriptor = descriptor
     guard let context = SSL_CTX_new(TLS_client_method()) else {
+      Posix.closeDescriptor(descriptor)
       throw ServerBeeTransportError(.tlsHandshakeFailed, "SSL_CTX_new failed")
     }
     defer { SSL_CTX_free(context) }
@@ -38,6 +42,7 @@ final class TLSStream: ByteStream {
     _ = SSL_CTX_set_default_verify_paths(context)
     if let file = trust.additionalCAFile {
       guard SSL_CTX_load_verify_locations(context, file.path, nil) == 1 else {
+        Posix.closeDescriptor(descriptor)
         throw ServerBeeTransportError(
           .tlsHandshakeFailed, "could not load the CA file \(file.lastPathComponent)")
       }
@@ -48,7 +53,10 @@ final class TLSStream: ByteStream {
       context, trust.certificateSHA256Pins.isEmpty ? SSL_VERIFY_PEER : SSL_VERIFY_NONE, nil)
     guard let ssl = SSL_new(context), let incoming = BIO_new(BIO_s_mem()),
       let outgoing = BIO_new(BIO_s_mem())
-    else { throw ServerBeeTransportError(.tlsHandshakeFailed, "SSL_new failed") }
+    else {
+      Posix.closeDescriptor(descriptor)
+      throw ServerBeeTransportError(.tlsHandshakeFailed, "SSL_new failed")
+    }
     self.ssl = ssl
     self.incoming = incoming
     self.outgoing = outgoing
