@@ -86,6 +86,26 @@ import Testing
     withExtendedLifetime(peer) {}
   }
 
+  @Test func acceptsNoContextTakeoverAndWindowBitsFromThePythonServer() async throws {
+    let peer = try PeerProcess.python("ws_server_peer.py", ["--no-context-takeover"])
+    let port = Int(try peer.port())
+    let connection = try await transport(compression: true).connect(
+      to: try url(port, "/info"), headers: [:])
+    var iterator = connection.inbound.makeAsyncIterator()
+    guard case .text(let json)? = try await iterator.next() else {
+      Issue.record("expected a text message")
+      return
+    }
+    #expect(json.contains("server_no_context_takeover; client_no_context_takeover"))
+    for index in 0..<10 {
+      let text = String(repeating: "cpu \(index) ", count: 2000)
+      try await connection.send(.text(text))
+      #expect(try await iterator.next() == .text(text))
+    }
+    await connection.close(code: .normalClosure, reason: nil)
+    withExtendedLifetime(peer) {}
+  }
+
   @Test func rejectedUpgradeReportsTheStatus() async throws {
     let (peer, port) = try peer(compression: true)
     let error = await #expect(throws: ServerBeeTransportError.self) {

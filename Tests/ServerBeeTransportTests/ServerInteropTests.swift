@@ -49,6 +49,23 @@ import Testing
     )
   }
 
+  @Test func negotiatesNoContextTakeoverAndWindowBitsWithThePythonClient() async throws {
+    let listener = try TCPListener()
+    let peer = try PeerProcess.python(
+      "ws_client_peer.py",
+      ["ws://127.0.0.1:\(listener.port)/", "echo", "--no-context-takeover"])
+    let upgrade = try await WebSocketServerUpgrade.read(from: try await listener.accept())
+    let connection = try await upgrade.accept()
+    for try await message in connection.inbound { try await connection.send(message) }
+    let result = peer.finish()
+    #expect(result.status == 0, "\(result.output)")
+    #expect(
+      result.output.contains(
+        "extensions permessage-deflate; server_no_context_takeover; client_no_context_takeover; "
+          + "server_max_window_bits=10"), "\(result.output)")
+    #expect(result.output.contains("ping ok\nok"), "\(result.output)")
+  }
+
   @Test func rejectingBeforeTheUpgradeSendsThePlainResponse() async throws {
     let (listener, peer) = try start("echo", compression: false)
     let upgrade = try await WebSocketServerUpgrade.read(from: try await listener.accept())

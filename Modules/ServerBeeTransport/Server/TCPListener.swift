@@ -7,7 +7,7 @@ import ServerBeeModels
   import Darwin
 #endif
 
-/// A listening TCP socket (IPv4) for the simulator and tests; port 0 picks a free port.
+/// A listening TCP socket (IPv4 or IPv6) for the simulator and tests; port 0 picks a free port.
 ///
 /// ```swift
 /// let listener = try TCPListener()            // 127.0.0.1, ephemeral port
@@ -24,41 +24,62 @@ package final class TCPListener: Sendable {
 
   /// Binds and listens.
   /// - Parameters:
-  ///   - host: An IPv4 address to bind; `127.0.0.1` by default.
+  ///   - host: An IP address to bind (IPv6 when it contains `:`); `127.0.0.1` by default.
   ///   - port: The port, or 0 for an ephemeral one.
   /// - Throws: ``ServerBeeTransportError`` with `connectionFailed`.
   package init(host: String = "127.0.0.1", port: UInt16 = 0) throws {
-    let fd = socket(AF_INET, Posix.streamSocketType, 0)
+    let isIPv6 = host.contains(":")
+    let fd = socket(isIPv6 ? AF_INET6 : AF_INET, Posix.streamSocketType, 0)
     guard fd >= 0 else {
       throw ServerBeeTransportError(.connectionFailed, "socket() failed: \(Posix.errorText())")
     }
     var one: Int32 = 1
     _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+    do {
+      self.port = try isIPv6 ? Self.bindIPv6(fd, host, port) : Self.bindIPv4(fd, host, port)
+    } catch {
+      Posix.closeDescriptor(fd)
+      throw error
+    }
+    Posix.prepare(fd)
+    self.descriptor = fd
+    self.wake = try WakePipe()
+  }
+
+  private static func bindIPv4(_ fd: Int32, _ host: String, _ port: UInt16) throws -> UInt16 {
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_port = port.bigEndian
     guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else {
-      Posix.closeDescriptor(fd)
-      throw ServerBeeTransportError(.invalidURL, "\(host) is not an IPv4 address")
+      throw ServerBeeTransportError(.invalidURL, "\(host) is not an IP address")
     }
-    let length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    try bindAndListen(fd, &address)
+    return UInt16(bigEndian: address.sin_port)
+  }
+
+  private static func bindIPv6(_ fd: Int32, _ host: String, _ port: UInt16) throws -> UInt16 {
+    var address = sockaddr_in6()
+    address.sin6_family = sa_family_t(AF_INET6)
+    address.sin6_port = port.bigEndian
+    guard inet_pton(AF_INET6, host, &address.sin6_addr) == 1 else {
+      throw ServerBeeTransportError(.invalidURL, "\(host) is not an IP address")
+    }
+    try bindAndListen(fd, &address)
+    return UInt16(bigEndian: address.sin6_port)
+  }
+
+  /// Binds `address`, listens, and writes the bound address (with the real port) back.
+  private static func bindAndListen<Address>(_ fd: Int32, _ address: inout Address) throws {
+    var length = socklen_t(MemoryLayout<Address>.size)
     let bound = withUnsafePointer(to: &address) {
       $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
     }
     guard bound == 0, listen(fd, 128) == 0 else {
-      let text = Posix.errorText()
-      Posix.closeDescriptor(fd)
-      throw ServerBeeTransportError(.connectionFailed, "bind/listen failed: \(text)")
+      throw ServerBeeTransportError(.connectionFailed, "bind/listen failed: \(Posix.errorText())")
     }
-    var actual = sockaddr_in()
-    var actualLength = length
-    _ = withUnsafeMutablePointer(to: &actual) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &actualLength) }
+    _ = withUnsafeMutablePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
     }
-    Posix.prepare(fd)
-    self.port = UInt16(bigEndian: actual.sin_port)
-    self.descriptor = fd
-    self.wake = try WakePipe()
   }
 
   deinit { Posix.closeDescriptor(descriptor) }

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """WebSocket client peer (Python `websockets`) for our server side's interop tests.
 
-Usage: ws_client_peer.py URL SCENARIO [--no-compression]
+Usage: ws_client_peer.py URL SCENARIO [--no-compression | --no-context-takeover]
+--no-context-takeover offers permessage-deflate with server_no_context_takeover,
+client_no_context_takeover, server_max_window_bits=10 and client_max_window_bits=12.
 Prints one result line per check and "ok" at the end; exits 1 on the first failure.
   echo          text, 1.5 MiB binary, fragmented text and ping, each echoed back; then closes 1000 "bye"
   server-close  waits for the server's close and prints "closed <code> <reason>"
@@ -25,10 +27,25 @@ def close_info(ws):
     return ws.close_code, ws.close_reason
 
 
+def response_extensions(ws):
+    response = getattr(ws, "response", None)
+    headers = response.headers if response is not None else ws.response_headers
+    return headers.get("Sec-WebSocket-Extensions")
+
+
 async def main():
     url, scenario = sys.argv[1], sys.argv[2]
     compression = None if "--no-compression" in sys.argv else "deflate"
-    async with connect(url, compression=compression, max_size=None) as ws:
+    options = dict(compression=compression, max_size=None)
+    if "--no-context-takeover" in sys.argv:
+        from websockets.extensions.permessage_deflate import ClientPerMessageDeflateFactory
+        options["compression"] = None
+        options["extensions"] = [ClientPerMessageDeflateFactory(
+            server_no_context_takeover=True, client_no_context_takeover=True,
+            server_max_window_bits=10, client_max_window_bits=12)]
+    async with connect(url, **options) as ws:
+        if scenario == "echo" and "--no-context-takeover" in sys.argv:
+            print("extensions " + str(response_extensions(ws)), flush=True)
         if scenario == "echo":
             await ws.send("hello")
             assert await ws.recv() == "hello", "text echo"

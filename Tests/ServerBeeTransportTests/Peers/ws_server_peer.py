@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """WebSocket server peer (Python `websockets`, legacy or new API) for our client's interop tests.
 
-Usage: ws_server_peer.py [--no-compression] [--tls CERT KEY]
+Usage: ws_server_peer.py [--no-compression | --no-context-takeover] [--tls CERT KEY]
+--no-context-takeover answers permessage-deflate with server_no_context_takeover,
+client_no_context_takeover and server_max_window_bits=11.
 Binds 127.0.0.1 port 0 and prints the port. Behaviour by request path:
   /echo        echoes every message
   /info        sends {"authorization": ..., "extensions": ...} then echoes
@@ -84,6 +86,12 @@ async def main():
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         context.load_cert_chain(sys.argv[index + 1], sys.argv[index + 2])
     options = dict(compression=compression, max_size=None, ssl=context)
+    if "--no-context-takeover" in sys.argv:
+        from websockets.extensions.permessage_deflate import ServerPerMessageDeflateFactory
+        options["compression"] = None
+        options["extensions"] = [ServerPerMessageDeflateFactory(
+            server_no_context_takeover=True, client_no_context_takeover=True,
+            server_max_window_bits=11)]
     if new_serve is not None:
         server = await new_serve(handler, "127.0.0.1", 0,
                                  process_request=new_process_request, **options)
