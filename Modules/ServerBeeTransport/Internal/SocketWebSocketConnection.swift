@@ -117,7 +117,13 @@ final class SocketWebSocketConnection: WebSocketConnection, @unchecked Sendable 
         }
       }
     }
-    shared.withLock { $0.keepAlive = task }
+    // The connection may already have ended (a fast peer close); then nobody would cancel it.
+    let stored = shared.withLock { state -> Bool in
+      guard !state.terminated else { return false }
+      state.keepAlive = task
+      return true
+    }
+    if !stored { task.cancel() }
   }
 
   // MARK: - WebSocketConnection
