@@ -17,6 +17,13 @@ if [ ${#need[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}" >/dev/null
 fi
 
+# ServerBeeTransport's interop tests run the Python `websockets` package as a peer.
+if ! python3 -c 'import websockets' 2>/dev/null; then
+  echo "== installing the Python websockets package"
+  python3 -m pip install --quiet websockets \
+    || python3 -m pip install --quiet --break-system-packages websockets
+fi
+
 if ! command -v swift >/dev/null; then
   echo "bootstrap: the Swift toolchain (6.0 or later) is not on PATH" >&2
   exit 1

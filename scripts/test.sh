@@ -21,8 +21,10 @@ quiet swift build
 
 echo "== swift test"
 # Swift Testing only (no XCTest tests exist, so its "Executed 0 tests" line is noise).
-# No --parallel: it hides the closing summary lines.
-quiet swift test --disable-xctest
+# Suites run one after another (--no-parallel): on two cores, the real-socket interop suites
+# (Python peers, openssl, 256-connection load checks) starve each other of CPU when run
+# together. Every test is still isolated (ephemeral ports, temp directories, fresh fakes).
+quiet swift test --disable-xctest --no-parallel
 
 echo "== swift format lint --strict"
 swift format lint --strict -r Modules Tests Examples Benchmarks Package.swift

@@ -6,6 +6,7 @@ import Foundation
 let commands: [String: () throws -> Void] = [
   "push": runPushBenchmark,
   "realtime": runRealtimeBenchmark,
+  "ws-codec": WSCodecBenchmark.run,
 ]
 
 let arguments = CommandLine.arguments.dropFirst()

@@ -1,0 +1,87 @@
+import ServerBeeModels
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The result of a non-blocking read.
+enum StreamRead: Equatable {
+  /// `count` bytes were read.
+  case bytes(Int)
+  /// Nothing to read now; poll for readability.
+  case wouldBlock
+  /// The peer closed its side.
+  case endOfStream
+}
+
+/// A non-blocking byte stream over a connected socket: plain TCP or TLS.
+///
+/// Not thread-safe: exactly one thread (the connection's I/O thread, or the setup thread before
+/// it) uses a stream at a time.
+protocol ByteStream: AnyObject {
+  /// The socket to poll.
+  var descriptor: Int32 { get }
+  /// Whether bytes are queued below the caller (TLS records not yet on the socket).
+  var hasPendingOutput: Bool { get }
+  /// Reads what is available.
+  func read(into buffer: UnsafeMutableRawBufferPointer) throws(ServerBeeTransportError)
+    -> StreamRead
+  /// Writes what the socket accepts now; returns how many bytes of `bytes` were taken.
+  func write(_ bytes: UnsafeRawBufferPointer) throws(ServerBeeTransportError) -> Int
+  /// Pushes queued output to the socket; returns `true` when nothing is left.
+  func flush() throws(ServerBeeTransportError) -> Bool
+  /// Closes the socket (after a best-effort TLS close_notify).
+  func close()
+}
+
+/// Plain TCP on a non-blocking socket.
+final class PlainStream: ByteStream {
+  let descriptor: Int32
+  private var closed = false
+
+  init(descriptor: Int32) { self.descriptor = descriptor }
+  deinit { close() }
+
+  var hasPendingOutput: Bool { false }
+
+  func read(into buffer: UnsafeMutableRawBufferPointer) throws(ServerBeeTransportError)
+    -> StreamRead
+  {
+    while true {
+      let count = recv(descriptor, buffer.baseAddress, buffer.count, 0)
+      if count > 0 { return .bytes(count) }
+      if count == 0 { return .endOfStream }
+      switch errno {
+      case EINTR: continue
+      case EAGAIN, EWOULDBLOCK: return .wouldBlock
+      case ECONNRESET: return .endOfStream
+      default:
+        throw ServerBeeTransportError(.connectionLost, "recv failed: \(Posix.errorText())")
+      }
+    }
+  }
+
+  func write(_ bytes: UnsafeRawBufferPointer) throws(ServerBeeTransportError) -> Int {
+    while true {
+      let count = send(descriptor, bytes.baseAddress, bytes.count, Posix.sendFlags)
+      if count >= 0 { return count }
+      switch errno {
+      case EINTR: continue
+      case EAGAIN, EWOULDBLOCK: return 0
+      default:
+        throw ServerBeeTransportError(.connectionLost, "send failed: \(Posix.errorText())")
+      }
+    }
+  }
+
+  func flush() throws(ServerBeeTransportError) -> Bool { true }
+
+  func close() {
+    guard !closed else { return }
+    closed = true
+    _ = shutdown(descriptor, Int32(SHUT_RDWR))
+    Posix.closeDescriptor(descriptor)
+  }
+}

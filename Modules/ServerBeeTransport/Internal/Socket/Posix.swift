@@ -1,0 +1,92 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Small POSIX helpers shared by the socket code (errno text, non-blocking mode, poll).
+enum Posix {
+  #if canImport(Glibc)
+    static let streamSocketType = Int32(SOCK_STREAM.rawValue)
+    static let sendFlags = Int32(MSG_NOSIGNAL)
+  #else
+    static let streamSocketType = SOCK_STREAM
+    static let sendFlags: Int32 = 0
+  #endif
+
+  /// The current `errno` as readable text.
+  static func errorText(_ code: Int32 = errno) -> String {
+    guard let text = strerror(code) else { return "errno \(code)" }
+    return String(cString: text)
+  }
+
+  /// Makes `fd` non-blocking and close-on-exec; on Apple also turns off SIGPIPE for the socket.
+  static func prepare(_ fd: Int32) {
+    _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+    _ = fcntl(fd, F_SETFD, fcntl(fd, F_GETFD) | FD_CLOEXEC)
+    #if canImport(Darwin)
+      var one: Int32 = 1
+      _ = setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
+    #endif
+  }
+
+  /// Starts a connect on a socket.
+  static func connect(
+    _ fd: Int32, _ address: UnsafeMutablePointer<sockaddr>?, _ length: socklen_t
+  ) -> Int32 {
+    #if canImport(Glibc)
+      Glibc.connect(fd, address, length)
+    #else
+      Darwin.connect(fd, address, length)
+    #endif
+  }
+
+  /// Accepts a pending connection on a listening socket.
+  static func accept(_ fd: Int32) -> Int32 {
+    #if canImport(Glibc)
+      Glibc.accept(fd, nil, nil)
+    #else
+      Darwin.accept(fd, nil, nil)
+    #endif
+  }
+
+  /// Closes a descriptor.
+  static func closeDescriptor(_ fd: Int32) {
+    #if canImport(Glibc)
+      _ = Glibc.close(fd)
+    #else
+      _ = Darwin.close(fd)
+    #endif
+  }
+
+  /// Disables Nagle's algorithm: WebSocket frames are small and latency matters.
+  static func setNoDelay(_ fd: Int32) {
+    var one: Int32 = 1
+    _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+  }
+
+  /// Polls `fds` for up to `milliseconds` (-1: forever), retrying on EINTR.
+  /// - Returns: The number of ready descriptors (0 on timeout), or -1 on failure.
+  static func poll(_ fds: inout [pollfd], milliseconds: Int32) -> Int32 {
+    while true {
+      let result = fds.withUnsafeMutableBufferPointer {
+        #if canImport(Glibc)
+          Glibc.poll($0.baseAddress, nfds_t($0.count), milliseconds)
+        #else
+          Darwin.poll($0.baseAddress, nfds_t($0.count), milliseconds)
+        #endif
+      }
+      if result >= 0 || errno != EINTR { return result }
+    }
+  }
+
+  /// Milliseconds left until `deadline`, clamped to poll's range; 0 once it has passed.
+  static func milliseconds(until deadline: ContinuousClock.Instant?) -> Int32 {
+    guard let deadline else { return -1 }
+    let left = ContinuousClock.now.duration(to: deadline)
+    if left <= .zero { return 0 }
+    let (seconds, attoseconds) = left.components
+    let total = seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1
+    return Int32(clamping: total)
+  }
+}

@@ -1,0 +1,55 @@
+import ServerBeeModels
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A self-pipe that wakes a thread blocked in `poll`: for queued frames, close, or cancellation.
+///
+/// Writes and reads are non-blocking, and a full pipe already means "wake up", so ``wake()`` never
+/// blocks. ``isCancelled`` is a sticky flag for blocking setup steps (connect, TLS, handshake).
+final class WakePipe: @unchecked Sendable {
+  // @unchecked: the descriptors are immutable after init; the flag is behind a lock.
+  let readDescriptor: Int32
+  private let writeDescriptor: Int32
+  private let cancelled = Locked(false)
+
+  init() throws(ServerBeeTransportError) {
+    var fds: [Int32] = [-1, -1]
+    guard pipe(&fds) == 0 else {
+      throw ServerBeeTransportError(.connectionFailed, "pipe() failed: \(Posix.errorText())")
+    }
+    readDescriptor = fds[0]
+    writeDescriptor = fds[1]
+    Posix.prepare(readDescriptor)
+    Posix.prepare(writeDescriptor)
+  }
+
+  deinit {
+    close(readDescriptor)
+    close(writeDescriptor)
+  }
+
+  /// Wakes the polling thread.
+  func wake() {
+    var byte: UInt8 = 1
+    _ = write(writeDescriptor, &byte, 1)
+  }
+
+  /// Marks the pending setup as cancelled and wakes the thread.
+  func cancel() {
+    cancelled.withLock { $0 = true }
+    wake()
+  }
+
+  /// Whether ``cancel()`` was called.
+  var isCancelled: Bool { cancelled.withLock { $0 } }
+
+  /// Empties the pipe after a wake-up.
+  func drain() {
+    var buffer = [UInt8](repeating: 0, count: 64)
+    while read(readDescriptor, &buffer, buffer.count) > 0 {}
+  }
+}

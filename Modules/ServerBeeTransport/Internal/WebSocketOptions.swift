@@ -1,0 +1,15 @@
+/// The settings one socket WebSocket connection runs with, for either role.
+struct WebSocketOptions: Sendable {
+  /// Our end of the connection.
+  var role: WebSocketRole
+  /// The largest inbound message (after inflation).
+  var maxMessageSize: Int
+  /// The negotiated permessage-deflate parameters, or `nil` for no compression.
+  var deflate: PerMessageDeflateParameters?
+  /// The keep-alive ping interval, or `nil` for no keep-alive.
+  var pingInterval: Duration?
+  /// How long to wait for a keep-alive pong before failing with `pingTimeout`.
+  var pongTimeout: Duration
+  /// How long the close handshake may take before the socket is closed anyway.
+  var closeTimeout: Duration
+}

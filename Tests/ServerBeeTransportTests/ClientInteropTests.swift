@@ -1,0 +1,157 @@
+import Foundation
+import ServerBeeModels
+import ServerBeeTestSupport
+import Testing
+
+@testable import ServerBeeTransport
+
+/// Our client against the Python `websockets` server (Peers/ws_server_peer.py).
+@Suite(.timeLimit(.minutes(1))) struct ClientInteropTests {
+  func peer(compression: Bool) throws -> (PeerProcess, Int) {
+    let peer = try PeerProcess.python(
+      "ws_server_peer.py", compression ? [] : ["--no-compression"])
+    return (peer, Int(try peer.port()))
+  }
+
+  func transport(compression: Bool, clock: any Clock<Duration> = ContinuousClock())
+    -> SocketWebSocketTransport
+  {
+    SocketWebSocketTransport(
+      configuration: .init(pingInterval: nil, compression: compression), clock: clock)
+  }
+
+  func url(_ port: Int, _ path: String) throws -> URL {
+    try #require(URL(string: "ws://127.0.0.1:\(port)\(path)"))
+  }
+
+  @Test(arguments: [true, false])
+  func handshakeCarriesBearerAndNegotiatesCompression(compression: Bool) async throws {
+    let (peer, port) = try peer(compression: compression)
+    let connection = try await transport(compression: compression).connect(
+      to: try url(port, "/info"), headers: ["Authorization": "Bearer t0k3n"])
+    var iterator = connection.inbound.makeAsyncIterator()
+    guard case .text(let json)? = try await iterator.next() else {
+      Issue.record("expected a text message")
+      return
+    }
+    let info = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
+    #expect(info?["authorization"] as? String == "Bearer t0k3n")
+    let extensions = info?["extensions"] as? String
+    #expect((extensions?.hasPrefix("permessage-deflate") ?? false) == compression)
+    await connection.close(code: .normalClosure, reason: "done")
+    withExtendedLifetime(peer) {}
+  }
+
+  @Test(arguments: [true, false])
+  func echoesTextAndMultiMegabyteBinaryAndAnswersPing(compression: Bool) async throws {
+    let (peer, port) = try peer(compression: compression)
+    let connection = try await transport(compression: compression).connect(
+      to: try url(port, "/echo"), headers: [:])
+    var iterator = connection.inbound.makeAsyncIterator()
+    try await connection.send(.text("héllo"))
+    #expect(try await iterator.next() == .text("héllo"))
+    let blob = Data((0..<(1536 * 1024)).map { UInt8(truncatingIfNeeded: $0 &* 13) })
+    try await connection.send(.binary(blob))
+    #expect(try await iterator.next() == .binary(blob))
+    try await connection.ping()
+    await connection.close(code: .normalClosure, reason: "bye")
+    #expect(try await iterator.next() == nil)
+    #expect(await connection.receivedClose?.code == .normalClosure)
+    withExtendedLifetime(peer) {}
+  }
+
+  @Test(arguments: [true, false])
+  func receivesFragmentedAndLargeServerMessages(compression: Bool) async throws {
+    let (peer, port) = try peer(compression: compression)
+    let connection = try await transport(compression: compression).connect(
+      to: try url(port, "/fragmented"), headers: [:])
+    var iterator = connection.inbound.makeAsyncIterator()
+    #expect(try await iterator.next() == .text("fragmented tëxt"))
+    let expected = Data((0..<(1536 * 1024)).map { UInt8($0 % 251) })
+    #expect(try await iterator.next() == .binary(expected))
+    await connection.close(code: .goingAway, reason: nil)
+    withExtendedLifetime(peer) {}
+  }
+
+  @Test(arguments: [true, false])
+  func serverClose4001FinishesTheStreamWithTheCodeAndReason(compression: Bool) async throws {
+    let (peer, port) = try peer(compression: compression)
+    let connection = try await transport(compression: compression).connect(
+      to: try url(port, "/close-4001"), headers: [:])
+    for try await message in connection.inbound { Issue.record("unexpected \(message)") }
+    #expect(
+      await connection.receivedClose == WebSocketClose(code: .tokenExpired, reason: "token expired")
+    )
+    await #expect(throws: ServerBeeTransportError.self) { try await connection.send(.text("late")) }
+    withExtendedLifetime(peer) {}
+  }
+
+  @Test func acceptsNoContextTakeoverAndWindowBitsFromThePythonServer() async throws {
+    let peer = try PeerProcess.python("ws_server_peer.py", ["--no-context-takeover"])
+    let port = Int(try peer.port())
+    let connection = try await transport(compression: true).connect(
+      to: try url(port, "/info"), headers: [:])
+    var iterator = connection.inbound.makeAsyncIterator()
+    guard case .text(let json)? = try await iterator.next() else {
+      Issue.record("expected a text message")
+      return
+    }
+    #expect(json.contains("server_no_context_takeover; client_no_context_takeover"))
+    for index in 0..<10 {
+      let text = String(repeating: "cpu \(index) ", count: 2000)
+      try await connection.send(.text(text))
+      #expect(try await iterator.next() == .text(text))
+    }
+    await connection.close(code: .normalClosure, reason: nil)
+    withExtendedLifetime(peer) {}
+  }
+
+  @Test func rejectedUpgradeReportsTheStatus() async throws {
+    let (peer, port) = try peer(compression: true)
+    let error = await #expect(throws: ServerBeeTransportError.self) {
+      _ = try await transport(compression: true).connect(to: try url(port, "/reject"), headers: [:])
+    }
+    #expect(error?.code == .upgradeRejected)
+    #expect(error?.httpStatus == 401)
+    withExtendedLifetime(peer) {}
+  }
+
+  @Test func deadPeerFailsWithPingTimeoutOnTheInjectedClock() async throws {
+    let (peer, port) = try peer(compression: false)
+    let clock = ManualClock()
+    let transport = SocketWebSocketTransport(
+      configuration: .init(pingInterval: .seconds(25), pongTimeout: .seconds(10)), clock: clock)
+    let connection = try await transport.connect(to: try url(port, "/nopong"), headers: [:])
+    await clock.waitForSleepers(1)
+    clock.advance(by: .seconds(25))  // the keep-alive ping goes out
+    await clock.waitForSleepers(1)
+    clock.advance(by: .seconds(10))  // no pong: dead peer
+    let error = await #expect(throws: ServerBeeTransportError.self) {
+      for try await _ in connection.inbound {}
+    }
+    #expect(error?.code == .pingTimeout)
+    withExtendedLifetime(peer) {}
+  }
+
+  @Test func refusedAndUnresolvableHostsAreDistinctErrors() async throws {
+    let transport = transport(compression: false)
+    let listener = try TCPListener()
+    let port = listener.port
+    listener.close()
+    _ = consume listener  // nothing listens on `port` any more
+    let refused = await #expect(throws: ServerBeeTransportError.self) {
+      _ = try await transport.connect(to: try url(Int(port), "/"), headers: [:])
+    }
+    #expect(refused?.code == .connectionRefused)
+    let unresolvable = await #expect(throws: ServerBeeTransportError.self) {
+      _ = try await transport.connect(
+        to: try #require(URL(string: "ws://no-such-host.invalid/")), headers: [:])
+    }
+    #expect(unresolvable?.code == .nameResolutionFailed)
+    let badScheme = await #expect(throws: ServerBeeTransportError.self) {
+      _ = try await transport.connect(
+        to: try #require(URL(string: "http://127.0.0.1/")), headers: [:])
+    }
+    #expect(badScheme?.code == .invalidURL)
+  }
+}

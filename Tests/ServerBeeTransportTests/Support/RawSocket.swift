@@ -1,0 +1,67 @@
+import Foundation
+
+@testable import ServerBeeTransport
+
+/// A raw TCP peer for bad-input tests: writes exactly the bytes a test gives it.
+final class RawSocket: @unchecked Sendable {
+  // @unchecked: used by one test task at a time; blocking calls run with short deadlines.
+  let stream: PlainStream
+  private let wake: WakePipe
+  private var buffered: [UInt8] = []
+
+  init(stream: PlainStream) throws {
+    self.stream = stream
+    wake = try WakePipe()
+  }
+
+  /// Connects to 127.0.0.1:`port`.
+  static func connect(port: UInt16) throws -> RawSocket {
+    let wake = try WakePipe()
+    let fd = try TCPConnector.connect(
+      host: "127.0.0.1", port: port, deadline: .now.advanced(by: .seconds(5)), wake: wake)
+    return try RawSocket(stream: PlainStream(descriptor: fd))
+  }
+
+  /// Accepts one connection on `listener`.
+  static func accept(_ listener: TCPListener) async throws -> RawSocket {
+    let socket = try await listener.accept()
+    guard let fd = socket.take() else { throw PeerError("socket already taken") }
+    return try RawSocket(stream: PlainStream(descriptor: fd))
+  }
+
+  func write(_ bytes: [UInt8]) throws {
+    try BlockingIO.writeAll(bytes, to: stream, deadline: .now.advanced(by: .seconds(5)), wake: wake)
+  }
+
+  func readHead() throws -> [UInt8] {
+    let (head, leftover) = try BlockingIO.readHead(
+      from: stream, deadline: .now.advanced(by: .seconds(5)), wake: wake)
+    buffered = leftover
+    return head
+  }
+
+  /// Reads until the peer closes (or 5 s pass); returns everything after the head.
+  func readToEnd() -> [UInt8] {
+    var result = buffered
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    let deadline = ContinuousClock.now.advanced(by: .seconds(5))
+    while ContinuousClock.now < deadline {
+      guard let read = try? buffer.withUnsafeMutableBytes({ try stream.read(into: $0) }) else {
+        break
+      }
+      switch read {
+      case .bytes(let count): result += buffer[0..<count]
+      case .endOfStream: return result
+      case .wouldBlock: usleep(2000)
+      }
+    }
+    return result
+  }
+
+  /// A client upgrade request for `/` without extensions.
+  static func upgradeRequest(key: String = "dGhlIHNhbXBsZSBub25jZQ==") -> [UInt8] {
+    Array(
+      ("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        + "Sec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: 13\r\n\r\n").utf8)
+  }
+}
