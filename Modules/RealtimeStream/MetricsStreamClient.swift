@@ -236,7 +236,7 @@ public actor MetricsStreamClient {
     let succeeded: Bool
     do {
       if let rejectedToken {
-        _ = try await tokens.accessToken(replacing: rejectedToken)
+        _ = try await tokens.accessToken(afterRejectionOf: rejectedToken)
       } else {
         _ = try await tokens.validAccessToken()
       }

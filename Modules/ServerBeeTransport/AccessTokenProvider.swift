@@ -22,7 +22,7 @@ public protocol AccessTokenProvider: Sendable {
   /// - Parameter rejected: The token the server refused.
   /// - Returns: A different, currently valid token.
   /// - Throws: The provider's error when no valid token can be obtained.
-  func accessToken(replacing rejected: String) async throws -> String
+  func accessToken(afterRejectionOf rejected: String) async throws -> String
 }
 
 extension AccessTokenProvider {
@@ -30,7 +30,7 @@ extension AccessTokenProvider {
   /// - Parameter rejected: The token the server refused (ignored).
   /// - Returns: A currently valid token.
   /// - Throws: The provider's error.
-  public func accessToken(replacing rejected: String) async throws -> String {
+  public func accessToken(afterRejectionOf rejected: String) async throws -> String {
     try await validAccessToken()
   }
 }

@@ -13,7 +13,7 @@ actor CountingTokenProvider: AccessTokenProvider {
 
   func validAccessToken() -> String { "token-\(issued)" }
 
-  func accessToken(replacing rejected: String) -> String {
+  func accessToken(afterRejectionOf rejected: String) -> String {
     replacements.append(rejected)
     if rejected == "token-\(issued)" { issued += 1 }
     return "token-\(issued)"
