@@ -148,6 +148,12 @@ let package = Package(
       dependencies: ["RealtimeStream", "ServerBeeTestSupport"],
       path: "Tests/RealtimeStreamTests"),
     .testTarget(
+      name: "RealtimeStreamIntegrationTests",
+      dependencies: [
+        "RealtimeStream", "AuthSession", "SecureStore", "ServerBeeSimulator", "ServerBeeTestSupport",
+      ],
+      path: "Tests/RealtimeStreamIntegrationTests"),
+    .testTarget(
       name: "NotificationPreferencesTests",
       dependencies: ["NotificationPreferences"],
       path: "Tests/NotificationPreferencesTests"),
