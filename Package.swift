@@ -150,7 +150,8 @@ let package = Package(
     .testTarget(
       name: "RealtimeStreamIntegrationTests",
       dependencies: [
-        "RealtimeStream", "AuthSession", "SecureStore", "ServerBeeSimulator", "ServerBeeTestSupport",
+        "RealtimeStream", "AuthSession", "SecureStore", "ServerBeeSimulator",
+        "ServerBeeTestSupport",
       ],
       path: "Tests/RealtimeStreamIntegrationTests"),
     .testTarget(
