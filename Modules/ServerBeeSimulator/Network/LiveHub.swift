@@ -1,4 +1,5 @@
 import Foundation
+import ServerBeeModels
 
 /// Fan-out of live frames to WebSocket connections, one bounded queue per subscriber.
 ///

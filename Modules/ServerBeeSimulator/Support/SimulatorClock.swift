@@ -1,4 +1,5 @@
 public import Foundation
+import ServerBeeModels
 
 /// The simulator's notion of "now": a base clock plus an offset the control API can advance.
 ///

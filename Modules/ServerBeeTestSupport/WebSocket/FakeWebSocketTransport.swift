@@ -30,13 +30,13 @@ package final class FakeWebSocketTransport: WebSocketTransport, Sendable {
   /// The server ends of accepted connections, in order.
   package let peers: AsyncStream<FakeWebSocketPeer>
   private let peerContinuation: AsyncStream<FakeWebSocketPeer>.Continuation
-  private let state: TestLock<(script: [Outcome], requests: [(URL, HTTPHeaders)])>
+  private let state: Locked<(script: [Outcome], requests: [(URL, HTTPHeaders)])>
 
   /// Creates a transport answering `connect` calls with `script`, then accepting.
   /// - Parameter script: The answers, in order.
   package init(script: [Outcome] = []) {
     (peers, peerContinuation) = AsyncStream.makeStream(of: FakeWebSocketPeer.self)
-    state = TestLock((script, []))
+    state = Locked((script, []))
   }
 
   /// The URL and headers of every `connect` call, in order.
@@ -117,7 +117,7 @@ package final class FakeWebSocketConnection: WebSocketConnection, Sendable {
   package let inbound: AsyncThrowingStream<WebSocketMessage, any Error>
   private let inboundContinuation: AsyncThrowingStream<WebSocketMessage, any Error>.Continuation
   private let sent: AsyncStream<WebSocketMessage>.Continuation
-  private let state = TestLock(State())
+  private let state = Locked(State())
 
   init(sent: AsyncStream<WebSocketMessage>.Continuation) {
     self.sent = sent
