@@ -16,8 +16,8 @@ import Testing
     let listener = try TCPListener()
     let client = try await RawSocket.connect(port: listener.port)
     try await client.write(RawSocket.upgradeRequest())
-    let upgrade = try await WebSocketServerUpgrade.read(from: try await listener.accept())
-    let connection = try await upgrade.accept(
+    let upgrade = try await HTTPServerRequest.read(from: try await listener.accept())
+    let connection = try await upgrade.acceptWebSocket(
       options: .init(maxMessageSize: maxMessageSize, compression: false))
     let head = try HTTPHeadCodec.parseResponse(try await client.readHead())
     #expect(head.status == 101)
@@ -73,9 +73,9 @@ import Testing
     let listener = try TCPListener()
     let client = try await RawSocket.connect(port: listener.port)
     try await client.write(RawSocket.upgradeRequest(key: "too-short"))
-    let upgrade = try await WebSocketServerUpgrade.read(from: try await listener.accept())
+    let upgrade = try await HTTPServerRequest.read(from: try await listener.accept())
     let error = await #expect(throws: ServerBeeTransportError.self) {
-      _ = try await upgrade.accept()
+      _ = try await upgrade.acceptWebSocket()
     }
     #expect(error?.code == .handshakeInvalid)
     #expect(try HTTPHeadCodec.parseResponse(try await client.readHead()).status == 400)

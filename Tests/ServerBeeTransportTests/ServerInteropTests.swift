@@ -17,9 +17,9 @@ import Testing
   @Test(arguments: [true, false])
   func echoesEverythingThePythonClientSendsAndCompletesItsClose(compression: Bool) async throws {
     let (listener, peer) = try await start("echo", compression: compression)
-    let upgrade = try await WebSocketServerUpgrade.read(from: try await listener.accept())
-    #expect(upgrade.request.target == "/api/ws/servers")
-    let connection = try await upgrade.accept(
+    let upgrade = try await HTTPServerRequest.read(from: try await listener.accept())
+    #expect(upgrade.head.target == "/api/ws/servers")
+    let connection = try await upgrade.acceptWebSocket(
       options: .init(compression: compression))
     var received = 0
     for try await message in connection.inbound {
@@ -37,8 +37,8 @@ import Testing
   @Test(arguments: [true, false])
   func serverInitiatedClose4001ReachesThePythonClient(compression: Bool) async throws {
     let (listener, peer) = try await start("server-close", compression: compression)
-    let upgrade = try await WebSocketServerUpgrade.read(from: try await listener.accept())
-    let connection = try await upgrade.accept(options: .init(compression: compression))
+    let upgrade = try await HTTPServerRequest.read(from: try await listener.accept())
+    let connection = try await upgrade.acceptWebSocket(options: .init(compression: compression))
     try await connection.send(.text("full_sync"))
     await connection.close(code: .tokenExpired, reason: "token expired")
     for try await _ in connection.inbound {}
@@ -54,8 +54,8 @@ import Testing
     let peer = try await PeerProcess.python(
       "ws_client_peer.py",
       ["ws://127.0.0.1:\(listener.port)/", "echo", "--no-context-takeover"])
-    let upgrade = try await WebSocketServerUpgrade.read(from: try await listener.accept())
-    let connection = try await upgrade.accept()
+    let upgrade = try await HTTPServerRequest.read(from: try await listener.accept())
+    let connection = try await upgrade.acceptWebSocket()
     for try await message in connection.inbound { try await connection.send(message) }
     let result = await peer.finish()
     #expect(result.status == 0, "\(result.output)")
@@ -68,7 +68,7 @@ import Testing
 
   @Test func rejectingBeforeTheUpgradeSendsThePlainResponse() async throws {
     let (listener, peer) = try await start("echo", compression: false)
-    let upgrade = try await WebSocketServerUpgrade.read(from: try await listener.accept())
+    let upgrade = try await HTTPServerRequest.read(from: try await listener.accept())
     await upgrade.respond(HTTPResponseHead(status: 401, reason: "Unauthorized", headers: [:]))
     let result = await peer.finish()
     #expect(result.status == 1)

@@ -23,8 +23,8 @@ import Testing
   {
     let target = try #require(URL(string: url))
     async let client = transport(compression: compression).connect(to: target, headers: [:])
-    let upgrade = try await WebSocketServerUpgrade.read(from: try await listener.accept())
-    let server = try await upgrade.accept(options: .init(compression: compression))
+    let upgrade = try await HTTPServerRequest.read(from: try await listener.accept())
+    let server = try await upgrade.acceptWebSocket(options: .init(compression: compression))
     return (try await client, server)
   }
 
