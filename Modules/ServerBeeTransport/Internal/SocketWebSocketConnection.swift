@@ -241,7 +241,8 @@ final class SocketWebSocketConnection: WebSocketConnection, @unchecked Sendable 
   /// Queues our close frame once; the I/O thread completes the handshake.
   func beginClose(code: WebSocketCloseCode, reason: String) {
     let payload =
-      code.isSendable ? WebSocketMessageAssembler.closePayload(code: code, reason: reason) : []
+      code.isAllowedInCloseFrame
+      ? WebSocketMessageAssembler.closePayload(code: code, reason: reason) : []
     let queued = shared.withLock { state -> Bool in
       guard !state.terminated, !state.closeQueued else { return false }
       state.closeQueued = true
@@ -415,7 +416,7 @@ extension SocketWebSocketConnection {
     }
     if !sentCloseOnWire {
       let payload =
-        close.code.isSendable
+        close.code.isAllowedInCloseFrame
         ? WebSocketMessageAssembler.closePayload(code: close.code, reason: "") : []
       queueDirect(encode(WebSocketFrame(opcode: .close, payload: payload)))
       sentCloseOnWire = true
