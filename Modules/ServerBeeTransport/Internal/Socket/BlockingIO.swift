@@ -106,13 +106,7 @@ enum BlockingIO {
   private static func wait(
     _ stream: any ByteStream, events: Int16, deadline: ContinuousClock.Instant, wake: WakePipe
   ) throws {
-    var fds = [
-      pollfd(fd: stream.descriptor, events: events, revents: 0),
-      pollfd(fd: wake.readDescriptor, events: Int16(POLLIN), revents: 0),
-    ]
-    let ready = Posix.poll(&fds, milliseconds: Posix.milliseconds(until: deadline))
-    if wake.isCancelled { throw CancellationError() }
-    if ready == 0 { throw ServerBeeTransportError(.timedOut, "the WebSocket handshake timed out") }
-    if fds[1].revents != 0 { wake.drain() }
+    try wake.wait(
+      for: stream.descriptor, events: events, until: deadline, what: "the WebSocket handshake")
   }
 }
