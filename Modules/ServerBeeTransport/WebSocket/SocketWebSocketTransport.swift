@@ -20,6 +20,9 @@ import ServerBeeModels
 /// }
 /// ```
 ///
+/// Received messages are buffered until the single consumer of
+/// ``WebSocketConnection/inbound`` reads them, so keep reading (or close the connection).
+///
 /// Each connection runs its socket I/O on one dedicated thread (see the module overview), sends
 /// a keep-alive ping every ``Configuration/pingInterval`` and fails with
 /// `.pingTimeout` when no pong comes back within
