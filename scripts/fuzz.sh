@@ -25,7 +25,7 @@ for target in fuzz-frame-decoder fuzz-http-head; do
   SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 "$bin/$target" \
     -max_total_time="$seconds" -max_len=4096 -timeout=10 -print_final_stats=1 \
     -artifact_prefix="findings/$target/" "corpus/$target" 2>&1 \
-    | grep -E '^#[0-9]+ +DONE|^Done|stat::number_of_executed_units|ERROR|SUMMARY|deadly|Test unit' \
+    | grep -E '^#[0-9]+[[:space:]]+DONE|^Done|stat::number_of_executed_units|ERROR|SUMMARY|deadly|Test unit' \
     || status=1
 done
 exit "$status"

@@ -14,12 +14,12 @@ import Testing
     -> (any WebSocketConnection, RawSocket)
   {
     let listener = try TCPListener()
-    let client = try RawSocket.connect(port: listener.port)
-    try client.write(RawSocket.upgradeRequest())
-    let upgrade = try await WebSocketServerUpgrade.read(from: try await listener.accept())
-    let connection = try await upgrade.accept(
+    let client = try await RawSocket.connect(port: listener.port)
+    try await client.write(RawSocket.upgradeRequest())
+    let upgrade = try await HTTPServerRequest.read(from: try await listener.accept())
+    let connection = try await upgrade.acceptWebSocket(
       options: .init(maxMessageSize: maxMessageSize, compression: false))
-    let head = try HTTPHeadCodec.parseResponse(try client.readHead())
+    let head = try HTTPHeadCodec.parseResponse(try await client.readHead())
     #expect(head.status == 101)
     return (connection, client)
   }
@@ -29,12 +29,12 @@ import Testing
     maxMessageSize: Int = 1 << 20
   ) async throws {
     let (connection, client) = try await serverWithRawClient(maxMessageSize: maxMessageSize)
-    try client.write(bytes)
+    try await client.write(bytes)
     let error = await #expect(throws: ServerBeeTransportError.self) {
       for try await _ in connection.inbound {}
     }
     #expect(error?.code == code)
-    let reply = client.readToEnd()
+    let reply = await client.readToEnd()
     #expect(Array(reply.prefix(4)) == [0x88, 0x02, UInt8(closeCode >> 8), UInt8(closeCode & 0xFF)])
   }
 
@@ -61,7 +61,7 @@ import Testing
 
   @Test func truncatedFrameThenDisconnectIsConnectionLost() async throws {
     let (connection, client) = try await serverWithRawClient()
-    try client.write(hex("82 fe 01 00 01 02"))
+    try await client.write(hex("82 fe 01 00 01 02"))
     client.stream.close()
     let error = await #expect(throws: ServerBeeTransportError.self) {
       for try await _ in connection.inbound {}
@@ -71,14 +71,14 @@ import Testing
 
   @Test func badUpgradeRequestGets400AndATypedError() async throws {
     let listener = try TCPListener()
-    let client = try RawSocket.connect(port: listener.port)
-    try client.write(RawSocket.upgradeRequest(key: "too-short"))
-    let upgrade = try await WebSocketServerUpgrade.read(from: try await listener.accept())
+    let client = try await RawSocket.connect(port: listener.port)
+    try await client.write(RawSocket.upgradeRequest(key: "too-short"))
+    let upgrade = try await HTTPServerRequest.read(from: try await listener.accept())
     let error = await #expect(throws: ServerBeeTransportError.self) {
-      _ = try await upgrade.accept()
+      _ = try await upgrade.acceptWebSocket()
     }
     #expect(error?.code == .handshakeInvalid)
-    #expect(try HTTPHeadCodec.parseResponse(try client.readHead()).status == 400)
+    #expect(try HTTPHeadCodec.parseResponse(try await client.readHead()).status == 400)
   }
 
   /// Our client against a raw server that answers the upgrade with `response`, then `frames`.
@@ -92,9 +92,10 @@ import Testing
       clock: ContinuousClock())
     async let connecting = capture { try await transport.connect(to: url, headers: [:]) }
     let server = try await RawSocket.accept(listener)
-    let request = try HTTPHeadCodec.parseRequest(try server.readHead())
+    let request = try HTTPHeadCodec.parseRequest(try await server.readHead())
     let key = try #require(request.headers["sec-websocket-key"])
-    try server.write(Array(response(WebSocketHandshake.acceptValue(forKey: key)).utf8) + frames)
+    try await server.write(
+      Array(response(WebSocketHandshake.acceptValue(forKey: key)).utf8) + frames)
     return (await connecting, server)
   }
 
@@ -125,7 +126,7 @@ import Testing
     }
     #expect(error?.code == .protocolViolation)
     // The client's close frame is masked: 0x88, 0x82, 4 key bytes, then 1002 masked.
-    let reply = server.readToEnd()
+    let reply = await server.readToEnd()
     try #require(reply.count >= 8)
     #expect(Array(reply.prefix(2)) == [0x88, 0x82])
     #expect([reply[6] ^ reply[2], reply[7] ^ reply[3]] == [0x03, 0xEA])
@@ -151,7 +152,7 @@ import Testing
     let url = try #require(URL(string: "ws://127.0.0.1:\(listener.port)/"))
     let task = Task { try await transport.connect(to: url, headers: [:]) }
     let server = try await RawSocket.accept(listener)
-    _ = try server.readHead()  // the client is now waiting for our response
+    _ = try await server.readHead()  // the client is now waiting for our response
     task.cancel()
     await #expect(throws: CancellationError.self) { _ = try await task.value }
   }

@@ -7,10 +7,10 @@ import Testing
 
 /// Our client against the Python `websockets` server (Peers/ws_server_peer.py).
 @Suite(.timeLimit(.minutes(1))) struct ClientInteropTests {
-  func peer(compression: Bool) throws -> (PeerProcess, Int) {
-    let peer = try PeerProcess.python(
+  func peer(compression: Bool) async throws -> (PeerProcess, Int) {
+    let peer = try await PeerProcess.python(
       "ws_server_peer.py", compression ? [] : ["--no-compression"])
-    return (peer, Int(try peer.port()))
+    return (peer, Int(try await peer.port()))
   }
 
   func transport(compression: Bool, clock: any Clock<Duration> = ContinuousClock())
@@ -26,7 +26,7 @@ import Testing
 
   @Test(arguments: [true, false])
   func handshakeCarriesBearerAndNegotiatesCompression(compression: Bool) async throws {
-    let (peer, port) = try peer(compression: compression)
+    let (peer, port) = try await peer(compression: compression)
     let connection = try await transport(compression: compression).connect(
       to: try url(port, "/info"), headers: ["Authorization": "Bearer t0k3n"])
     var iterator = connection.inbound.makeAsyncIterator()
@@ -44,7 +44,7 @@ import Testing
 
   @Test(arguments: [true, false])
   func echoesTextAndMultiMegabyteBinaryAndAnswersPing(compression: Bool) async throws {
-    let (peer, port) = try peer(compression: compression)
+    let (peer, port) = try await peer(compression: compression)
     let connection = try await transport(compression: compression).connect(
       to: try url(port, "/echo"), headers: [:])
     var iterator = connection.inbound.makeAsyncIterator()
@@ -62,7 +62,7 @@ import Testing
 
   @Test(arguments: [true, false])
   func receivesFragmentedAndLargeServerMessages(compression: Bool) async throws {
-    let (peer, port) = try peer(compression: compression)
+    let (peer, port) = try await peer(compression: compression)
     let connection = try await transport(compression: compression).connect(
       to: try url(port, "/fragmented"), headers: [:])
     var iterator = connection.inbound.makeAsyncIterator()
@@ -75,7 +75,7 @@ import Testing
 
   @Test(arguments: [true, false])
   func serverClose4001FinishesTheStreamWithTheCodeAndReason(compression: Bool) async throws {
-    let (peer, port) = try peer(compression: compression)
+    let (peer, port) = try await peer(compression: compression)
     let connection = try await transport(compression: compression).connect(
       to: try url(port, "/close-4001"), headers: [:])
     for try await message in connection.inbound { Issue.record("unexpected \(message)") }
@@ -87,8 +87,8 @@ import Testing
   }
 
   @Test func acceptsNoContextTakeoverAndWindowBitsFromThePythonServer() async throws {
-    let peer = try PeerProcess.python("ws_server_peer.py", ["--no-context-takeover"])
-    let port = Int(try peer.port())
+    let peer = try await PeerProcess.python("ws_server_peer.py", ["--no-context-takeover"])
+    let port = Int(try await peer.port())
     let connection = try await transport(compression: true).connect(
       to: try url(port, "/info"), headers: [:])
     var iterator = connection.inbound.makeAsyncIterator()
@@ -107,7 +107,7 @@ import Testing
   }
 
   @Test func rejectedUpgradeReportsTheStatus() async throws {
-    let (peer, port) = try peer(compression: true)
+    let (peer, port) = try await peer(compression: true)
     let error = await #expect(throws: ServerBeeTransportError.self) {
       _ = try await transport(compression: true).connect(to: try url(port, "/reject"), headers: [:])
     }
@@ -117,7 +117,7 @@ import Testing
   }
 
   @Test func deadPeerFailsWithPingTimeoutOnTheInjectedClock() async throws {
-    let (peer, port) = try peer(compression: false)
+    let (peer, port) = try await peer(compression: false)
     let clock = ManualClock()
     let transport = SocketWebSocketTransport(
       configuration: .init(pingInterval: .seconds(25), pongTimeout: .seconds(10)), clock: clock)

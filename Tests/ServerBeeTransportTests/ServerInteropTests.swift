@@ -7,19 +7,19 @@ import Testing
 /// Our server side (TCPListener + WebSocketServerUpgrade) against the Python `websockets` client
 /// (Peers/ws_client_peer.py).
 @Suite(.timeLimit(.minutes(1))) struct ServerInteropTests {
-  func start(_ scenario: String, compression: Bool) throws -> (TCPListener, PeerProcess) {
+  func start(_ scenario: String, compression: Bool) async throws -> (TCPListener, PeerProcess) {
     let listener = try TCPListener()
     var arguments = ["ws://127.0.0.1:\(listener.port)/api/ws/servers", scenario]
     if !compression { arguments.append("--no-compression") }
-    return (listener, try PeerProcess.python("ws_client_peer.py", arguments))
+    return (listener, try await PeerProcess.python("ws_client_peer.py", arguments))
   }
 
   @Test(arguments: [true, false])
   func echoesEverythingThePythonClientSendsAndCompletesItsClose(compression: Bool) async throws {
-    let (listener, peer) = try start("echo", compression: compression)
-    let upgrade = try await WebSocketServerUpgrade.read(from: try await listener.accept())
-    #expect(upgrade.request.target == "/api/ws/servers")
-    let connection = try await upgrade.accept(
+    let (listener, peer) = try await start("echo", compression: compression)
+    let upgrade = try await HTTPServerRequest.read(from: try await listener.accept())
+    #expect(upgrade.head.target == "/api/ws/servers")
+    let connection = try await upgrade.acceptWebSocket(
       options: .init(compression: compression))
     var received = 0
     for try await message in connection.inbound {
@@ -28,7 +28,7 @@ import Testing
     }
     #expect(received == 3)
     #expect(await connection.receivedClose == WebSocketClose(code: .normalClosure, reason: "bye"))
-    let result = peer.finish()
+    let result = await peer.finish()
     #expect(result.status == 0, "\(result.output)")
     #expect(
       result.output.contains("text ok\nbinary ok\nfragmented ok\nping ok\nok"), "\(result.output)")
@@ -36,14 +36,14 @@ import Testing
 
   @Test(arguments: [true, false])
   func serverInitiatedClose4001ReachesThePythonClient(compression: Bool) async throws {
-    let (listener, peer) = try start("server-close", compression: compression)
-    let upgrade = try await WebSocketServerUpgrade.read(from: try await listener.accept())
-    let connection = try await upgrade.accept(options: .init(compression: compression))
+    let (listener, peer) = try await start("server-close", compression: compression)
+    let upgrade = try await HTTPServerRequest.read(from: try await listener.accept())
+    let connection = try await upgrade.acceptWebSocket(options: .init(compression: compression))
     try await connection.send(.text("full_sync"))
     await connection.close(code: .tokenExpired, reason: "token expired")
     for try await _ in connection.inbound {}
     #expect(await connection.receivedClose?.code == .tokenExpired)
-    let result = peer.finish()
+    let result = await peer.finish()
     #expect(
       result.output.contains("message full_sync\nclosed 4001 token expired\nok"), "\(result.output)"
     )
@@ -51,13 +51,13 @@ import Testing
 
   @Test func negotiatesNoContextTakeoverAndWindowBitsWithThePythonClient() async throws {
     let listener = try TCPListener()
-    let peer = try PeerProcess.python(
+    let peer = try await PeerProcess.python(
       "ws_client_peer.py",
       ["ws://127.0.0.1:\(listener.port)/", "echo", "--no-context-takeover"])
-    let upgrade = try await WebSocketServerUpgrade.read(from: try await listener.accept())
-    let connection = try await upgrade.accept()
+    let upgrade = try await HTTPServerRequest.read(from: try await listener.accept())
+    let connection = try await upgrade.acceptWebSocket()
     for try await message in connection.inbound { try await connection.send(message) }
-    let result = peer.finish()
+    let result = await peer.finish()
     #expect(result.status == 0, "\(result.output)")
     #expect(
       result.output.contains(
@@ -67,10 +67,10 @@ import Testing
   }
 
   @Test func rejectingBeforeTheUpgradeSendsThePlainResponse() async throws {
-    let (listener, peer) = try start("echo", compression: false)
-    let upgrade = try await WebSocketServerUpgrade.read(from: try await listener.accept())
+    let (listener, peer) = try await start("echo", compression: false)
+    let upgrade = try await HTTPServerRequest.read(from: try await listener.accept())
     await upgrade.respond(HTTPResponseHead(status: 401, reason: "Unauthorized", headers: [:]))
-    let result = peer.finish()
+    let result = await peer.finish()
     #expect(result.status == 1)
     #expect(result.output.contains("401"), "\(result.output)")
   }

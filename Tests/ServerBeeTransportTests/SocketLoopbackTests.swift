@@ -23,8 +23,8 @@ import Testing
   {
     let target = try #require(URL(string: url))
     async let client = transport(compression: compression).connect(to: target, headers: [:])
-    let upgrade = try await WebSocketServerUpgrade.read(from: try await listener.accept())
-    let server = try await upgrade.accept(options: .init(compression: compression))
+    let upgrade = try await HTTPServerRequest.read(from: try await listener.accept())
+    let server = try await upgrade.acceptWebSocket(options: .init(compression: compression))
     return (try await client, server)
   }
 
@@ -74,9 +74,9 @@ import Testing
     let url = try #require(URL(string: "ws://127.0.0.1:\(listener.port)/"))
     async let client = transport(compression: false).connect(to: url, headers: [:])
     let raw = try await RawSocket.accept(listener)
-    let request = try HTTPHeadCodec.parseRequest(try raw.readHead())
+    let request = try HTTPHeadCodec.parseRequest(try await raw.readHead())
     let key = try #require(request.headers["sec-websocket-key"])
-    try raw.write(WebSocketHandshake.switchingProtocols(key: key, extensions: nil).serialized)
+    try await raw.write(WebSocketHandshake.switchingProtocols(key: key, extensions: nil).serialized)
     let connection = try await client
     raw.stream.close()
     let error = await #expect(throws: ServerBeeTransportError.self) {
@@ -91,9 +91,9 @@ import Testing
     async let client = transport(compression: false, closeTimeout: .milliseconds(200))
       .connect(to: url, headers: [:])
     let raw = try await RawSocket.accept(listener)
-    let request = try HTTPHeadCodec.parseRequest(try raw.readHead())
+    let request = try HTTPHeadCodec.parseRequest(try await raw.readHead())
     let key = try #require(request.headers["sec-websocket-key"])
-    try raw.write(WebSocketHandshake.switchingProtocols(key: key, extensions: nil).serialized)
+    try await raw.write(WebSocketHandshake.switchingProtocols(key: key, extensions: nil).serialized)
     let connection = try await client
     await connection.close(code: .normalClosure, reason: "bye")  // the raw peer stays silent
     #expect(await connection.receivedClose == nil)

@@ -10,7 +10,7 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct TLSInteropTests {
   let pki: TestPKI
 
-  init() throws { pki = try TestPKI() }
+  init() async throws { pki = try await TestPKI() }
 
   func connect(host: String, port: Int, trust: TLSTrust, path: String = "/") async throws
     -> any WebSocketConnection
@@ -24,7 +24,7 @@ import Testing
   func connectError(host: String = "localhost", trust: TLSTrust) async throws
     -> ServerBeeTransportError?
   {
-    let (server, port) = try pki.startOpenSSLServer()
+    let (server, port) = try await pki.startOpenSSLServer()
     defer { withExtendedLifetime(server) {} }
     do {
       _ = try await connect(host: host, port: port, trust: trust)
@@ -41,9 +41,9 @@ import Testing
   }
 
   @Test func wssEchoWorksAgainstPythonWebsocketsOverTLS() async throws {
-    let peer = try PeerProcess.python(
+    let peer = try await PeerProcess.python(
       "ws_server_peer.py", ["--tls", pki.leafCertificate.path, pki.leafKey.path])
-    let port = Int(try peer.port())
+    let port = Int(try await peer.port())
     let connection = try await connect(
       host: "localhost", port: port, trust: TLSTrust(additionalCAFile: pki.caFile), path: "/echo")
     var iterator = connection.inbound.makeAsyncIterator()
@@ -81,7 +81,7 @@ import Testing
   }
 
   @Test func matchingPinTrustsALeafWithoutItsCA() async throws {
-    let pin = try #require(TLSTrust.fingerprint(hex: try pki.leafFingerprint()))
+    let pin = try #require(TLSTrust.fingerprint(hex: try await pki.leafFingerprint()))
     let error = try await connectError(trust: TLSTrust(certificateSHA256Pins: [pin]))
     #expect(error?.code == .upgradeRejected)
     let wrongHost = try await connectError(

@@ -90,3 +90,15 @@ import Testing
     #expect(clock.sleeperCount == 0)
   }
 }
+
+@Suite struct StaticAccessTokenProviderTests {
+  @Test func handsOutTokensInOrderThenRepeatsTheLastAndCanFail() async throws {
+    let tokens = StaticAccessTokenProvider("t1", "t2")
+    #expect(try await tokens.validAccessToken() == "t1")
+    #expect(try await tokens.validAccessToken() == "t2")
+    #expect(try await tokens.validAccessToken() == "t2")
+    tokens.fail(with: ServerBeeTransportError(.connectionFailed, "revoked"))
+    await #expect(throws: ServerBeeTransportError.self) { try await tokens.validAccessToken() }
+    #expect(tokens.callCount == 4)
+  }
+}

@@ -7,10 +7,10 @@ import Testing
   let peer: PeerProcess
   let base: URL
 
-  init() throws {
+  init() async throws {
     peer = try PeerProcess(
       "python3", [PeerProcess.peersDirectory.appendingPathComponent("http_peer.py").path])
-    base = try #require(URL(string: "http://127.0.0.1:\(try peer.port())"))
+    base = try #require(URL(string: "http://127.0.0.1:\(try await peer.port())"))
   }
 
   @Test func getReturnsStatusLowercasedHeadersAndBody() async throws {

@@ -22,6 +22,25 @@ import Testing
     #expect(try WebSocketHandshake.validateRequest(head) == key)
   }
 
+  @Test func clientRequestKeepsPercentEncodingInTheTarget() throws {
+    let url = try #require(URL(string: "ws://127.0.0.1/a%20b/c?q=x%26y"))
+    let head = WebSocketHandshake.clientRequest(url: url, key: key, headers: [:], extensions: nil)
+    #expect(head.target == "/a%20b/c?q=x%26y")
+  }
+
+  @Test func headerInjectionIsRefusedBeforeConnecting() async throws {
+    let transport = SocketWebSocketTransport(
+      configuration: .init(pingInterval: nil), clock: ContinuousClock())
+    let error = await #expect(throws: ServerBeeTransportError.self) {
+      _ = try await transport.connect(
+        to: try #require(URL(string: "ws://127.0.0.1:1/")),
+        headers: ["Authorization": "Bearer x\r\nX-Evil: 1"])
+    }
+    #expect(error?.code == .handshakeInvalid)
+    #expect(HTTPHeadCodec.isValidField(name: "Authorization", value: "Bearer abc") == true)
+    #expect(HTTPHeadCodec.isValidField(name: "Bad Name", value: "x") == false)
+  }
+
   func response(status: Int = 101, accept: String? = nil, extensions: String? = nil)
     -> HTTPResponseHead
   {

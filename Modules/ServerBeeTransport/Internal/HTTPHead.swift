@@ -158,6 +158,16 @@ package enum HTTPHeadCodec {
       status: status, reason: String(decoding: reason, as: UTF8.self), headers: headers)
   }
 
+  /// Whether a header can be written as one HTTP/1.1 field line: a token name and a value
+  /// without CR, LF or other control characters (no header injection).
+  /// - Parameters:
+  ///   - name: The header name.
+  ///   - value: The header value.
+  /// - Returns: `true` when the field is safe to serialize.
+  package static func isValidField(name: String, value: String) -> Bool {
+    !name.isEmpty && name.utf8.allSatisfy(isTokenByte) && value.utf8.allSatisfy(isFieldValueByte)
+  }
+
   static func serialize(startLine: String, headers: HTTPHeaders) -> [UInt8] {
     var text = startLine + "\r\n"
     for (name, value) in headers.fields.sorted(by: { $0.key < $1.key }) {

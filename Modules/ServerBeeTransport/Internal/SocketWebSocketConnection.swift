@@ -241,7 +241,8 @@ final class SocketWebSocketConnection: WebSocketConnection, @unchecked Sendable 
   /// Queues our close frame once; the I/O thread completes the handshake.
   func beginClose(code: WebSocketCloseCode, reason: String) {
     let payload =
-      code.isSendable ? WebSocketMessageAssembler.closePayload(code: code, reason: reason) : []
+      code.isAllowedInCloseFrame
+      ? WebSocketMessageAssembler.closePayload(code: code, reason: reason) : []
     let queued = shared.withLock { state -> Bool in
       guard !state.terminated, !state.closeQueued else { return false }
       state.closeQueued = true
@@ -262,9 +263,10 @@ extension SocketWebSocketConnection {
     try? processFrames()
     while !finished {
       takeOutbound()
+      let moreInput: Bool
       do {
         try writePending()
-        try readAvailable(&readBuffer)
+        moreInput = try readAvailable(&readBuffer)
         try writePending()
       } catch {
         finish(with: error, lingering: false)
@@ -275,7 +277,7 @@ extension SocketWebSocketConnection {
         finish(with: nil, lingering: false)
         break
       }
-      waitForActivity()
+      if !moreInput { waitForActivity() }
     }
     // Give a final close frame (or error close) a bounded chance to leave.
     let flushDeadline = lingerDeadline ?? ContinuousClock.now.advanced(by: options.closeTimeout)
@@ -341,11 +343,15 @@ extension SocketWebSocketConnection {
     }
   }
 
-  private func readAvailable(_ buffer: inout [UInt8]) throws {
-    while !finished {
+  /// Reads and handles what is available; returns `true` when it stopped at its per-turn cap
+  /// (more input may already be buffered, for example inside OpenSSL, so do not wait in poll).
+  private func readAvailable(_ buffer: inout [UInt8]) throws -> Bool {
+    // At most 1 MiB per turn, so a peer that floods us cannot starve our writes (pongs,
+    // keep-alive pings, the close frame).
+    for _ in 0..<16 where !finished {
       let result = try buffer.withUnsafeMutableBytes { try stream.read(into: $0) }
       switch result {
-      case .wouldBlock: return
+      case .wouldBlock: return false
       case .endOfStream:
         if peerClose != nil || sentCloseOnWire {
           finish(with: nil, lingering: false)
@@ -355,12 +361,13 @@ extension SocketWebSocketConnection {
               .connectionLost, "the connection closed without a close frame"),
             lingering: false)
         }
-        return
+        return false
       case .bytes(let count):
         decoder.append(buffer[0..<count])
         try processFrames()
       }
     }
+    return !finished
   }
 
   private func processFrames() throws {
@@ -415,7 +422,7 @@ extension SocketWebSocketConnection {
     }
     if !sentCloseOnWire {
       let payload =
-        close.code.isSendable
+        close.code.isAllowedInCloseFrame
         ? WebSocketMessageAssembler.closePayload(code: close.code, reason: "") : []
       queueDirect(encode(WebSocketFrame(opcode: .close, payload: payload)))
       sentCloseOnWire = true

@@ -51,8 +51,11 @@ package enum WebSocketHandshake {
     all["sec-websocket-key"] = key
     all["sec-websocket-version"] = "13"
     all["sec-websocket-extensions"] = extensions
-    var target = url.path.isEmpty ? "/" : url.path
-    if let query = url.query { target += "?" + query }
+    // Keep the percent-encoding: `url.path` would decode `%20` into a space.
+    let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+    let path = components?.percentEncodedPath ?? ""
+    var target = path.isEmpty ? "/" : path
+    if let query = components?.percentEncodedQuery { target += "?" + query }
     return HTTPRequestHead(method: "GET", target: target, headers: all)
   }
 

@@ -115,7 +115,7 @@ package struct WebSocketMessageAssembler {
     if payload.isEmpty { return WebSocketClose(code: .noStatusReceived) }
     guard payload.count >= 2 else { throw .protocolError("close payload of 1 byte") }
     let code = WebSocketCloseCode(rawValue: UInt16(payload[0]) << 8 | UInt16(payload[1]))
-    guard code.isSendable else {
+    guard code.isAllowedInCloseFrame else {
       throw .protocolError("close code \(code.rawValue) is not allowed")
     }
     let reason = payload[2...]

@@ -12,8 +12,8 @@ import ServerBeeModels
 /// ```swift
 /// let listener = try TCPListener()            // 127.0.0.1, ephemeral port
 /// let socket = try await listener.accept()
-/// let upgrade = try await WebSocketServerUpgrade.read(from: socket)
-/// let connection = try await upgrade.accept()
+/// let request = try await HTTPServerRequest.read(from: socket)
+/// let connection = try await request.acceptWebSocket()
 /// ```
 package final class TCPListener: Sendable {
   /// The bound port.
@@ -82,6 +82,7 @@ package final class TCPListener: Sendable {
     }
   }
 
+  /// Call ``close()`` first when an ``accept()`` may still be pending.
   deinit { Posix.closeDescriptor(descriptor) }
 
   /// Waits for the next connection without blocking the cooperative pool.

@@ -20,6 +20,9 @@ import ServerBeeModels
 /// }
 /// ```
 ///
+/// Received messages are buffered until the single consumer of
+/// ``WebSocketConnection/inbound`` reads them, so keep reading (or close the connection).
+///
 /// Each connection runs its socket I/O on one dedicated thread (see the module overview), sends
 /// a keep-alive ping every ``Configuration/pingInterval`` and fails with
 /// `.pingTimeout` when no pong comes back within
@@ -90,11 +93,16 @@ public final class SocketWebSocketTransport: WebSocketTransport {
   /// - Throws: ``ServerBeeTransportError``: `invalidURL`, `nameResolutionFailed`,
   ///   `connectionRefused`, `timedOut`, `tlsUntrustedCertificate`, `tlsHostnameMismatch`,
   ///   `tlsPinMismatch`, `tlsHandshakeFailed`, `upgradeRejected` (with `httpStatus`),
-  ///   `handshakeInvalid`, `malformedHTTPHead`, `connectionLost`; or `CancellationError`.
+  ///   `handshakeInvalid` (also for a header with a line break), `malformedHTTPHead`,
+  ///   `connectionLost`; or `CancellationError`.
   public func connect(to url: URL, headers: HTTPHeaders) async throws -> any WebSocketConnection {
     let scheme = url.scheme?.lowercased()
     guard scheme == "ws" || scheme == "wss", let host = url.host, !host.isEmpty else {
       throw ServerBeeTransportError(.invalidURL, "a WebSocket URL needs ws:// or wss:// and a host")
+    }
+    for (name, value) in headers where !HTTPHeadCodec.isValidField(name: name, value: value) {
+      throw ServerBeeTransportError(
+        .handshakeInvalid, "the handshake header '\(name)' is not a valid HTTP field")
     }
     let secure = scheme == "wss"
     let port = UInt16(clamping: url.port ?? (secure ? 443 : 80))

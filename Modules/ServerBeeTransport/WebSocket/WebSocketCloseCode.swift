@@ -39,7 +39,7 @@ public struct WebSocketCloseCode: RawRepresentable, Hashable, Sendable, CustomSt
   public static let tokenExpired = Self(rawValue: 4001)
 
   /// Whether the code may appear in a close frame on the wire (RFC 6455 §7.4).
-  public var isSendable: Bool {
+  public var isAllowedInCloseFrame: Bool {
     switch rawValue {
     case 1000...1003, 1007...1011, 3000...4999: return true
     default: return false

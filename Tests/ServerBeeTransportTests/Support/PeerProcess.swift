@@ -26,8 +26,8 @@ final class PeerProcess: @unchecked Sendable {
   }
 
   /// Starts a Python peer script from `Peers/` after checking that `websockets` imports.
-  static func python(_ script: String, _ arguments: [String] = []) throws -> PeerProcess {
-    try requirePythonWebsockets()
+  static func python(_ script: String, _ arguments: [String] = []) async throws -> PeerProcess {
+    try await offPool { try requirePythonWebsockets() }
     let path = peersDirectory.appendingPathComponent(script).path
     return try PeerProcess("python3", [path] + arguments)
   }
@@ -44,8 +44,8 @@ final class PeerProcess: @unchecked Sendable {
   }
 
   /// Reads the first stdout line: the port the peer bound.
-  func port() throws -> UInt16 {
-    let line = try readLine()
+  func port() async throws -> UInt16 {
+    let line = try await readLine()
     guard let port = UInt16(line.trimmingCharacters(in: .whitespaces)) else {
       throw PeerError(
         "peer printed \(line.debugDescription) instead of a port; stderr: \(errors())")
@@ -53,8 +53,12 @@ final class PeerProcess: @unchecked Sendable {
     return port
   }
 
-  /// Reads one line from stdout (blocking; the peers print promptly).
-  func readLine() throws -> String {
+  /// Reads one line from stdout.
+  func readLine() async throws -> String {
+    try await offPool { try self.readLineBlocking() }
+  }
+
+  private func readLineBlocking() throws -> String {
     var bytes: [UInt8] = []
     let handle = stdout.fileHandleForReading
     while true {
@@ -69,7 +73,11 @@ final class PeerProcess: @unchecked Sendable {
   }
 
   /// Waits for the process to exit and returns its stdout remainder.
-  func finish() -> (status: Int32, output: String) {
+  func finish() async -> (status: Int32, output: String) {
+    (try? await offPool { self.finishBlocking() }) ?? (-1, "")
+  }
+
+  func finishBlocking() -> (status: Int32, output: String) {
     let data = stdout.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     return (process.terminationStatus, String(decoding: data, as: UTF8.self))

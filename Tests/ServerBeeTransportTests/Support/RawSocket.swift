@@ -15,11 +15,13 @@ final class RawSocket: @unchecked Sendable {
   }
 
   /// Connects to 127.0.0.1:`port`.
-  static func connect(port: UInt16) throws -> RawSocket {
-    let wake = try WakePipe()
-    let fd = try TCPConnector.connect(
-      host: "127.0.0.1", port: port, deadline: .now.advanced(by: .seconds(5)), wake: wake)
-    return try RawSocket(stream: PlainStream(descriptor: fd))
+  static func connect(port: UInt16) async throws -> RawSocket {
+    try await offPool {
+      let wake = try WakePipe()
+      let fd = try TCPConnector.connect(
+        host: "127.0.0.1", port: port, deadline: .now.advanced(by: .seconds(5)), wake: wake)
+      return try RawSocket(stream: PlainStream(descriptor: fd))
+    }
   }
 
   /// Accepts one connection on `listener`.
@@ -29,19 +31,28 @@ final class RawSocket: @unchecked Sendable {
     return try RawSocket(stream: PlainStream(descriptor: fd))
   }
 
-  func write(_ bytes: [UInt8]) throws {
-    try BlockingIO.writeAll(bytes, to: stream, deadline: .now.advanced(by: .seconds(5)), wake: wake)
+  func write(_ bytes: [UInt8]) async throws {
+    try await offPool {
+      try BlockingIO.writeAll(
+        bytes, to: self.stream, deadline: .now.advanced(by: .seconds(5)), wake: self.wake)
+    }
   }
 
-  func readHead() throws -> [UInt8] {
-    let (head, leftover) = try BlockingIO.readHead(
-      from: stream, deadline: .now.advanced(by: .seconds(5)), wake: wake)
-    buffered = leftover
-    return head
+  func readHead() async throws -> [UInt8] {
+    try await offPool {
+      let (head, leftover) = try BlockingIO.readHead(
+        from: self.stream, deadline: .now.advanced(by: .seconds(5)), wake: self.wake)
+      self.buffered = leftover
+      return head
+    }
   }
 
   /// Reads until the peer closes (or 5 s pass); returns everything after the head.
-  func readToEnd() -> [UInt8] {
+  func readToEnd() async -> [UInt8] {
+    (try? await offPool { self.readToEndBlocking() }) ?? []
+  }
+
+  private func readToEndBlocking() -> [UInt8] {
     var result = buffered
     var buffer = [UInt8](repeating: 0, count: 4096)
     let deadline = ContinuousClock.now.advanced(by: .seconds(5))

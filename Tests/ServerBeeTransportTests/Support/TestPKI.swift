@@ -11,7 +11,7 @@ final class TestPKI: @unchecked Sendable {
   var leafCertificate: URL { url.appendingPathComponent("leaf.pem") }
   var leafKey: URL { url.appendingPathComponent("leaf.key") }
 
-  init() throws {
+  init() async throws {
     let directory = try TemporaryDirectory()
     url = directory.url
     self.directory = directory
@@ -22,7 +22,7 @@ final class TestPKI: @unchecked Sendable {
     .write(to: url.appendingPathComponent("leaf.ext"))
     let ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
     for name in ["ca", "other-ca"] {
-      try Self.openssl(
+      try await Self.openssl(
         ["req", "-x509"] + ec + [
           "-keyout", "\(path)/\(name).key", "-out", "\(path)/\(name).pem", "-days", "2",
           "-subj", "/CN=ServerBeeKit Test \(name)",
@@ -30,11 +30,11 @@ final class TestPKI: @unchecked Sendable {
           "-addext", "keyUsage=critical,keyCertSign,cRLSign",
         ])
     }
-    try Self.openssl(
+    try await Self.openssl(
       ["req"] + ec + [
         "-keyout", "\(path)/leaf.key", "-out", "\(path)/leaf.csr", "-subj", "/CN=localhost",
       ])
-    try Self.openssl([
+    try await Self.openssl([
       "x509", "-req", "-in", "\(path)/leaf.csr", "-CA", "\(path)/ca.pem", "-CAkey",
       "\(path)/ca.key", "-CAcreateserial", "-out", "\(path)/leaf.pem", "-days", "2",
       "-extfile", "\(path)/leaf.ext",
@@ -42,8 +42,8 @@ final class TestPKI: @unchecked Sendable {
   }
 
   /// The leaf's SHA-256 fingerprint as `openssl x509 -fingerprint -sha256` prints it.
-  func leafFingerprint() throws -> String {
-    let output = try Self.openssl([
+  func leafFingerprint() async throws -> String {
+    let output = try await Self.openssl([
       "x509", "-in", leafCertificate.path, "-noout", "-fingerprint", "-sha256",
     ])
     guard let equals = output.firstIndex(of: "=") else {
@@ -54,7 +54,7 @@ final class TestPKI: @unchecked Sendable {
   }
 
   /// Starts `openssl s_server -www` with the leaf on 127.0.0.1 and returns it with its port.
-  func startOpenSSLServer() throws -> (PeerProcess, Int) {
+  func startOpenSSLServer() async throws -> (PeerProcess, Int) {
     let server = try PeerProcess(
       "openssl",
       [
@@ -62,7 +62,7 @@ final class TestPKI: @unchecked Sendable {
         "-www",
       ])
     while true {
-      let line = try server.readLine()
+      let line = try await server.readLine()
       if line.hasPrefix("ACCEPT"), let colon = line.lastIndex(of: ":"),
         let port = Int(line[line.index(after: colon)...])
       {
@@ -72,9 +72,9 @@ final class TestPKI: @unchecked Sendable {
   }
 
   @discardableResult
-  static func openssl(_ arguments: [String]) throws -> String {
+  static func openssl(_ arguments: [String]) async throws -> String {
     let process = try PeerProcess("openssl", arguments)
-    let result = process.finish()
+    let result = await process.finish()
     guard result.status == 0 else {
       throw PeerError("openssl \(arguments.first ?? "") failed: \(process.errors())")
     }

@@ -83,16 +83,30 @@ enum BlockingIO {
     }
   }
 
+  /// Reads a body of exactly `length` bytes, starting with the bytes that followed the head.
+  /// - Returns: The body and any bytes after it.
+  static func readBody(
+    length: Int, after initial: [UInt8], from stream: any ByteStream,
+    deadline: ContinuousClock.Instant, wake: WakePipe
+  ) throws -> (body: [UInt8], rest: [UInt8]) {
+    var received = initial
+    var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+    while received.count < length {
+      switch try buffer.withUnsafeMutableBytes({ try stream.read(into: $0) }) {
+      case .bytes(let count): received.append(contentsOf: buffer[0..<count])
+      case .endOfStream:
+        throw ServerBeeTransportError(.connectionLost, "the peer closed before the body ended")
+      case .wouldBlock:
+        try wait(stream, events: Int16(POLLIN), deadline: deadline, wake: wake)
+      }
+    }
+    return (Array(received[0..<length]), Array(received[length...]))
+  }
+
   private static func wait(
     _ stream: any ByteStream, events: Int16, deadline: ContinuousClock.Instant, wake: WakePipe
   ) throws {
-    var fds = [
-      pollfd(fd: stream.descriptor, events: events, revents: 0),
-      pollfd(fd: wake.readDescriptor, events: Int16(POLLIN), revents: 0),
-    ]
-    let ready = Posix.poll(&fds, milliseconds: Posix.milliseconds(until: deadline))
-    if wake.isCancelled { throw CancellationError() }
-    if ready == 0 { throw ServerBeeTransportError(.timedOut, "the WebSocket handshake timed out") }
-    if fds[1].revents != 0 { wake.drain() }
+    try wake.wait(
+      for: stream.descriptor, events: events, until: deadline, what: "the WebSocket handshake")
   }
 }

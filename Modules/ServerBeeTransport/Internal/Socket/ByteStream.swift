@@ -49,31 +49,11 @@ final class PlainStream: ByteStream {
   func read(into buffer: UnsafeMutableRawBufferPointer) throws(ServerBeeTransportError)
     -> StreamRead
   {
-    while true {
-      let count = recv(descriptor, buffer.baseAddress, buffer.count, 0)
-      if count > 0 { return .bytes(count) }
-      if count == 0 { return .endOfStream }
-      switch errno {
-      case EINTR: continue
-      case EAGAIN, EWOULDBLOCK: return .wouldBlock
-      case ECONNRESET: return .endOfStream
-      default:
-        throw ServerBeeTransportError(.connectionLost, "recv failed: \(Posix.errorText())")
-      }
-    }
+    try Posix.receive(descriptor, into: buffer)
   }
 
   func write(_ bytes: UnsafeRawBufferPointer) throws(ServerBeeTransportError) -> Int {
-    while true {
-      let count = send(descriptor, bytes.baseAddress, bytes.count, Posix.sendFlags)
-      if count >= 0 { return count }
-      switch errno {
-      case EINTR: continue
-      case EAGAIN, EWOULDBLOCK: return 0
-      default:
-        throw ServerBeeTransportError(.connectionLost, "send failed: \(Posix.errorText())")
-      }
-    }
+    try Posix.send(descriptor, bytes)
   }
 
   func flush() throws(ServerBeeTransportError) -> Bool { true }

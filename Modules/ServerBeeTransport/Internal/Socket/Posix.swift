@@ -1,3 +1,5 @@
+import ServerBeeModels
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -28,6 +30,42 @@ enum Posix {
       var one: Int32 = 1
       _ = setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
     #endif
+  }
+
+  /// One non-blocking `recv`, retried on EINTR; a reset counts as the end of the stream.
+  static func receive(
+    _ fd: Int32, into buffer: UnsafeMutableRawBufferPointer
+  ) throws(ServerBeeTransportError) -> StreamRead {
+    while true {
+      let count = recv(fd, buffer.baseAddress, buffer.count, 0)
+      if count > 0 { return .bytes(count) }
+      if count == 0 { return .endOfStream }
+      switch errno {
+      case EINTR: continue
+      case EAGAIN, EWOULDBLOCK: return .wouldBlock
+      case ECONNRESET: return .endOfStream
+      default: throw ServerBeeTransportError(.connectionLost, "recv failed: \(errorText())")
+      }
+    }
+  }
+
+  /// One non-blocking `send` without SIGPIPE, retried on EINTR; 0 when the socket is full.
+  static func send(
+    _ fd: Int32, _ bytes: UnsafeRawBufferPointer
+  ) throws(ServerBeeTransportError) -> Int {
+    while true {
+      #if canImport(Glibc)
+        let count = Glibc.send(fd, bytes.baseAddress, bytes.count, sendFlags)
+      #else
+        let count = Darwin.send(fd, bytes.baseAddress, bytes.count, sendFlags)
+      #endif
+      if count >= 0 { return count }
+      switch errno {
+      case EINTR: continue
+      case EAGAIN, EWOULDBLOCK: return 0
+      default: throw ServerBeeTransportError(.connectionLost, "send failed: \(errorText())")
+      }
+    }
   }
 
   /// Starts a connect on a socket.

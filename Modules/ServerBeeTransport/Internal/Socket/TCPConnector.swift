@@ -58,17 +58,7 @@ enum TCPConnector {
     defer { if !keep { Posix.closeDescriptor(fd) } }
     if Posix.connect(fd, address.ai_addr, address.ai_addrlen) != 0 {
       guard errno == EINPROGRESS else { throw failure(errno) }
-      while true {
-        var fds = [
-          pollfd(fd: fd, events: Int16(POLLOUT), revents: 0),
-          pollfd(fd: wake.readDescriptor, events: Int16(POLLIN), revents: 0),
-        ]
-        let ready = Posix.poll(&fds, milliseconds: Posix.milliseconds(until: deadline))
-        if wake.isCancelled { throw CancellationError() }
-        if ready == 0 { throw ServerBeeTransportError(.timedOut, "TCP connect timed out") }
-        if fds[1].revents != 0 { wake.drain() }
-        if fds[0].revents != 0 { break }
-      }
+      try wake.wait(for: fd, events: Int16(POLLOUT), until: deadline, what: "the TCP connect")
       var socketError: Int32 = 0
       var length = socklen_t(MemoryLayout<Int32>.size)
       _ = getsockopt(fd, SOL_SOCKET, SO_ERROR, &socketError, &length)

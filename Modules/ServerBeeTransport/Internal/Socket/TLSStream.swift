@@ -143,28 +143,17 @@ final class TLSStream: ByteStream {
 
   /// Reads ciphertext from the socket into OpenSSL.
   private func fill() throws(ServerBeeTransportError) -> StreamRead {
-    while true {
-      let count = receiveBuffer.withUnsafeMutableBytes {
-        recv(descriptor, $0.baseAddress, $0.count, 0)
-      }
-      if count > 0 {
-        _ = receiveBuffer.withUnsafeBytes { BIO_write(incoming, $0.baseAddress, Int32(count)) }
-        return .bytes(count)
-      }
-      if count == 0 {
-        peerClosed = true
-        return .endOfStream
-      }
-      switch errno {
-      case EINTR: continue
-      case EAGAIN, EWOULDBLOCK: return .wouldBlock
-      case ECONNRESET:
-        peerClosed = true
-        return .endOfStream
-      default:
-        throw ServerBeeTransportError(.connectionLost, "recv failed: \(Posix.errorText())")
-      }
+    // `withUnsafe…Bytes` rethrows untyped errors, so carry the typed one out in a Result.
+    let result = try receiveBuffer.withUnsafeMutableBytes { buffer in
+      Result { () throws(ServerBeeTransportError) in try Posix.receive(descriptor, into: buffer) }
+    }.get()
+    switch result {
+    case .bytes(let count):
+      _ = receiveBuffer.withUnsafeBytes { BIO_write(incoming, $0.baseAddress, Int32(count)) }
+    case .endOfStream: peerClosed = true
+    case .wouldBlock: break
     }
+    return result
   }
 
   func flush() throws(ServerBeeTransportError) -> Bool {
@@ -178,19 +167,11 @@ final class TLSStream: ByteStream {
       pendingCipher.removeLast(pending - Int(max(read, 0)))
     }
     while !pendingCipher.isEmpty {
-      let sent = pendingCipher.withUnsafeBytes {
-        send(descriptor, $0.baseAddress, $0.count, Posix.sendFlags)
-      }
-      if sent > 0 {
-        pendingCipher.removeFirst(sent)
-        continue
-      }
-      switch errno {
-      case EINTR: continue
-      case EAGAIN, EWOULDBLOCK: return false
-      default:
-        throw ServerBeeTransportError(.connectionLost, "send failed: \(Posix.errorText())")
-      }
+      let sent = try pendingCipher.withUnsafeBytes { bytes in
+        Result { () throws(ServerBeeTransportError) in try Posix.send(descriptor, bytes) }
+      }.get()
+      if sent == 0 { return false }
+      pendingCipher.removeFirst(sent)
     }
     return true
   }
@@ -252,24 +233,15 @@ final class TLSStream: ByteStream {
 
   private func flushOrWait(deadline: ContinuousClock.Instant, wake: WakePipe) throws -> Bool {
     while try !flush() {
-      try wait(events: Int16(POLLOUT), deadline: deadline, wake: wake)
+      try wake.wait(
+        for: descriptor, events: Int16(POLLOUT), until: deadline, what: "the TLS handshake")
     }
     return true
   }
 
   private func waitReadable(deadline: ContinuousClock.Instant, wake: WakePipe) throws {
-    try wait(events: Int16(POLLIN), deadline: deadline, wake: wake)
-  }
-
-  private func wait(events: Int16, deadline: ContinuousClock.Instant, wake: WakePipe) throws {
-    var fds = [
-      pollfd(fd: descriptor, events: events, revents: 0),
-      pollfd(fd: wake.readDescriptor, events: Int16(POLLIN), revents: 0),
-    ]
-    let ready = Posix.poll(&fds, milliseconds: Posix.milliseconds(until: deadline))
-    if wake.isCancelled { throw CancellationError() }
-    if ready == 0 { throw ServerBeeTransportError(.timedOut, "the TLS handshake timed out") }
-    if fds[1].revents != 0 { wake.drain() }
+    try wake.wait(
+      for: descriptor, events: Int16(POLLIN), until: deadline, what: "the TLS handshake")
   }
 
   private static func isIPAddress(_ host: String) -> Bool {

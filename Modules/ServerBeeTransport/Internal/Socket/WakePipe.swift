@@ -47,6 +47,23 @@ final class WakePipe: @unchecked Sendable {
   /// Whether ``cancel()`` was called.
   var isCancelled: Bool { cancelled.withLock { $0 } }
 
+  /// Waits until `descriptor` is ready for `events`, this pipe is woken, or `deadline` passes;
+  /// the one poll used by every blocking setup step.
+  /// - Throws: `CancellationError` after ``cancel()``; `timedOut` (with `what` in the message)
+  ///   when the deadline passes.
+  func wait(
+    for descriptor: Int32, events: Int16, until deadline: ContinuousClock.Instant, what: String
+  ) throws {
+    var fds = [
+      pollfd(fd: descriptor, events: events, revents: 0),
+      pollfd(fd: readDescriptor, events: Int16(POLLIN), revents: 0),
+    ]
+    let ready = Posix.poll(&fds, milliseconds: Posix.milliseconds(until: deadline))
+    if fds[1].revents != 0 { drain() }
+    if isCancelled { throw CancellationError() }
+    if ready == 0 { throw ServerBeeTransportError(.timedOut, "\(what) timed out") }
+  }
+
   /// Empties the pipe after a wake-up.
   func drain() {
     var buffer = [UInt8](repeating: 0, count: 64)
