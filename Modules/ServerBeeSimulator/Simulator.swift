@@ -137,6 +137,11 @@ public final class Simulator: Sendable {
   /// - Returns: The base URL, for example `http://127.0.0.1:49152`.
   /// - Throws: ``ServerBeeSimulatorError`` with code `listenFailed`.
   public func start(port: UInt16 = 0, tls: TLSFiles? = nil) throws -> URL {
+    if tls != nil {
+      // OpenSSL writes to the socket with write(2): a client that hangs up mid-handshake would
+      // raise SIGPIPE and end the whole process. A server has no use for SIGPIPE.
+      signal(SIGPIPE, SIG_IGN)
+    }
     let server = try HTTPListener(core: core, port: port, tls: tls)
     let scheme = tls == nil ? "http" : "https"
     let text = "\(scheme)://127.0.0.1:\(server.port)"

@@ -67,11 +67,95 @@ import Testing
     }
     let port = UInt16(h.baseURL.port ?? 0)
     let restarted = try LiveFleetHarness.makeSimulator(directory: h.directory, clock: h.serverClock)
-    _ = try restarted.start(port: port)
+    try await startOnSamePort(restarted, port: port)
     defer { restarted.stop() }
     _ = await first(&events) { $0 == .connection(.connected) }
     let resynced = await first(&snapshots) { $0.isSynchronized && $0.servers.count == 2 }
     #expect(Set(resynced?.servers.map(\.id) ?? []) == Set(h.serverIDs))
+    await stream.stop()
+  }
+}
+
+/// Starts `simulator` on `port`, giving the system a moment to release it after the old
+/// listener closed.
+private func startOnSamePort(_ simulator: Simulator, port: UInt16) async throws {
+  for attempt in 1...100 {
+    do {
+      _ = try simulator.start(port: port)
+      return
+    } catch  where attempt < 100 {
+      try await Task.sleep(for: .milliseconds(20))
+    }
+  }
+}
+
+/// The live stream over `wss://` to a simulator serving a certificate from a test CA.
+@Suite(.timeLimit(.minutes(1))) struct LiveFleetTLSIntegrationTests {
+  /// Signs in through the simulator's application layer (URLSession cannot trust a private CA
+  /// on Linux) and hands the token to the stream.
+  private func login(_ simulator: Simulator, base: URL) async throws -> String {
+    let url = try #require(URL(string: base.absoluteString + "/api/mobile/auth/login"))
+    let body = try WireJSON.encode(
+      LoginRequest(
+        username: "admin", password: "correct horse", installationID: "tls-it",
+        deviceName: "tls"))
+    let response = await simulator.handle(
+      HTTPRequest(
+        method: .post, url: url, headers: ["content-type": "application/json"], body: body))
+    return try APIResponse<MobileTokenResponse>.payload(
+      status: response.status, body: response.body
+    ).accessToken
+  }
+
+  private func makeSimulator(_ directory: borrowing TemporaryDirectory, pki: TestPKI) throws
+    -> (Simulator, URL)
+  {
+    let simulator = try LiveFleetHarness.makeSimulator(
+      directory: directory.url, clock: SimulatorClock())
+    _ = try simulator.createUser(username: "admin", password: "correct horse", role: "admin")
+    _ = try simulator.createServers(count: 2)
+    let url = try simulator.start(
+      port: 0, tls: Simulator.TLSFiles(certificate: pki.leafCertificate, privateKey: pki.leafKey))
+    return (simulator, url)
+  }
+
+  @Test func theFleetStreamsOverWSSWithATrustedTestCA() async throws {
+    let directory = try TemporaryDirectory()
+    let pki = try await TestPKI(subjectAltNames: "DNS:localhost,IP:127.0.0.1")
+    let (simulator, base) = try makeSimulator(directory, pki: pki)
+    defer { simulator.stop() }
+    #expect(base.scheme == "https")
+    let token = try await login(simulator, base: base)
+    let transport = SocketWebSocketTransport(
+      configuration: .init(tls: TLSTrust(additionalCAFile: pki.caFile)))
+    let stream = MetricsStreamClient(
+      server: try ServerURL(base.absoluteString), tokens: StaticAccessTokenProvider(token),
+      transport: transport)
+    var snapshots = await stream.snapshots().makeAsyncIterator()
+    await stream.start()
+    let synced = await first(&snapshots) { $0.isSynchronized }
+    #expect(synced?.servers.count == 2)
+    await stream.stop()
+  }
+
+  @Test func anUntrustedCertificateNeverDeliversAFrame() async throws {
+    let directory = try TemporaryDirectory()
+    let pki = try await TestPKI(subjectAltNames: "DNS:localhost,IP:127.0.0.1")
+    let (simulator, base) = try makeSimulator(directory, pki: pki)
+    defer { simulator.stop() }
+    let token = try await login(simulator, base: base)
+    // Trusting only an unrelated CA: the handshake must fail and the client keep retrying.
+    let transport = SocketWebSocketTransport(
+      configuration: .init(tls: TLSTrust(additionalCAFile: pki.otherCAFile)))
+    let stream = MetricsStreamClient(
+      server: try ServerURL(base.absoluteString), tokens: StaticAccessTokenProvider(token),
+      transport: transport)
+    var events = await stream.events().makeAsyncIterator()
+    await stream.start()
+    _ = await first(&events) {
+      if case .connection(.waitingToReconnect) = $0 { true } else { false }
+    }
+    #expect(await stream.currentFleet.isSynchronized == false)
     await stream.stop()
   }
 }

@@ -1,10 +1,11 @@
 import Foundation
+import ServerBeeTestSupport
 import Testing
 
 @testable import ServerBeeSimulator
 
-/// HTTPS over loopback, checked with `openssl` (a peer nobody here wrote): a throwaway
-/// self-signed certificate for 127.0.0.1, then `s_client` with that certificate as its only CA.
+/// HTTPS over loopback, checked with `openssl` (a peer nobody here wrote): a test CA and a leaf
+/// for 127.0.0.1 made at test time, then `s_client` with that CA as its only trust anchor.
 @Suite(.timeLimit(.minutes(1))) struct TLSTests {
   @discardableResult
   static func openssl(_ arguments: [String], input: String = "") throws -> (Int32, String) {
@@ -26,22 +27,14 @@ import Testing
 
   @Test func httpsServesRequestsWithTheGivenCertificate() async throws {
     let h = try Harness()
-    let certificate = h.directory.appendingPathComponent("cert.pem").path
-    let key = h.directory.appendingPathComponent("key.pem").path
-    let (generated, _) = try Self.openssl([
-      "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-      "-keyout", key, "-out", certificate, "-days", "1", "-subj", "/CN=127.0.0.1",
-      "-addext", "subjectAltName=IP:127.0.0.1",
-    ])
-    #expect(generated == 0)
+    let pki = try await TestPKI(subjectAltNames: "DNS:localhost,IP:127.0.0.1")
     let url = try h.simulator.start(
-      tls: Simulator.TLSFiles(
-        certificate: URL(fileURLWithPath: certificate), privateKey: URL(fileURLWithPath: key)))
+      tls: Simulator.TLSFiles(certificate: pki.leafCertificate, privateKey: pki.leafKey))
     defer { h.simulator.stop() }
     #expect(url.scheme == "https")
     let (status, output) = try Self.openssl(
       [
-        "s_client", "-connect", "127.0.0.1:\(url.port ?? 0)", "-CAfile", certificate,
+        "s_client", "-connect", "127.0.0.1:\(url.port ?? 0)", "-CAfile", pki.caFile.path,
         "-verify_return_error", "-verify_ip", "127.0.0.1", "-quiet",
       ], input: "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
     #expect(status == 0)

@@ -1,4 +1,5 @@
 import Foundation
+import ServerBeeTestSupport
 
 @testable import ServerBeeTransport
 

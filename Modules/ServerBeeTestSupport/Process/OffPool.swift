@@ -1,8 +1,9 @@
-import Foundation
+package import Foundation
 
 /// Runs blocking test I/O (pipes, processes, raw sockets) on its own thread, so a test never
 /// parks a thread of Swift concurrency's small cooperative pool while the code under test needs it.
-func offPool<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value) async throws -> Value
+package func offPool<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value) async throws
+  -> Value
 {
   try await withCheckedThrowingContinuation { continuation in
     Thread {

@@ -1,20 +1,15 @@
-import Foundation
-import Testing
+package import Foundation
 
 /// A helper process (Python peer, `openssl s_server`) started by one test and stopped when the
 /// value goes away. Missing tools fail the test with a clear message; they are never skipped.
-final class PeerProcess: @unchecked Sendable {
+package final class PeerProcess: @unchecked Sendable {
   // @unchecked: `process` and the pipes are set once in init and only read afterwards.
-  let process = Process()
+  package let process = Process()
   private let stdout = Pipe()
   private let stderr = Pipe()
 
-  /// The directory of the Python peer scripts.
-  static let peersDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .deletingLastPathComponent().appendingPathComponent("Peers")
-
   /// Starts `executable arguments`, resolving the executable on PATH.
-  init(_ executable: String, _ arguments: [String], directory: URL? = nil) throws {
+  package init(_ executable: String, _ arguments: [String], directory: URL? = nil) throws {
     let path = try Self.which(executable)
     process.executableURL = URL(fileURLWithPath: path)
     process.arguments = arguments
@@ -25,15 +20,16 @@ final class PeerProcess: @unchecked Sendable {
     try process.run()
   }
 
-  /// Starts a Python peer script from `Peers/` after checking that `websockets` imports.
-  static func python(_ script: String, _ arguments: [String] = []) async throws -> PeerProcess {
+  /// Starts a Python peer script after checking that `websockets` imports.
+  package static func python(
+    _ script: URL, _ arguments: [String] = []
+  ) async throws -> PeerProcess {
     try await offPool { try requirePythonWebsockets() }
-    let path = peersDirectory.appendingPathComponent(script).path
-    return try PeerProcess("python3", [path] + arguments)
+    return try PeerProcess("python3", [script.path] + arguments)
   }
 
   /// Fails clearly when python3 or its `websockets` package is missing.
-  static func requirePythonWebsockets() throws {
+  package static func requirePythonWebsockets() throws {
     let check = try PeerProcess("python3", ["-c", "import websockets"])
     check.process.waitUntilExit()
     if check.process.terminationStatus != 0 {
@@ -44,7 +40,7 @@ final class PeerProcess: @unchecked Sendable {
   }
 
   /// Reads the first stdout line: the port the peer bound.
-  func port() async throws -> UInt16 {
+  package func port() async throws -> UInt16 {
     let line = try await readLine()
     guard let port = UInt16(line.trimmingCharacters(in: .whitespaces)) else {
       throw PeerError(
@@ -54,7 +50,7 @@ final class PeerProcess: @unchecked Sendable {
   }
 
   /// Reads one line from stdout.
-  func readLine() async throws -> String {
+  package func readLine() async throws -> String {
     try await offPool { try self.readLineBlocking() }
   }
 
@@ -73,18 +69,18 @@ final class PeerProcess: @unchecked Sendable {
   }
 
   /// Waits for the process to exit and returns its stdout remainder.
-  func finish() async -> (status: Int32, output: String) {
+  package func finish() async -> (status: Int32, output: String) {
     (try? await offPool { self.finishBlocking() }) ?? (-1, "")
   }
 
-  func finishBlocking() -> (status: Int32, output: String) {
+  package func finishBlocking() -> (status: Int32, output: String) {
     let data = stdout.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     return (process.terminationStatus, String(decoding: data, as: UTF8.self))
   }
 
   /// What the peer wrote on stderr so far (only after it exited, to avoid blocking).
-  func errors() -> String {
+  package func errors() -> String {
     guard !process.isRunning else { return "(still running)" }
     return String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
   }
@@ -93,7 +89,7 @@ final class PeerProcess: @unchecked Sendable {
     if process.isRunning { process.terminate() }
   }
 
-  static func which(_ name: String) throws -> String {
+  package static func which(_ name: String) throws -> String {
     let paths = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
       .split(separator: ":")
     for directory in paths {
@@ -105,7 +101,7 @@ final class PeerProcess: @unchecked Sendable {
 }
 
 /// A failure to set up a test peer.
-struct PeerError: Error, CustomStringConvertible {
-  let description: String
-  init(_ description: String) { self.description = description }
+package struct PeerError: Error, CustomStringConvertible {
+  package let description: String
+  package init(_ description: String) { self.description = description }
 }

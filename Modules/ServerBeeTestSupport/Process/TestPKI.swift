@@ -1,23 +1,26 @@
-import Foundation
-import ServerBeeTestSupport
+package import Foundation
 
-/// A CA and a `localhost` leaf certificate created with the `openssl` CLI in a fresh temporary
-/// directory, plus an unrelated second CA. Immutable after init (hence `@unchecked Sendable`).
-final class TestPKI: @unchecked Sendable {
-  let directory: TemporaryDirectory
-  let url: URL
-  var caFile: URL { url.appendingPathComponent("ca.pem") }
-  var otherCAFile: URL { url.appendingPathComponent("other-ca.pem") }
-  var leafCertificate: URL { url.appendingPathComponent("leaf.pem") }
-  var leafKey: URL { url.appendingPathComponent("leaf.key") }
+/// A CA and a leaf certificate (for `localhost` by default), created with the `openssl` CLI in a
+/// fresh temporary directory, plus an unrelated second CA. Immutable after init (hence `@unchecked Sendable`).
+package final class TestPKI: @unchecked Sendable {
+  package let directory: TemporaryDirectory
+  package let url: URL
+  package var caFile: URL { url.appendingPathComponent("ca.pem") }
+  package var otherCAFile: URL { url.appendingPathComponent("other-ca.pem") }
+  package var leafCertificate: URL { url.appendingPathComponent("leaf.pem") }
+  package var leafKey: URL { url.appendingPathComponent("leaf.key") }
 
-  init() async throws {
+  /// - Parameter subjectAltNames: The leaf's names, as `openssl` writes them; by default only
+  ///   `DNS:localhost`, so connecting to `127.0.0.1` is a hostname mismatch.
+  /// - Throws: `PeerError` when `openssl` is missing or fails.
+  package init(subjectAltNames: String = "DNS:localhost") async throws {
     let directory = try TemporaryDirectory()
     url = directory.url
     self.directory = directory
     let path = url.path
     try Data(
-      "subjectAltName=DNS:localhost\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n".utf8
+      "subjectAltName=\(subjectAltNames)\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n"
+        .utf8
     )
     .write(to: url.appendingPathComponent("leaf.ext"))
     let ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
@@ -42,7 +45,7 @@ final class TestPKI: @unchecked Sendable {
   }
 
   /// The leaf's SHA-256 fingerprint as `openssl x509 -fingerprint -sha256` prints it.
-  func leafFingerprint() async throws -> String {
+  package func leafFingerprint() async throws -> String {
     let output = try await Self.openssl([
       "x509", "-in", leafCertificate.path, "-noout", "-fingerprint", "-sha256",
     ])
@@ -54,7 +57,7 @@ final class TestPKI: @unchecked Sendable {
   }
 
   /// Starts `openssl s_server -www` with the leaf on 127.0.0.1 and returns it with its port.
-  func startOpenSSLServer() async throws -> (PeerProcess, Int) {
+  package func startOpenSSLServer() async throws -> (PeerProcess, Int) {
     let server = try PeerProcess(
       "openssl",
       [
@@ -72,7 +75,7 @@ final class TestPKI: @unchecked Sendable {
   }
 
   @discardableResult
-  static func openssl(_ arguments: [String]) async throws -> String {
+  package static func openssl(_ arguments: [String]) async throws -> String {
     let process = try PeerProcess("openssl", arguments)
     let result = await process.finish()
     guard result.status == 0 else {
