@@ -8,7 +8,7 @@ import ServerBeeModels
   import Darwin
 #endif
 
-/// A TLS 1.2+ client stream: OpenSSL over memory BIOs on a non-blocking socket.
+/// A TLS 1.2+ stream, client or server role: OpenSSL over memory BIOs on a non-blocking socket.
 ///
 /// The socket I/O is ours (`recv`/`send` with `MSG_NOSIGNAL`), so OpenSSL never raises SIGPIPE
 /// and never blocks; OpenSSL only encrypts into `outgoing` and decrypts from `incoming`.
@@ -73,6 +73,30 @@ final class TLSStream: ByteStream {
     if !trust.certificateSHA256Pins.isEmpty {
       try checkPins(trust.certificateSHA256Pins, host: host, isIPAddress: isIPAddress)
     }
+  }
+
+  /// Wraps an accepted socket as the TLS server with `identity` and performs the handshake
+  /// within `deadline` (`SSL_set_accept_state` over the same memory BIOs as the client role).
+  ///
+  /// Takes ownership of `descriptor`, as the client initializer does.
+  /// - Throws: `tlsHandshakeFailed`, `timedOut`, `connectionLost`, or `CancellationError`.
+  init(
+    descriptor: Int32, identity: TLSServerIdentity, deadline: ContinuousClock.Instant,
+    wake: WakePipe
+  ) throws {
+    self.descriptor = descriptor
+    guard let ssl = SSL_new(identity.context), let incoming = BIO_new(BIO_s_mem()),
+      let outgoing = BIO_new(BIO_s_mem())
+    else {
+      Posix.closeDescriptor(descriptor)
+      throw ServerBeeTransportError(.tlsHandshakeFailed, "SSL_new failed")
+    }
+    self.ssl = ssl
+    self.incoming = incoming
+    self.outgoing = outgoing
+    SSL_set_bio(ssl, incoming, outgoing)
+    SSL_set_accept_state(ssl)
+    try handshake(deadline: deadline, wake: wake)
   }
 
   deinit {
