@@ -115,11 +115,11 @@ package final class HTTPServerConnection: @unchecked Sendable {
       case .request(let head, let body):
         return HTTPServerRequest(head: head, body: body, connection: self)
       case .closed, .wouldBlock:
-        close()
+        finish()
         return nil
       }
     } catch {
-      close()
+      finish()
       throw error
     }
   }
@@ -141,6 +141,16 @@ package final class HTTPServerConnection: @unchecked Sendable {
     wake.cancel()
   }
 
+  /// Closes from the owning task (no read or write in flight): a TLS stream also sends its
+  /// close_notify, which ``close()`` (any thread) must not.
+  func finish() {
+    shared.withLock { state in
+      guard state.webSocket == nil, !state.closed else { return }
+      state.closed = true
+      stream.close()
+    }
+  }
+
   deinit {
     // After an upgrade the WebSocket owns the stream and closes it.
     if shared.withLock({ $0.webSocket == nil }) { stream.close() }
@@ -154,7 +164,7 @@ package final class HTTPServerConnection: @unchecked Sendable {
     head.headers["content-length"] = String(body.count)
     head.headers["connection"] = keepAlive ? "keep-alive" : "close"
     let written = await write(head.serialized + (headOnly ? [] : body))
-    if !written || !keepAlive { close() }
+    if !written || !keepAlive { finish() }
   }
 
   /// Writes `bytes`, without a thread when the socket takes them at once; `false` on failure.

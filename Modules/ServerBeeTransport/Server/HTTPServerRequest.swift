@@ -99,7 +99,7 @@ package final class HTTPServerRequest: Sendable {
       : nil
     let response = WebSocketHandshake.switchingProtocols(key: key, extensions: negotiated?.response)
     guard await connection.write(response.serialized, timeout: options.closeTimeout) else {
-      connection.close()
+      connection.finish()
       throw ServerBeeTransportError(.connectionLost, "could not write the 101 response")
     }
     return try connection.upgrade(
