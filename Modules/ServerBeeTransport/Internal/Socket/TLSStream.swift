@@ -28,11 +28,10 @@ final class TLSStream: ByteStream {
   /// initializer throws (so the caller must not close it again).
   /// - Throws: `tlsUntrustedCertificate`, `tlsHostnameMismatch`, `tlsPinMismatch`,
   ///   `tlsHandshakeFailed`, `timedOut`, `connectionLost`, or `CancellationError`.
-  init(
+  convenience init(
     descriptor: Int32, host: String, trust: TLSTrust, deadline: ContinuousClock.Instant,
     wake: WakePipe
   ) throws {
-    self.descriptor = descriptor
     guard let context = SSL_CTX_new(TLS_client_method()) else {
       Posix.closeDescriptor(descriptor)
       throw ServerBeeTransportError(.tlsHandshakeFailed, "SSL_CTX_new failed")
@@ -51,16 +50,7 @@ final class TLSStream: ByteStream {
     // self-signed); without pins OpenSSL aborts the handshake on any verification failure.
     SSL_CTX_set_verify(
       context, trust.certificateSHA256Pins.isEmpty ? SSL_VERIFY_PEER : SSL_VERIFY_NONE, nil)
-    guard let ssl = SSL_new(context), let incoming = BIO_new(BIO_s_mem()),
-      let outgoing = BIO_new(BIO_s_mem())
-    else {
-      Posix.closeDescriptor(descriptor)
-      throw ServerBeeTransportError(.tlsHandshakeFailed, "SSL_new failed")
-    }
-    self.ssl = ssl
-    self.incoming = incoming
-    self.outgoing = outgoing
-    SSL_set_bio(ssl, incoming, outgoing)
+    try self.init(descriptor: descriptor, context: context)
     let isIPAddress = Self.isIPAddress(host)
     if isIPAddress {
       _ = X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl), host)
@@ -80,12 +70,21 @@ final class TLSStream: ByteStream {
   ///
   /// Takes ownership of `descriptor`, as the client initializer does.
   /// - Throws: `tlsHandshakeFailed`, `timedOut`, `connectionLost`, or `CancellationError`.
-  init(
+  convenience init(
     descriptor: Int32, identity: TLSServerIdentity, deadline: ContinuousClock.Instant,
     wake: WakePipe
   ) throws {
+    try self.init(descriptor: descriptor, context: identity.context)
+    SSL_set_accept_state(ssl)
+    try handshake(deadline: deadline, wake: wake)
+  }
+
+  /// The part both roles share: an `SSL` from `context` over two memory BIOs.
+  ///
+  /// Takes ownership of `descriptor` (closed here when this throws).
+  private init(descriptor: Int32, context: OpaquePointer) throws {
     self.descriptor = descriptor
-    guard let ssl = SSL_new(identity.context), let incoming = BIO_new(BIO_s_mem()),
+    guard let ssl = SSL_new(context), let incoming = BIO_new(BIO_s_mem()),
       let outgoing = BIO_new(BIO_s_mem())
     else {
       Posix.closeDescriptor(descriptor)
@@ -95,8 +94,6 @@ final class TLSStream: ByteStream {
     self.incoming = incoming
     self.outgoing = outgoing
     SSL_set_bio(ssl, incoming, outgoing)
-    SSL_set_accept_state(ssl)
-    try handshake(deadline: deadline, wake: wake)
   }
 
   deinit {
