@@ -24,7 +24,8 @@ import ServerBeeModels
 /// throws, and `Expect: 100-continue` gets its interim `100` before the body is read.
 ///
 /// Threading: reads and writes are tried without blocking first; only when the socket is not
-/// ready does the wait move to a dedicated thread (`BlockingIO`), never the cooperative pool.
+/// ready does the wait move to the connection's own thread (started on first need, reused for
+/// every later request), never the cooperative pool.
 /// ``close()`` may be called from any thread, for example to shut a server down.
 package final class HTTPServerConnection: @unchecked Sendable {
   // @unchecked: `stream`, `buffer`, `scratch` and `continueSent` are used by one thread at a
@@ -35,6 +36,7 @@ package final class HTTPServerConnection: @unchecked Sendable {
   /// Whether the connection is TLS.
   package let isTLS: Bool
   let wake: WakePipe
+  private let worker = BlockingWorker()
   private let stream: any ByteStream
   private var buffer: [UInt8] = []
   private var scratch = [UInt8](repeating: 0, count: 16 * 1024)
@@ -106,7 +108,7 @@ package final class HTTPServerConnection: @unchecked Sendable {
       var outcome = try readRequest(
         deadline: deadline, blocking: false, maxBodySize: maxBodySize, limits: limits)
       if case .wouldBlock = outcome {
-        outcome = try await BlockingIO.run(wake: wake) { [self] in
+        outcome = try await worker.run(wake: wake) { [self] in
           try readRequest(
             deadline: deadline, blocking: true, maxBodySize: maxBodySize, limits: limits)
         }.value
@@ -152,6 +154,7 @@ package final class HTTPServerConnection: @unchecked Sendable {
   }
 
   deinit {
+    worker.stop()
     // After an upgrade the WebSocket owns the stream and closes it.
     if shared.withLock({ $0.webSocket == nil }) { stream.close() }
   }
@@ -182,7 +185,7 @@ package final class HTTPServerConnection: @unchecked Sendable {
       if offset == bytes.count, try stream.flush() { return true }
       let rest = Array(bytes[offset...])
       let deadline = ContinuousClock.now.advanced(by: timeout)
-      _ = try await BlockingIO.run(wake: wake) { [self] in
+      _ = try await worker.run(wake: wake) { [self] in
         try BlockingIO.writeAll(rest, to: stream, deadline: deadline, wake: wake)
       }
       return true
