@@ -174,6 +174,17 @@ import Testing
     }
   }
 
+  @Test func workerReusesOneThreadAndStillRunsJobsAfterStop() async throws {
+    let worker = BlockingWorker()
+    let wake = try WakePipe()
+    let thread = { @Sendable in ObjectIdentifier(Thread.current).hashValue }
+    let first = try await worker.run(wake: wake, thread).value
+    let second = try await worker.run(wake: wake, thread).value
+    #expect(second == first)
+    worker.stop()
+    #expect(try await worker.run(wake: wake) { 42 }.value == 42)
+  }
+
   @Test func missingKeyFileIsATypedError() async throws {
     let pki = try await TestPKI()
     let error = #expect(throws: ServerBeeTransportError.self) {
