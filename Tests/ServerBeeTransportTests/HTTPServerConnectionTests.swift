@@ -185,6 +185,18 @@ import Testing
     #expect(try await worker.run(wake: wake) { 42 }.value == 42)
   }
 
+  @Test func runBlockingReturnsAndRethrowsWhatTheWorkDoes() async throws {
+    let listener = try TCPListener()
+    let client = try await RawSocket.connect(port: listener.port)
+    let connection = try await HTTPServerConnection(socket: try await listener.accept())
+    #expect(try await connection.runBlocking { 7 } == 7)
+    await #expect(throws: PeerError.self) {
+      _ = try await connection.runBlocking { () throws -> Int in throw PeerError("boom") }
+    }
+    connection.close()
+    #expect(await client.readToEnd().isEmpty)
+  }
+
   @Test func missingKeyFileIsATypedError() async throws {
     let pki = try await TestPKI()
     let error = #expect(throws: ServerBeeTransportError.self) {

@@ -99,11 +99,15 @@ final class HTTPListener: Sendable {
         await request.respond(Self.head(400), body: Array("Bad Request".utf8))
         return
       }
-      let response = core.respond(
-        HTTPRequest(
-          method: HTTPMethod(rawValue: head.method), url: url, headers: head.headers,
-          body: Data(request.body)),
-        remoteAddress: remote)
+      let call = HTTPRequest(
+        method: HTTPMethod(rawValue: head.method), url: url, headers: head.headers,
+        body: Data(request.body))
+      // SQLite work stays off the cooperative pool, on the connection's own thread.
+      guard
+        let response = try? await connection.runBlocking({ [core] in
+          core.respond(call, remoteAddress: remote)
+        })
+      else { return }
       await request.respond(
         Self.head(response.status, headers: response.headers), body: Array(response.body))
       guard request.keepsAlive else { return }

@@ -18,7 +18,11 @@ struct LiveSession {
   static let tokenExpired = WebSocketCloseCode(rawValue: 4001)
 
   func run() async {
-    let caller = try? core.db.serial { try core.authenticate(request.head.headers) }
+    let core = core
+    let headers = request.head.headers
+    let caller = try? await request.connection.runBlocking {
+      try core.db.serial { try core.authenticate(headers) }
+    }
     guard let caller = caller ?? nil, !caller.user.mustChangePassword else {
       await request.respond(HTTPListener.head(401))
       return
@@ -69,7 +73,12 @@ struct LiveSession {
   }
 
   private func sendFullSync(_ socket: any WebSocketConnection) async -> Bool {
-    guard let sync = try? core.db.serial({ try core.fullSync() }) else { return false }
+    let core = core
+    guard
+      let sync = try? await request.connection.runBlocking({
+        try core.db.serial { try core.fullSync() }
+      })
+    else { return false }
     return (try? await socket.send(.text(String(decoding: sync, as: UTF8.self)))) != nil
   }
 }

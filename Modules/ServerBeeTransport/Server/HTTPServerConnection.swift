@@ -126,6 +126,21 @@ package final class HTTPServerConnection: @unchecked Sendable {
     }
   }
 
+  /// Runs blocking work of a request handler (disk, database locks) on the connection's own
+  /// thread, so it stays off the cooperative pool like the socket waits do.
+  ///
+  /// ```swift
+  /// let response = try await connection.runBlocking { try database.answer(request.head) }
+  /// ```
+  /// - Parameter body: The work; it runs after any wait of this connection has finished.
+  /// - Returns: What `body` returns.
+  /// - Throws: What `body` throws.
+  package func runBlocking<Value: Sendable>(
+    _ body: @escaping @Sendable () throws -> Value
+  ) async throws -> Value {
+    try await worker.run(wake: wake, body).value
+  }
+
   /// Closes the connection from any thread: shuts the socket down (a pending read or write ends)
   /// or, after an upgrade, starts the WebSocket close handshake with 1001.
   package func close() {
