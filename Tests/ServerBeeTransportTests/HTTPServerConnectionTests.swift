@@ -105,12 +105,15 @@ import Testing
     #expect(await client.readToEnd().isEmpty)
   }
 
-  @Test func closedListenerRefusesNewConnections() async throws {
+  @Test func closedListenerRefusesNewConnectionsAndFreesItsPort() async throws {
     let listener = try TCPListener()
     listener.close()
     await #expect(throws: ServerBeeTransportError.self) {
       _ = try await RawSocket.connect(port: listener.port)
     }
+    let again = try TCPListener(port: listener.port)
+    #expect(again.port == listener.port)
+    withExtendedLifetime(listener) {}
   }
 
   @Test func tlsServerCarriesAWebSocketToOurClientWithTheTestCA() async throws {
