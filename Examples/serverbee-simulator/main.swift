@@ -56,6 +56,8 @@ case (nil, nil): tls = nil
 default: fail("--tls-cert and --tls-key go together")
 }
 
+// Sockets never raise SIGPIPE (the transport sends with MSG_NOSIGNAL); this is for stdout and
+// stderr, which are pipes to whoever started us and may be closed before we stop.
 signal(SIGPIPE, SIG_IGN)
 var blocked = sigset_t()
 sigemptyset(&blocked)

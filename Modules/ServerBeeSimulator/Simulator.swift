@@ -137,11 +137,6 @@ public final class Simulator: Sendable {
   /// - Returns: The base URL, for example `http://127.0.0.1:49152`.
   /// - Throws: ``ServerBeeSimulatorError`` with code `listenFailed`.
   public func start(port: UInt16 = 0, tls: TLSFiles? = nil) throws -> URL {
-    if tls != nil {
-      // OpenSSL writes to the socket with write(2): a client that hangs up mid-handshake would
-      // raise SIGPIPE and end the whole process. A server has no use for SIGPIPE.
-      signal(SIGPIPE, SIG_IGN)
-    }
     let server = try HTTPListener(core: core, port: port, tls: tls)
     let scheme = tls == nil ? "http" : "https"
     let text = "\(scheme)://127.0.0.1:\(server.port)"
@@ -159,7 +154,8 @@ public final class Simulator: Sendable {
     return url
   }
 
-  /// Stops the ticker and the listener, closes every connection and waits for their threads.
+  /// Stops the ticker, refuses new connections at once and closes every open one (WebSockets
+  /// get close 1001); their tasks end on their own right after.
   public func stop() {
     ticker.withLock {
       $0?.stop()

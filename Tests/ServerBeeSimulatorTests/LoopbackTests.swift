@@ -198,7 +198,7 @@ import Testing
     let hub = r.h.simulator.core.hub
     let subscriber = hub.subscribe()
     for index in 0...LiveHub.capacity { hub.broadcast(Data("\(index)".utf8)) }
-    let next = subscriber.next(timeout: 0)
+    let next = await subscriber.next(timeout: 0)
     #expect(next.resync && next.frames.count < LiveHub.capacity)
   }
 

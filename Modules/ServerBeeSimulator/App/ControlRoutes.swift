@@ -167,9 +167,9 @@ extension SimulatorCore {
     let id = try createServer(name: name, body: body)
     guard let row = try server(id: id) else { throw APIError.notFound("Server not found") }
     if row.online {
-      hub.broadcast(try WireJSON.encode(ServerPresenceWire(online: true, serverID: id)))
+      hub.broadcast(try WireJSON.encode(LiveStreamMessage.presence(online: true, serverID: id)))
     }
-    return Reply.data(ServerResponseWire(row: row))
+    return Reply.data(row.response)
   }
 
   /// Stores new live numbers, appends a record and broadcasts one `update` frame.
@@ -197,12 +197,11 @@ extension SimulatorCore {
             + "\"write_bytes_per_sec\":\(live.diskWriteBytesPerSec)}]"),
       ])
     if !wasOnline {
-      hub.broadcast(try WireJSON.encode(ServerPresenceWire(online: true, serverID: serverID)))
+      hub.broadcast(
+        try WireJSON.encode(LiveStreamMessage.presence(online: true, serverID: serverID)))
     }
-    let frame = UpdateWire(
-      server: LiveMetricsWire(id: row.id, name: row.name, nowSeconds: now / Self.second, live: live)
-    )
-    hub.broadcast(try WireJSON.encode(frame))
+    let metrics = live.metrics(id: row.id, name: row.name, nowSeconds: now / Self.second)
+    hub.broadcast(try WireJSON.encode(LiveStreamMessage.update(metrics)))
   }
 
   func controlMetrics(_ context: RequestContext) throws -> HTTPResponse {
@@ -235,7 +234,8 @@ extension SimulatorCore {
       "UPDATE servers SET online = ?, updated_at = ? WHERE id = ? AND online != ?",
       [online.sql, .int(now), .text(serverID), online.sql])
     if changed == 1 {
-      hub.broadcast(try WireJSON.encode(ServerPresenceWire(online: online, serverID: serverID)))
+      hub.broadcast(
+        try WireJSON.encode(LiveStreamMessage.presence(online: online, serverID: serverID)))
     }
   }
 
@@ -381,7 +381,11 @@ extension SimulatorCore {
     let body = try controlBody(context)
     let id = Crypto.uuid(random)
     let seconds = now / Self.second
-    let evidence = body.value["evidence"].flatMap { $0 == .null ? nil : Self.ordered($0) }
+    // Through the shared model: the known kinds are written in the server's key order (v1 §8.2).
+    let evidence = try body.value["evidence"].flatMap {
+      $0 == .null
+        ? nil : try WireJSON.decode(SecurityEventEvidence.self, from: try WireJSON.encode($0))
+    }
     let evidenceJSON = try evidence.map { String(decoding: try WireJSON.encode($0), as: UTF8.self) }
     try db.execute(
       "INSERT INTO security_events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -399,21 +403,8 @@ extension SimulatorCore {
     guard let row = try db.query("SELECT * FROM security_events WHERE id = ?", [.text(id)]).first
     else { throw APIError.notFound("security event \(id) not found") }
     let event = Self.securityEvent(row)
-    hub.broadcast(try WireJSON.encode(SecurityEventMessageWire(row: event)))
-    return Reply.data(SecurityEventWire(row: event))
-  }
-
-  /// Evidence keys in the server's order (v1 §8.2): `kind` first, then the kind's fields.
-  /// Decoded request objects do not keep their key order, so the order is restored here.
-  static func ordered(_ evidence: JSONValue) -> JSONValue {
-    guard case .object(let members) = evidence else { return evidence }
-    let order: [String] = [
-      "kind", "auth_method", "failed_count", "distinct_users", "sample_users",
-      "invalid_user_count", "distinct_ports", "sample_ports", "total_attempts",
-      "window_seconds", "threshold", "blocked_count",
-    ]
-    let rank = { (key: String) in order.firstIndex(of: key) ?? order.count }
-    return .object(members.sorted { rank($0.key) < rank($1.key) })
+    hub.broadcast(try WireJSON.encode(LiveStreamMessage.securityEvent(event)))
+    return Reply.data(event.event)
   }
 
   func controlAdvanceClock(_ context: RequestContext) throws -> HTTPResponse {

@@ -53,19 +53,19 @@ extension SimulatorCore {
 
   func fullSync() throws -> Data {
     let seconds = now / Self.second
-    let servers = try allServers().map { ServerStatusWire(row: $0, nowSeconds: seconds) }
-    return try WireJSON.encode(FullSyncWire(servers: servers))
+    let servers = try allServers().map { $0.status(nowSeconds: seconds) }
+    return try WireJSON.encode(LiveStreamMessage.fullSync(FullSync(servers: servers)))
   }
 
   func listServers(_ context: RequestContext, _ caller: Caller?) throws -> HTTPResponse {
-    Reply.data(try allServers().map(ServerResponseWire.init))
+    Reply.data(try allServers().map(\.response))
   }
 
   func serverDetail(_ context: RequestContext, _ caller: Caller?) throws -> HTTPResponse {
     guard let row = try server(id: context.parameter(0)) else {
       throw APIError.notFound("Server not found")
     }
-    return Reply.data(ServerResponseWire(row: row))
+    return Reply.data(row.response)
   }
 
   static func queryTime(_ context: RequestContext, _ name: String, required: Bool) throws -> Int64?
@@ -92,9 +92,9 @@ extension SimulatorCore {
       "SELECT * FROM records WHERE server_id = ? AND time >= ? AND time <= ? ORDER BY time, id",
       [.text(context.parameter(0)), .int(from), .int(to)]
     ).map(Self.record)
-    guard hourly else { return Reply.data(rows) }
+    guard hourly else { return Reply.data(rows.map(\.record)) }
     let hour = 3600 * Self.second
-    var buckets: [(Int64, [RecordWire])] = []
+    var buckets: [(Int64, [Stored])] = []
     for row in rows {
       let start = row.time - row.time % hour
       if buckets.last?.0 == start {
@@ -103,10 +103,23 @@ extension SimulatorCore {
         buckets.append((start, [row]))
       }
     }
-    return Reply.data(buckets.map { Self.aggregate(hourStart: $0.0, $0.1) })
+    return Reply.data(buckets.map { Self.aggregate(hourStart: $0.0, $0.1).record })
   }
 
-  private static func record(_ row: Row) -> RecordWire {
+  /// A stored record row; written as the shared `ServerRecord`.
+  private struct Stored {
+    let id: Int64
+    let serverID: String
+    let time: Int64
+    let live: LiveNumbers
+    let diskIOJSON: String?
+
+    var record: ServerRecord {
+      live.record(id: id, serverID: serverID, time: time, diskIOJSON: diskIOJSON)
+    }
+  }
+
+  private static func record(_ row: Row) -> Stored {
     var live = LiveNumbers()
     live.cpu = row["cpu"].real ?? 0
     live.memUsed = row["mem_used"].int ?? 0
@@ -122,13 +135,13 @@ extension SimulatorCore {
     live.tcpConn = row["tcp_conn"].int ?? 0
     live.udpConn = row["udp_conn"].int ?? 0
     live.processCount = row["process_count"].int ?? 0
-    return RecordWire(
+    return Stored(
       id: row["id"].int ?? 0, serverID: row["server_id"].text ?? "", time: row["time"].int ?? 0,
       live: live, diskIOJSON: row["disk_io_json"].text)
   }
 
   /// Hourly rows: gauges averaged, cumulative counters at their maximum (v1 §5.2).
-  private static func aggregate(hourStart: Int64, _ rows: [RecordWire]) -> RecordWire {
+  private static func aggregate(hourStart: Int64, _ rows: [Stored]) -> Stored {
     let n = Double(rows.count)
     func average(_ value: (LiveNumbers) -> Double) -> Double {
       rows.map { value($0.live) }.reduce(0, +) / n
@@ -151,7 +164,7 @@ extension SimulatorCore {
     live.tcpConn = averageInt(\.tcpConn)
     live.udpConn = averageInt(\.udpConn)
     live.processCount = averageInt(\.processCount)
-    return RecordWire(
+    return Stored(
       id: rows.first?.id ?? 0, serverID: rows.first?.serverID ?? "", time: hourStart, live: live,
       diskIOJSON: rows.last?.diskIOJSON)
   }
@@ -160,9 +173,9 @@ extension SimulatorCore {
     let rows = try db.query("SELECT * FROM server_groups ORDER BY weight DESC, created_at")
     return Reply.data(
       rows.map {
-        ServerGroupWire(
-          id: $0["id"].text ?? "", name: $0["name"].text ?? "", weight: $0["weight"].int ?? 0,
-          createdAt: $0["created_at"].int ?? 0)
+        ServerGroup(
+          id: $0["id"].text ?? "", name: $0["name"].text ?? "", weight: Int($0["weight"].int ?? 0),
+          createdAt: timestamp($0["created_at"].int ?? 0, .zulu))
       })
   }
 
@@ -200,7 +213,7 @@ extension SimulatorCore {
     }
     let rows = try db.query(
       Self.alertStateSelect + " ORDER BY s.resolved ASC, s.updated_at DESC LIMIT ?", [.int(limit)])
-    return Reply.data(rows.map { AlertEventWire(row: Self.alertState($0)) })
+    return Reply.data(rows.map { Self.alertState($0).event })
   }
 
   func alertEventDetail(_ context: RequestContext, _ caller: Caller?) throws -> HTTPResponse {
@@ -217,7 +230,7 @@ extension SimulatorCore {
       guard row.ruleName != nil else {
         throw APIError.notFound("Alert rule \(row.ruleID) not found")
       }
-      return Reply.data(AlertDetailWire(key: key, row: row))
+      return Reply.data(row.detail(key: key))
     }
     guard let colon = key.firstIndex(of: ":") else {
       throw APIError.badRequest("alert_key must be in the format rule_id:server_id")
@@ -231,32 +244,43 @@ extension SimulatorCore {
     guard row.ruleName != nil else { throw APIError.notFound("Alert rule \(ruleID) not found") }
     // Legacy keys name no security dimension (v2 §9.1).
     if let type = row.ruleType, Self.securityRuleTypes.contains(type) { throw notFound }
-    return Reply.data(AlertDetailWire(key: key, row: row))
+    return Reply.data(row.detail(key: key))
   }
 
   func alertRules(_ context: RequestContext, _ caller: Caller?) throws -> HTTPResponse {
     let rows = try db.query("SELECT * FROM alert_rules ORDER BY created_at DESC")
-    return Reply.data(
-      rows.map {
-        AlertRuleWire(
-          id: $0["id"].text ?? "", name: $0["name"].text ?? "",
-          ruleType: $0["rule_type"].text ?? "", enabled: $0["enabled"].bool,
-          triggerMode: $0["trigger_mode"].text ?? "always", createdAt: $0["created_at"].int ?? 0)
-      })
+    return Reply.data(rows.map(Self.alertRule))
+  }
+
+  /// An alert rule as the admin list shows it, in a reduced form (id, name, enabled, one rule of
+  /// the stored type, mode, times); ServerBeeModels has no alert-rule model, the SDK never reads
+  /// rules.
+  private static func alertRule(_ row: Row) -> JSONValue {
+    let created = JSONValue.string(timestamp(row["created_at"].int ?? 0, .zulu).formatted(.zulu))
+    return .object([
+      ("id", .string(row["id"].text ?? "")), ("name", .string(row["name"].text ?? "")),
+      ("enabled", .bool(row["enabled"].bool)),
+      ("rules_json", .string("[{\"rule_type\":\"\(row["rule_type"].text ?? "")\"}]")),
+      ("trigger_mode", .string(row["trigger_mode"].text ?? "always")),
+      ("created_at", created), ("updated_at", created),
+    ])
   }
 
   // MARK: Tasks
 
-  static func task(_ row: Row) -> TaskWire {
-    TaskWire(
+  static func task(_ row: Row) -> ServerTask {
+    ServerTask(
       id: row["id"].text ?? "", command: row["command"].text ?? "",
       serverIDs: (try? WireJSON.decode(
         [String].self, from: Data((row["server_ids_json"].text ?? "[]").utf8))) ?? [],
-      createdAt: row["created_at"].int ?? 0, taskType: row["task_type"].text ?? "oneshot",
+      createdAt: timestamp(row["created_at"].int ?? 0, .zulu),
+      taskType: TaskType(rawValue: row["task_type"].text ?? "oneshot"),
       name: row["name"].text, cronExpression: row["cron_expression"].text,
-      enabled: row["enabled"].bool, timeout: row["timeout"].int,
-      retryCount: row["retry_count"].int ?? 0, retryInterval: row["retry_interval"].int ?? 60,
-      lastRunAt: row["last_run_at"].int, nextRunAt: row["next_run_at"].int)
+      enabled: row["enabled"].bool, timeout: row["timeout"].int.map(Int.init),
+      retryCount: Int(row["retry_count"].int ?? 0),
+      retryInterval: Int(row["retry_interval"].int ?? 60),
+      lastRunAt: timestamp(row["last_run_at"].int, .zulu),
+      nextRunAt: timestamp(row["next_run_at"].int, .zulu))
   }
 
   func tasks(_ context: RequestContext, _ caller: Caller?) throws -> HTTPResponse {
@@ -290,12 +314,12 @@ extension SimulatorCore {
     }
     return Reply.data(
       rows.map {
-        TaskResultWire(
+        TaskResult(
           id: $0["id"].int ?? 0, taskID: $0["task_id"].text ?? "",
           serverID: $0["server_id"].text ?? "", output: $0["output"].text ?? "",
-          exitCode: $0["exit_code"].int ?? 0, runID: $0["run_id"].text,
-          attempt: $0["attempt"].int ?? 1, startedAt: $0["started_at"].int,
-          finishedAt: $0["finished_at"].int ?? 0)
+          exitCode: Int($0["exit_code"].int ?? 0), runID: $0["run_id"].text,
+          attempt: Int($0["attempt"].int ?? 1), startedAt: timestamp($0["started_at"].int, .zulu),
+          finishedAt: timestamp($0["finished_at"].int ?? 0, .zulu))
       })
   }
 
@@ -310,7 +334,7 @@ extension SimulatorCore {
       endedAt: row["ended_at"].int ?? 0, firstSeen: row["first_seen"].bool,
       detectorSource: row["detector_source"].text ?? "",
       evidence: row["evidence_json"].text.flatMap {
-        (try? WireJSON.decode(JSONValue.self, from: Data($0.utf8))).map(ordered)
+        try? WireJSON.decode(SecurityEventEvidence.self, from: Data($0.utf8))
       }, createdAt: row["created_at"].int ?? 0)
   }
 
@@ -358,14 +382,14 @@ extension SimulatorCore {
       let text = timestamp(last.createdAt, .zulu).formatted(.zulu) + "|" + last.id
       next = Crypto.base64URL(Array(text.utf8))
     }
-    return Reply.data(SecurityPageWire(items: page.map(SecurityEventWire.init), nextCursor: next))
+    return Reply.data(SecurityEventPage(items: page.map(\.event), nextCursor: next))
   }
 
   func securityEventDetail(_ context: RequestContext, _ caller: Caller?) throws -> HTTPResponse {
     let id = context.parameter(0)
     guard let row = try db.query("SELECT * FROM security_events WHERE id = ?", [.text(id)]).first
     else { throw APIError.notFound("security event \(id) not found") }
-    return Reply.data(SecurityEventWire(row: Self.securityEvent(row)))
+    return Reply.data(Self.securityEvent(row).event)
   }
 
   func deleteSecurityEvent(_ context: RequestContext, _ caller: Caller?) throws -> HTTPResponse {

@@ -39,7 +39,7 @@ enum APIError: Error {
 
 enum Reply {
   static func data(_ payload: some Encodable) -> HTTPResponse {
-    json(200, DataEnvelope(data: payload))
+    json(200, APIResponse(data: payload))
   }
 
   static func json(_ status: Int, _ value: some Encodable) -> HTTPResponse {

@@ -2,263 +2,133 @@ import Foundation
 import ServerBeeModels
 import ServerBeeTransport
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
-/// The loopback HTTP/1.1 front-end: one accept thread plus one thread per connection.
+/// The loopback HTTP/1.1 front-end on the transport's server pieces: a ``TCPListener`` accept
+/// loop and one task per connection that takes keep-alive requests from an
+/// ``HTTPServerConnection`` (plain or TLS) and answers them through ``SimulatorCore``, or hands
+/// `/api/ws/servers` upgrades to ``LiveSession``.
 ///
-/// Blocking socket I/O runs only on these dedicated threads, never on Swift's cooperative
-/// pool. Limits: request head 16 KiB (431), body 1 MiB (413), an idle timeout between
-/// keep-alive requests and the same budget for receiving one whole request (408), and a cap on
-/// concurrent connections. ``stop()`` shuts every connection down and joins the threads.
+/// Blocking socket work stays on the transport's own threads, never Swift's cooperative pool.
+/// Limits: request head 16 KiB (431), body 1 MiB (413), the idle timeout between keep-alive
+/// requests and the same budget for receiving one whole request (408), all answered by the
+/// transport; and a cap on concurrent connections (further ones are closed at once).
+/// ``stop()`` refuses new connections at once and closes every open one.
 final class HTTPListener: Sendable {
   let port: UInt16
-  private let descriptor: Int32
+  private let listener: TCPListener
   private let core: SimulatorCore
-  private let tls: TLSServerContext?
-  private let connections = Locked<[Int32: any ByteStream]>([:])
-  private let stopping = Locked(false)
-  private let finished = NSCondition()
-  private let acceptDone = Locked(false)
+  private let identity: TLSServerIdentity?
+  private let state = Locked(State())
+
+  private struct State {
+    var stopping = false
+    var admitted = 0
+    var nextID = 0
+    var open: [Int: HTTPServerConnection] = [:]
+    var acceptLoop: Task<Void, Never>?
+  }
 
   init(core: SimulatorCore, port: UInt16, tls: Simulator.TLSFiles?) throws {
     self.core = core
-    self.tls = try tls.map {
-      try TLSServerContext(certificate: $0.certificate.path, privateKey: $0.privateKey.path)
+    do {
+      identity = try tls.map {
+        try TLSServerIdentity(certificateChainFile: $0.certificate, privateKeyFile: $0.privateKey)
+      }
+      listener = try TCPListener(host: "127.0.0.1", port: port, backlog: 512)
+    } catch {
+      throw ServerBeeSimulatorError(
+        .listenFailed, "cannot listen on 127.0.0.1:\(port): \(error)")
     }
-    #if canImport(Glibc)
-      let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    #else
-      let fd = socket(AF_INET, SOCK_STREAM, 0)
-    #endif
-    guard fd >= 0 else { throw ServerBeeSimulatorError(.listenFailed, "socket() failed") }
-    var one: Int32 = 1
-    _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = port.bigEndian
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
-    }
-    guard bound == 0, listen(fd, 512) == 0 else {
-      _ = close(fd)
-      throw ServerBeeSimulatorError(.listenFailed, "cannot listen on 127.0.0.1:\(port)")
-    }
-    var actual = sockaddr_in()
-    var actualLength = length
-    _ = withUnsafeMutablePointer(to: &actual) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &actualLength) }
-    }
-    self.port = UInt16(bigEndian: actual.sin_port)
-    descriptor = fd
-    let thread = Thread { [self] in acceptLoop() }
-    thread.name = "serverbee-simulator-accept"
-    thread.start()
+    self.port = listener.port
+    let loop = Task { [self] in await acceptLoop() }
+    state.withLock { $0.acceptLoop = loop }
   }
 
-  private func acceptLoop() {
-    defer {
-      acceptDone.withLock { $0 = true }
-      finished.lock()
-      finished.broadcast()
-      finished.unlock()
-    }
-    while !stopping.withLock({ $0 }) {
-      guard Socket.waitReadable(descriptor, timeout: 0.2) else { continue }
-      var address = sockaddr_in()
-      var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-      let client = withUnsafeMutablePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { accept(descriptor, $0, &length) }
+  private func acceptLoop() async {
+    while let socket = try? await listener.accept() {
+      let id = state.withLock { state -> Int? in
+        guard !state.stopping, state.admitted < core.settings.maximumConnections else {
+          return nil
+        }
+        state.admitted += 1
+        state.nextID += 1
+        return state.nextID
       }
-      guard client >= 0 else { continue }
-      var one: Int32 = 1
-      _ = setsockopt(
-        client, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
-      let remote = String(cString: inet_ntoa(address.sin_addr))
-      let admitted = connections.withLock { open -> Bool in
-        guard open.count < core.settings.maximumConnections else { return false }
-        open[client] = PlainStream(descriptor: client)
-        return true
+      // Over the cap (or stopping): `socket` closes when it goes out of scope.
+      guard let id else { continue }
+      Task { [self] in
+        await serve(socket, id: id)
+        state.withLock {
+          $0.admitted -= 1
+          $0.open[id] = nil
+        }
       }
-      guard admitted else {
-        _ = close(client)
-        continue
-      }
-      let thread = Thread { [self] in serve(client, remote: remote) }
-      thread.stackSize = 512 * 1024
-      thread.name = "serverbee-simulator-connection"
-      thread.start()
     }
   }
 
-  private func serve(_ client: Int32, remote: String) {
-    var stream: (any ByteStream)? = PlainStream(descriptor: client)
-    if let tls {
-      stream = TLSStream(descriptor: client, context: tls, timeout: core.settings.idleTimeout)
-      if let stream { connections.withLock { $0[client] = stream } }
+  private func serve(_ socket: AcceptedSocket, id: Int) async {
+    let idle = Duration.milliseconds(Int64(core.settings.idleTimeout * 1000))
+    guard
+      let connection = try? await HTTPServerConnection(
+        socket: socket, tls: identity, handshakeTimeout: idle)
+    else { return }
+    let registered = state.withLock { state -> Bool in
+      guard !state.stopping else { return false }
+      state.open[id] = connection
+      return true
     }
-    if let stream {
-      HTTPConnection(stream: stream, core: core, port: port, remote: remote, tls: tls != nil).run()
-      stream.close()
-    } else {
-      _ = close(client)
+    guard registered else {
+      connection.close()
+      return
     }
-    connections.withLock { $0[client] = nil }
-    finished.lock()
-    finished.broadcast()
-    finished.unlock()
+    let limits = HTTPHeadCodec.Limits(maxHeadBytes: core.settings.maximumHeadSize)
+    let remote = connection.peerAddress.isEmpty ? "127.0.0.1" : connection.peerAddress
+    while true {
+      guard
+        let request = try? await connection.next(
+          timeout: idle, maxBodySize: core.settings.maximumBodySize, limits: limits)
+      else { return }
+      let head = request.head
+      if head.method == "GET", head.target.hasPrefix("/api/ws/servers"),
+        head.headers["upgrade"]?.lowercased() == "websocket"
+      {
+        await LiveSession(core: core, request: request).run()
+        return
+      }
+      let scheme = connection.isTLS ? "https" : "http"
+      guard let url = URL(string: "\(scheme)://127.0.0.1:\(port)\(head.target)") else {
+        await request.respond(Self.head(400), body: Array("Bad Request".utf8))
+        return
+      }
+      let call = HTTPRequest(
+        method: HTTPMethod(rawValue: head.method), url: url, headers: head.headers,
+        body: Data(request.body))
+      // SQLite work stays off the cooperative pool, on the connection's own thread.
+      guard
+        let response = try? await connection.runBlocking({ [core] in
+          core.respond(call, remoteAddress: remote)
+        })
+      else { return }
+      await request.respond(
+        Self.head(response.status, headers: response.headers), body: Array(response.body))
+      guard request.keepsAlive else { return }
+    }
   }
 
+  /// Refuses new connections at once and closes every open one (WebSockets get 1001); their
+  /// tasks finish on their own shortly after.
   func stop() {
-    stopping.withLock { $0 = true }
-    for stream in connections.withLock({ Array($0.values) }) { stream.shutdown() }
+    let (open, loop) = state.withLock { state in
+      state.stopping = true
+      return (Array(state.open.values), state.acceptLoop)
+    }
+    listener.close()
+    loop?.cancel()
     core.hub.closeAll()
-    let deadline = Date().addingTimeInterval(5)
-    finished.lock()
-    while !(acceptDone.withLock { $0 } && connections.withLock { $0.isEmpty }),
-      Date() < deadline
-    {
-      for stream in connections.withLock({ Array($0.values) }) { stream.shutdown() }
-      _ = finished.wait(until: min(deadline, Date().addingTimeInterval(0.1)))
-    }
-    finished.unlock()
-    _ = close(descriptor)
-  }
-}
-
-/// One keep-alive connection: parse a request, answer it, repeat; or hand over to WebSocket.
-struct HTTPConnection {
-  let stream: any ByteStream
-  let core: SimulatorCore
-  let port: UInt16
-  let remote: String
-  let tls: Bool
-
-  struct Head {
-    var method: String
-    var target: String
-    var version: String
-    var headers: HTTPHeaders
+    for connection in open { connection.close() }
   }
 
-  enum Failure: Error {
-    case closed
-    case status(Int, String)
-  }
-
-  func run() {
-    var buffer: [UInt8] = []
-    while true {
-      do {
-        let (head, body) = try readRequest(&buffer)
-        if head.method == "GET", head.target.hasPrefix("/api/ws/servers"),
-          head.headers["upgrade"]?.lowercased() == "websocket"
-        {
-          WebSocketSession(stream: stream, core: core, head: head, remote: remote).run()
-          return
-        }
-        let scheme = tls ? "https" : "http"
-        guard let url = URL(string: "\(scheme)://127.0.0.1:\(port)\(head.target)") else {
-          throw Failure.status(400, "Bad Request")
-        }
-        let request = HTTPRequest(
-          method: HTTPMethod(rawValue: head.method), url: url, headers: head.headers,
-          body: Data(body))
-        let response = core.respond(request, remoteAddress: remote)
-        let close =
-          head.headers["connection"]?.lowercased() == "close" || head.version == "HTTP/1.0"
-        guard write(response, close: close, headOnly: head.method == "HEAD"), !close else {
-          return
-        }
-      } catch Failure.status(let status, let reason) {
-        _ = write(HTTPResponse(status: status, body: Data(reason.utf8)), close: true)
-        return
-      } catch {
-        return
-      }
-    }
-  }
-
-  /// Reads one request; the whole request must arrive within the idle timeout.
-  private func readRequest(_ buffer: inout [UInt8]) throws -> (Head, [UInt8]) {
-    let limit = core.settings.maximumHeadSize
-    let deadline = Date().addingTimeInterval(core.settings.idleTimeout)
-    var end: Int?
-    while true {
-      end = Self.headEnd(buffer)
-      if end != nil { break }
-      guard buffer.count <= limit else {
-        throw Failure.status(431, "Request Header Fields Too Large")
-      }
-      let remaining = deadline.timeIntervalSinceNow
-      guard remaining > 0 else {
-        if buffer.isEmpty { throw Failure.closed }
-        throw Failure.status(408, "Request Timeout")
-      }
-      guard let chunk = stream.read(upTo: 16 * 1024, timeout: remaining) else { continue }
-      guard !chunk.isEmpty else { throw Failure.closed }
-      buffer += chunk
-    }
-    guard let end, end <= limit else {
-      throw Failure.status(431, "Request Header Fields Too Large")
-    }
-    let head = try Self.parseHead(Array(buffer[..<end]))
-    buffer.removeFirst(end + 4)
-    if head.headers["transfer-encoding"] != nil { throw Failure.status(411, "Length Required") }
-    let length = Int(head.headers["content-length"] ?? "0") ?? -1
-    guard length >= 0 else { throw Failure.status(400, "Bad Request") }
-    guard length <= core.settings.maximumBodySize else {
-      throw Failure.status(413, "Payload Too Large")
-    }
-    if head.headers["expect"]?.lowercased() == "100-continue", buffer.count < length {
-      // libcurl (URLSession on Linux) waits for this before sending larger bodies.
-      guard stream.write(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)) else { throw Failure.closed }
-    }
-    while buffer.count < length {
-      let remaining = deadline.timeIntervalSinceNow
-      guard remaining > 0 else { throw Failure.status(408, "Request Timeout") }
-      guard let chunk = stream.read(upTo: 64 * 1024, timeout: remaining) else { continue }
-      guard !chunk.isEmpty else { throw Failure.closed }
-      buffer += chunk
-    }
-    let body = Array(buffer.prefix(length))
-    buffer.removeFirst(length)
-    return (head, body)
-  }
-
-  static func headEnd(_ bytes: [UInt8]) -> Int? {
-    guard bytes.count >= 4 else { return nil }
-    for index in 0...(bytes.count - 4)
-    where bytes[index] == 13 && bytes[index + 1] == 10 && bytes[index + 2] == 13
-      && bytes[index + 3] == 10
-    {
-      return index
-    }
-    return nil
-  }
-
-  static func parseHead(_ bytes: [UInt8]) throws -> Head {
-    let text = String(decoding: bytes, as: UTF8.self)
-    var lines = text.components(separatedBy: "\r\n")
-    let requestLine = lines.removeFirst().split(separator: " ", omittingEmptySubsequences: false)
-    guard requestLine.count == 3, requestLine[1].hasPrefix("/"),
-      requestLine[2].hasPrefix("HTTP/1.")
-    else { throw Failure.status(400, "Bad Request") }
-    var headers = HTTPHeaders()
-    for line in lines {
-      guard let colon = line.firstIndex(of: ":") else { throw Failure.status(400, "Bad Request") }
-      let name = String(line[..<colon]).trimmingCharacters(in: .whitespaces)
-      let value = String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
-      headers.append(value, for: name)
-    }
-    return Head(
-      method: String(requestLine[0]), target: String(requestLine[1]),
-      version: String(requestLine[2]), headers: headers)
+  static func head(_ status: Int, headers: HTTPHeaders = [:]) -> HTTPResponseHead {
+    HTTPResponseHead(status: status, reason: reason(status), headers: headers)
   }
 
   static func reason(_ status: Int) -> String {
@@ -280,15 +150,5 @@ struct HTTPConnection {
     case 431: return "Request Header Fields Too Large"
     default: return status >= 500 ? "Internal Server Error" : "Status"
     }
-  }
-
-  func write(_ response: HTTPResponse, close: Bool, headOnly: Bool = false) -> Bool {
-    var head = "HTTP/1.1 \(response.status) \(Self.reason(response.status))\r\n"
-    for (name, value) in response.headers where name != "content-length" {
-      head += "\(name): \(value)\r\n"
-    }
-    head += "content-length: \(response.body.count)\r\n"
-    head += close ? "connection: close\r\n\r\n" : "connection: keep-alive\r\n\r\n"
-    return stream.write(Array(head.utf8) + (headOnly ? [] : Array(response.body)))
   }
 }

@@ -8,51 +8,76 @@ import ServerBeeModels
 final class LiveHub: Sendable {
   static let capacity = 256
 
-  /// One connection's queue; its writer thread waits on `condition`.
-  final class Subscriber: @unchecked Sendable {
-    // Safety: every stored var is only touched while `condition` is locked.
-    let condition = NSCondition()
-    private var queue: [Data] = []
-    private var lagged = false
-    private var closed = false
+  /// One connection's queue; its session awaits ``next(timeout:)`` (no thread is blocked).
+  final class Subscriber: Sendable {
+    private struct State {
+      var queue: [Data] = []
+      var lagged = false
+      var closed = false
+      var signalled = false
+      var waiter: CheckedContinuation<Void, Never>?
+
+      var isReady: Bool { !queue.isEmpty || lagged || closed || signalled }
+
+      /// Marks a wake-up and hands back the waiter to resume outside the lock.
+      mutating func signal() -> CheckedContinuation<Void, Never>? {
+        signalled = true
+        defer { waiter = nil }
+        return waiter
+      }
+    }
+
+    private let state = Locked(State())
 
     func push(_ frame: Data) {
-      condition.lock()
-      defer { condition.unlock() }
-      if queue.count >= LiveHub.capacity {
-        queue.removeAll()
-        lagged = true
-      } else {
-        queue.append(frame)
+      let waiter = state.withLock { state in
+        if state.queue.count >= LiveHub.capacity {
+          state.queue.removeAll()
+          state.lagged = true
+        } else {
+          state.queue.append(frame)
+        }
+        return state.signal()
       }
-      condition.signal()
+      waiter?.resume()
     }
 
-    func wake() {
-      condition.lock()
-      condition.signal()
-      condition.unlock()
-    }
+    func wake() { state.withLock { $0.signal() }?.resume() }
 
     func close() {
-      condition.lock()
-      closed = true
-      condition.broadcast()
-      condition.unlock()
+      let waiter = state.withLock { state in
+        state.closed = true
+        return state.signal()
+      }
+      waiter?.resume()
     }
 
     /// Waits up to `timeout` seconds; returns queued frames, whether a resync is due, and
     /// whether the subscriber was closed.
-    func next(timeout: TimeInterval) -> (frames: [Data], resync: Bool, closed: Bool) {
-      condition.lock()
-      defer { condition.unlock() }
-      if queue.isEmpty, !lagged, !closed {
-        _ = condition.wait(until: Date().addingTimeInterval(timeout))
+    func next(timeout: TimeInterval) async -> (frames: [Data], resync: Bool, closed: Bool) {
+      if timeout > 0, !state.withLock({ $0.isReady }) {
+        let timer = Task { [weak self] in
+          try? await Task.sleep(for: .milliseconds(Int64(timeout * 1000)))
+          self?.wake()
+        }
+        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+          let ready = state.withLock { state -> Bool in
+            if state.isReady { return true }
+            state.waiter = waiter
+            return false
+          }
+          if ready { waiter.resume() }
+        }
+        timer.cancel()
       }
-      let result = (queue, lagged, closed)
-      queue.removeAll()
-      lagged = false
-      return result
+      return state.withLock { state in
+        defer {
+          state.queue.removeAll()
+          state.lagged = false
+          state.signalled = false
+        }
+        return (state.queue, state.lagged, state.closed)
+      }
     }
   }
 

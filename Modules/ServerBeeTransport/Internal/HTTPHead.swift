@@ -7,16 +7,20 @@ package struct HTTPRequestHead: Sendable, Hashable {
   package var target: String
   /// The header fields (names lowercased; repeated names joined by `", "`).
   package var headers: HTTPHeaders
+  /// The protocol version from the request line, `HTTP/1.1` or `HTTP/1.0`.
+  package var version: String
 
   /// Creates a request head.
   /// - Parameters:
   ///   - method: The method token.
   ///   - target: The request target.
   ///   - headers: The header fields.
-  package init(method: String, target: String, headers: HTTPHeaders) {
+  ///   - version: The protocol version; `HTTP/1.1` by default.
+  package init(method: String, target: String, headers: HTTPHeaders, version: String = "HTTP/1.1") {
     self.method = method
     self.target = target
     self.headers = headers
+    self.version = version
   }
 
   /// The head as bytes, ending with the blank line; headers sorted by name for stable output.
@@ -134,7 +138,8 @@ package enum HTTPHeadCodec {
     else { throw .malformedStartLine }
     return HTTPRequestHead(
       method: String(decoding: parts[0], as: UTF8.self),
-      target: String(decoding: parts[1], as: UTF8.self), headers: headers)
+      target: String(decoding: parts[1], as: UTF8.self), headers: headers,
+      version: String(decoding: parts[2], as: UTF8.self))
   }
 
   /// Parses a complete response head (as delimited by ``headLength(in:limits:)``).

@@ -1,11 +1,12 @@
 import Foundation
 import ServerBeeModels
 
-/// One HTTP/1.1 request read from an accepted socket, answered once: with a plain response
-/// (``respond(_:body:)``, then the socket closes) or by upgrading to a WebSocket
-/// (``acceptWebSocket(options:)``: validate, negotiate permessage-deflate, write `101`).
+/// One HTTP/1.1 request read from an accepted connection, answered once: with a plain response
+/// (``respond(_:body:)``) or by upgrading to a WebSocket (``acceptWebSocket(options:)``:
+/// validate, negotiate permessage-deflate, write `101`).
 ///
-/// The simulator's building block for both its REST routes and `/api/ws/servers`:
+/// The simulator's building block for both its REST routes and `/api/ws/servers`. A single
+/// request per socket:
 ///
 /// ```swift
 /// let listener = try TCPListener()
@@ -17,76 +18,52 @@ import ServerBeeModels
 /// let connection = try await request.acceptWebSocket()
 /// ```
 ///
+/// For keep-alive, take requests from ``HTTPServerConnection/next(timeout:maxBodySize:limits:)``
+/// instead: the connection then stays open after a response unless the request asked for
+/// `connection: close` or spoke HTTP/1.0.
+///
 /// Bodies need `content-length` (at most `maxBodySize`); chunked requests are answered with 501.
-/// Each socket carries one request (responses say `connection: close`).
 package final class HTTPServerRequest: Sendable {
   /// The request head.
   package let head: HTTPRequestHead
   /// The request body; empty when there is none.
   package let body: [UInt8]
-  private let stream: BlockingIO.Transfer<PlainStream>
-  private let leftover: [UInt8]
-  private let wake: WakePipe
+  /// The connection the request came on.
+  package let connection: HTTPServerConnection
+  /// Whether the connection stays open after ``respond(_:body:)``.
+  package let keepsAlive: Bool
   private let answered = Locked(false)
 
-  private init(
-    head: HTTPRequestHead, body: [UInt8], stream: PlainStream, leftover: [UInt8], wake: WakePipe
+  init(
+    head: HTTPRequestHead, body: [UInt8], connection: HTTPServerConnection, keepAlive: Bool = true
   ) {
     self.head = head
     self.body = body
-    self.stream = BlockingIO.Transfer(stream)
-    self.leftover = leftover
-    self.wake = wake
+    self.connection = connection
+    self.keepsAlive =
+      keepAlive && head.version != "HTTP/1.0"
+      && head.headers["connection"]?.lowercased().contains("close") != true
   }
 
-  /// Reads one request (head and `content-length` body) from an accepted socket.
+  /// Reads one request (head and `content-length` body) from an accepted socket; the response
+  /// closes the socket.
   /// - Parameters:
   ///   - socket: The accepted socket; the request takes it over.
   ///   - timeout: How long the client may take to send the request; 10 s by default.
   ///   - maxBodySize: The largest body accepted; 1 MiB by default.
   /// - Returns: The request, to be answered once.
-  /// - Throws: ``ServerBeeTransportError``: `malformedHTTPHead` (after answering 400, 413 or 501
-  ///   where possible), `timedOut`, `connectionLost`, `connectionClosed`; `CancellationError`.
+  /// - Throws: ``ServerBeeTransportError``: `malformedHTTPHead` (after answering 400, 413, 431 or
+  ///   501), `timedOut`, `connectionLost`, `connectionClosed`; `CancellationError`.
   package static func read(
     from socket: AcceptedSocket, timeout: Duration = .seconds(10), maxBodySize: Int = 1 << 20
   ) async throws -> HTTPServerRequest {
-    guard let descriptor = socket.take() else {
-      throw ServerBeeTransportError(.connectionClosed, "the socket was already taken")
+    let connection = try await HTTPServerConnection(socket: socket)
+    guard let request = try await connection.next(timeout: timeout, maxBodySize: maxBodySize)
+    else {
+      throw ServerBeeTransportError(.connectionLost, "the peer sent no request")
     }
-    let transfer = BlockingIO.Transfer(PlainStream(descriptor: descriptor))
-    let wake = try WakePipe()
-    let parts = try await BlockingIO.run(wake: wake) {
-      () throws -> (HTTPRequestHead, [UInt8], [UInt8]) in
-      let stream = transfer.value
-      let deadline = ContinuousClock.now.advanced(by: timeout)
-      let (bytes, afterHead) = try BlockingIO.readHead(from: stream, deadline: deadline, wake: wake)
-      guard let head = try? HTTPHeadCodec.parseRequest(bytes) else {
-        try? reject(400, "Bad Request", on: stream, wake: wake)
-        throw ServerBeeTransportError(.malformedHTTPHead, "the request head is malformed")
-      }
-      if head.headers["transfer-encoding"] != nil {
-        try? reject(501, "Not Implemented", on: stream, wake: wake)
-        throw ServerBeeTransportError(
-          .malformedHTTPHead, "chunked request bodies are not supported")
-      }
-      var length = 0
-      if let text = head.headers["content-length"] {
-        guard let value = Int(text), value >= 0, text.allSatisfy(\.isASCII) else {
-          try? reject(400, "Bad Request", on: stream, wake: wake)
-          throw ServerBeeTransportError(.malformedHTTPHead, "bad content-length")
-        }
-        guard value <= maxBodySize else {
-          try? reject(413, "Content Too Large", on: stream, wake: wake)
-          throw ServerBeeTransportError(.malformedHTTPHead, "the request body is too large")
-        }
-        length = value
-      }
-      let (body, rest) = try BlockingIO.readBody(
-        length: length, after: afterHead, from: stream, deadline: deadline, wake: wake)
-      return (head, body, rest)
-    }.value
     return HTTPServerRequest(
-      head: parts.0, body: parts.1, stream: transfer.value, leftover: parts.2, wake: wake)
+      head: request.head, body: request.body, connection: connection, keepAlive: false)
   }
 
   /// Upgrades to a WebSocket: validates the handshake, negotiates compression, writes `101`.
@@ -111,7 +88,9 @@ package final class HTTPServerRequest: Sendable {
     } catch {
       var headers: HTTPHeaders = [:]
       if head.headers["sec-websocket-version"] != "13" { headers["sec-websocket-version"] = "13" }
-      await write(HTTPResponseHead(status: 400, reason: "Bad Request", headers: headers), [])
+      await connection.send(
+        HTTPResponseHead(status: 400, reason: "Bad Request", headers: headers), body: [],
+        keepAlive: false, headOnly: false)
       throw ServerBeeTransportError(.handshakeInvalid, error.detail)
     }
     let negotiated =
@@ -119,32 +98,29 @@ package final class HTTPServerRequest: Sendable {
       ? PerMessageDeflateParameters.negotiate(offers: head.headers["sec-websocket-extensions"])
       : nil
     let response = WebSocketHandshake.switchingProtocols(key: key, extensions: negotiated?.response)
-    let stream = stream
-    let wake = wake
-    let bytes = response.serialized
-    _ = try await BlockingIO.run(wake: wake) {
-      try BlockingIO.writeAll(
-        bytes, to: stream.value, deadline: ContinuousClock.now.advanced(by: options.closeTimeout),
-        wake: wake)
+    guard await connection.write(response.serialized, timeout: options.closeTimeout) else {
+      connection.finish()
+      throw ServerBeeTransportError(.connectionLost, "could not write the 101 response")
     }
-    let connection = try SocketWebSocketConnection(
-      stream: stream.value, leftover: leftover,
+    return try connection.upgrade(
       options: WebSocketOptions(
         role: .server, maxMessageSize: options.maxMessageSize, deflate: negotiated?.parameters,
         pingInterval: options.pingInterval, pongTimeout: options.pongTimeout,
         closeTimeout: options.closeTimeout),
       clock: clock)
-    connection.start()
-    return connection
   }
 
-  /// Answers with a plain HTTP response, then closes the socket; later calls do nothing.
+  /// Answers with a plain HTTP response; later calls do nothing.
+  ///
+  /// `content-length` and `connection` (`keep-alive` or `close`, see ``keepsAlive``) are set;
+  /// a `HEAD` request gets the head only. The socket closes unless the connection stays alive.
   /// - Parameters:
-  ///   - head: The response head; `content-length` and `connection: close` are set.
+  ///   - head: The response head.
   ///   - body: The body; empty by default.
   package func respond(_ head: HTTPResponseHead, body: [UInt8] = []) async {
     guard (try? claim()) != nil else { return }
-    await write(head, body)
+    await connection.send(
+      head, body: body, keepAlive: keepsAlive, headOnly: self.head.method == "HEAD")
   }
 
   private func claim() throws {
@@ -155,33 +131,5 @@ package final class HTTPServerRequest: Sendable {
     guard first else {
       throw ServerBeeTransportError(.connectionClosed, "the request was already answered")
     }
-  }
-
-  /// Writes a closing response (bounded to 5 s) and closes the socket.
-  private func write(_ head: HTTPResponseHead, _ body: [UInt8]) async {
-    let stream = stream
-    let wake = wake
-    _ = try? await BlockingIO.run(wake: wake) {
-      try Self.send(head, body, on: stream.value, wake: wake)
-    }
-    stream.value.close()
-  }
-
-  private static func reject(
-    _ status: Int, _ reason: String, on stream: PlainStream, wake: WakePipe
-  ) throws {
-    try send(
-      HTTPResponseHead(status: status, reason: reason, headers: [:]), [], on: stream, wake: wake)
-  }
-
-  private static func send(
-    _ head: HTTPResponseHead, _ body: [UInt8], on stream: PlainStream, wake: WakePipe
-  ) throws {
-    var head = head
-    head.headers["content-length"] = String(body.count)
-    head.headers["connection"] = "close"
-    try BlockingIO.writeAll(
-      head.serialized + body, to: stream, deadline: ContinuousClock.now.advanced(by: .seconds(5)),
-      wake: wake)
   }
 }

@@ -26,8 +26,9 @@ package final class TCPListener: Sendable {
   /// - Parameters:
   ///   - host: An IP address to bind (IPv6 when it contains `:`); `127.0.0.1` by default.
   ///   - port: The port, or 0 for an ephemeral one.
+  ///   - backlog: The queue of connections not yet accepted; 128 by default.
   /// - Throws: ``ServerBeeTransportError`` with `connectionFailed`.
-  package init(host: String = "127.0.0.1", port: UInt16 = 0) throws {
+  package init(host: String = "127.0.0.1", port: UInt16 = 0, backlog: Int32 = 128) throws {
     let isIPv6 = host.contains(":")
     let fd = socket(isIPv6 ? AF_INET6 : AF_INET, Posix.streamSocketType, 0)
     guard fd >= 0 else {
@@ -36,7 +37,10 @@ package final class TCPListener: Sendable {
     var one: Int32 = 1
     _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
     do {
-      self.port = try isIPv6 ? Self.bindIPv6(fd, host, port) : Self.bindIPv4(fd, host, port)
+      self.port =
+        try isIPv6
+        ? Self.bindIPv6(fd, host, port, backlog)
+        : Self.bindIPv4(fd, host, port, backlog)
     } catch {
       Posix.closeDescriptor(fd)
       throw error
@@ -46,35 +50,41 @@ package final class TCPListener: Sendable {
     self.wake = try WakePipe()
   }
 
-  private static func bindIPv4(_ fd: Int32, _ host: String, _ port: UInt16) throws -> UInt16 {
+  private static func bindIPv4(
+    _ fd: Int32, _ host: String, _ port: UInt16, _ backlog: Int32
+  ) throws -> UInt16 {
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_port = port.bigEndian
     guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else {
       throw ServerBeeTransportError(.invalidURL, "\(host) is not an IP address")
     }
-    try bindAndListen(fd, &address)
+    try bindAndListen(fd, &address, backlog)
     return UInt16(bigEndian: address.sin_port)
   }
 
-  private static func bindIPv6(_ fd: Int32, _ host: String, _ port: UInt16) throws -> UInt16 {
+  private static func bindIPv6(
+    _ fd: Int32, _ host: String, _ port: UInt16, _ backlog: Int32
+  ) throws -> UInt16 {
     var address = sockaddr_in6()
     address.sin6_family = sa_family_t(AF_INET6)
     address.sin6_port = port.bigEndian
     guard inet_pton(AF_INET6, host, &address.sin6_addr) == 1 else {
       throw ServerBeeTransportError(.invalidURL, "\(host) is not an IP address")
     }
-    try bindAndListen(fd, &address)
+    try bindAndListen(fd, &address, backlog)
     return UInt16(bigEndian: address.sin6_port)
   }
 
   /// Binds `address`, listens, and writes the bound address (with the real port) back.
-  private static func bindAndListen<Address>(_ fd: Int32, _ address: inout Address) throws {
+  private static func bindAndListen<Address>(
+    _ fd: Int32, _ address: inout Address, _ backlog: Int32
+  ) throws {
     var length = socklen_t(MemoryLayout<Address>.size)
     let bound = withUnsafePointer(to: &address) {
       $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
     }
-    guard bound == 0, listen(fd, 128) == 0 else {
+    guard bound == 0, listen(fd, backlog) == 0 else {
       throw ServerBeeTransportError(.connectionFailed, "bind/listen failed: \(Posix.errorText())")
     }
     _ = withUnsafeMutablePointer(to: &address) {
@@ -101,7 +111,7 @@ package final class TCPListener: Sendable {
         if fd >= 0 {
           Posix.prepare(fd)
           Posix.setNoDelay(fd)
-          return AcceptedSocket(descriptor: fd)
+          return AcceptedSocket(descriptor: fd, peerAddress: Posix.peerAddress(fd))
         }
         guard errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR else {
           throw ServerBeeTransportError(.connectionFailed, "accept failed: \(Posix.errorText())")
@@ -117,9 +127,15 @@ package final class TCPListener: Sendable {
     }.value
   }
 
-  /// Stops accepting; a pending ``accept()`` throws.
+  /// Stops accepting at once: new connections are refused and a pending ``accept()`` throws.
   package func close() {
-    closed.withLock { $0 = true }
+    let first = closed.withLock { closed in
+      defer { closed = true }
+      return !closed
+    }
+    // Leaving the LISTEN state now (not at deinit) refuses new connections and frees the port,
+    // while the descriptor stays valid for a concurrent poll.
+    if first { _ = shutdown(descriptor, Int32(SHUT_RDWR)) }
     wake.wake()
   }
 }
@@ -128,8 +144,13 @@ package final class TCPListener: Sendable {
 package final class AcceptedSocket: @unchecked Sendable {
   // @unchecked: the descriptor moves to exactly one owner (`take()`), guarded by the lock.
   private let owned: Locked<Int32?>
+  /// The peer's IP address (for example `127.0.0.1`), or an empty string when unknown.
+  package let peerAddress: String
 
-  init(descriptor: Int32) { owned = Locked(descriptor) }
+  init(descriptor: Int32, peerAddress: String) {
+    owned = Locked(descriptor)
+    self.peerAddress = peerAddress
+  }
 
   /// Hands the descriptor to a new owner; `nil` if it was already taken.
   func take() -> Int32? {

@@ -41,10 +41,27 @@ final class RawSocket: @unchecked Sendable {
 
   func readHead() async throws -> [UInt8] {
     try await offPool {
+      if let length = try? HTTPHeadCodec.headLength(in: self.buffered), length > 0 {
+        defer { self.buffered.removeFirst(length) }
+        return Array(self.buffered[0..<length])
+      }
       let (head, leftover) = try BlockingIO.readHead(
         from: self.stream, deadline: .now.advanced(by: .seconds(5)), wake: self.wake)
       self.buffered = leftover
       return head
+    }
+  }
+
+  /// Reads one response: its status and its `content-length` body (the rest stays buffered).
+  func readResponse() async throws -> (status: Int, body: [UInt8]) {
+    let head = try HTTPHeadCodec.parseResponse(try await readHead())
+    let length = Int(head.headers["content-length"] ?? "0") ?? 0
+    return try await offPool {
+      let (body, rest) = try BlockingIO.readBody(
+        length: length, after: self.buffered, from: self.stream,
+        deadline: .now.advanced(by: .seconds(5)), wake: self.wake)
+      self.buffered = rest
+      return (head.status, body)
     }
   }
 

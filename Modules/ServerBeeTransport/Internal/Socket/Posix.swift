@@ -88,6 +88,33 @@ enum Posix {
     #endif
   }
 
+  /// The numeric IP address of a connected socket's peer; empty when it cannot be read.
+  static func peerAddress(_ fd: Int32) -> String {
+    var storage = sockaddr_storage()
+    var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+    let ok = withUnsafeMutablePointer(to: &storage) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(fd, $0, &length) == 0 }
+    }
+    guard ok else { return "" }
+    var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+    let family = Int32(storage.ss_family)
+    let converted = withUnsafePointer(to: &storage) { pointer -> Bool in
+      if family == AF_INET {
+        return pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { address in
+          var raw = address.pointee.sin_addr
+          return inet_ntop(AF_INET, &raw, &text, socklen_t(text.count)) != nil
+        }
+      }
+      guard family == AF_INET6 else { return false }
+      return pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { address in
+        var raw = address.pointee.sin6_addr
+        return inet_ntop(AF_INET6, &raw, &text, socklen_t(text.count)) != nil
+      }
+    }
+    guard converted else { return "" }
+    return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
+
   /// Closes a descriptor.
   static func closeDescriptor(_ fd: Int32) {
     #if canImport(Glibc)

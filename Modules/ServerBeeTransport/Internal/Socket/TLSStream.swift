@@ -8,7 +8,7 @@ import ServerBeeModels
   import Darwin
 #endif
 
-/// A TLS 1.2+ client stream: OpenSSL over memory BIOs on a non-blocking socket.
+/// A TLS 1.2+ stream, client or server role: OpenSSL over memory BIOs on a non-blocking socket.
 ///
 /// The socket I/O is ours (`recv`/`send` with `MSG_NOSIGNAL`), so OpenSSL never raises SIGPIPE
 /// and never blocks; OpenSSL only encrypts into `outgoing` and decrypts from `incoming`.
@@ -28,11 +28,10 @@ final class TLSStream: ByteStream {
   /// initializer throws (so the caller must not close it again).
   /// - Throws: `tlsUntrustedCertificate`, `tlsHostnameMismatch`, `tlsPinMismatch`,
   ///   `tlsHandshakeFailed`, `timedOut`, `connectionLost`, or `CancellationError`.
-  init(
+  convenience init(
     descriptor: Int32, host: String, trust: TLSTrust, deadline: ContinuousClock.Instant,
     wake: WakePipe
   ) throws {
-    self.descriptor = descriptor
     guard let context = SSL_CTX_new(TLS_client_method()) else {
       Posix.closeDescriptor(descriptor)
       throw ServerBeeTransportError(.tlsHandshakeFailed, "SSL_CTX_new failed")
@@ -51,16 +50,7 @@ final class TLSStream: ByteStream {
     // self-signed); without pins OpenSSL aborts the handshake on any verification failure.
     SSL_CTX_set_verify(
       context, trust.certificateSHA256Pins.isEmpty ? SSL_VERIFY_PEER : SSL_VERIFY_NONE, nil)
-    guard let ssl = SSL_new(context), let incoming = BIO_new(BIO_s_mem()),
-      let outgoing = BIO_new(BIO_s_mem())
-    else {
-      Posix.closeDescriptor(descriptor)
-      throw ServerBeeTransportError(.tlsHandshakeFailed, "SSL_new failed")
-    }
-    self.ssl = ssl
-    self.incoming = incoming
-    self.outgoing = outgoing
-    SSL_set_bio(ssl, incoming, outgoing)
+    try self.init(descriptor: descriptor, context: context)
     let isIPAddress = Self.isIPAddress(host)
     if isIPAddress {
       _ = X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl), host)
@@ -73,6 +63,37 @@ final class TLSStream: ByteStream {
     if !trust.certificateSHA256Pins.isEmpty {
       try checkPins(trust.certificateSHA256Pins, host: host, isIPAddress: isIPAddress)
     }
+  }
+
+  /// Wraps an accepted socket as the TLS server with `identity` and performs the handshake
+  /// within `deadline` (`SSL_set_accept_state` over the same memory BIOs as the client role).
+  ///
+  /// Takes ownership of `descriptor`, as the client initializer does.
+  /// - Throws: `tlsHandshakeFailed`, `timedOut`, `connectionLost`, or `CancellationError`.
+  convenience init(
+    descriptor: Int32, identity: TLSServerIdentity, deadline: ContinuousClock.Instant,
+    wake: WakePipe
+  ) throws {
+    try self.init(descriptor: descriptor, context: identity.context)
+    SSL_set_accept_state(ssl)
+    try handshake(deadline: deadline, wake: wake)
+  }
+
+  /// The part both roles share: an `SSL` from `context` over two memory BIOs.
+  ///
+  /// Takes ownership of `descriptor` (closed here when this throws).
+  private init(descriptor: Int32, context: OpaquePointer) throws {
+    self.descriptor = descriptor
+    guard let ssl = SSL_new(context), let incoming = BIO_new(BIO_s_mem()),
+      let outgoing = BIO_new(BIO_s_mem())
+    else {
+      Posix.closeDescriptor(descriptor)
+      throw ServerBeeTransportError(.tlsHandshakeFailed, "SSL_new failed")
+    }
+    self.ssl = ssl
+    self.incoming = incoming
+    self.outgoing = outgoing
+    SSL_set_bio(ssl, incoming, outgoing)
   }
 
   deinit {

@@ -1,0 +1,101 @@
+import Foundation
+import ServerBeeModels
+
+// Rows as the simulator stores them; Wire/SharedModels.swift writes them as the shared models.
+
+/// The live numbers of one server (v1 §4.5/§4.6), kept in memory and in `servers.live_json`.
+struct LiveNumbers: Codable, Sendable, Hashable {
+  var uptime: Int64 = 0
+  var cpu: Double = 0
+  var memUsed: Int64 = 0
+  var swapUsed: Int64 = 0
+  var diskUsed: Int64 = 0
+  var netInSpeed: Int64 = 0
+  var netOutSpeed: Int64 = 0
+  var netInTransfer: Int64 = 0
+  var netOutTransfer: Int64 = 0
+  var load1: Double = 0
+  var load5: Double = 0
+  var load15: Double = 0
+  var tcpConn: Int64 = 0
+  var udpConn: Int64 = 0
+  var processCount: Int64 = 0
+  var diskReadBytesPerSec: Int64 = 0
+  var diskWriteBytesPerSec: Int64 = 0
+}
+
+/// A stored server row, the source of every server-shaped wire object.
+struct ServerRow: Sendable {
+  var id: String
+  var name: String
+  var cpuName: String?
+  var cpuCores: Int64?
+  var cpuArch: String?
+  var os: String?
+  var kernelVersion: String?
+  var memTotal: Int64?
+  var swapTotal: Int64?
+  var diskTotal: Int64?
+  var ipv4: String?
+  var ipv6: String?
+  var region: String?
+  var countryCode: String?
+  var virtualization: String?
+  var agentVersion: String?
+  var groupID: String?
+  var weight: Int64
+  var hidden: Bool
+  var remark: String?
+  var publicRemark: String?
+  var capabilities: Int64
+  var protocolVersion: Int64
+  var features: [String]
+  var tags: [String]
+  var online: Bool
+  var live: LiveNumbers?
+  var createdAt: Int64
+  var updatedAt: Int64
+}
+
+/// One alert state joined with its rule and server names.
+struct AlertStateRow: Sendable {
+  var ruleID: String
+  var ruleName: String?
+  var ruleType: String?
+  var ruleEnabled: Bool
+  var triggerMode: String
+  var serverID: String
+  var serverName: String?
+  var eventKey: String
+  var firstTriggeredAt: Int64
+  var count: Int64
+  var resolved: Bool
+  var resolvedAt: Int64?
+  var updatedAt: Int64
+
+  /// The `v1.` key: base64url of `[rule_id, server_id, event_key, first_triggered_at]` (v2 §9.1).
+  var alertKey: String {
+    let parts = [
+      ruleID, serverID, eventKey, timestamp(firstTriggeredAt, .utcOffset).formatted(.utcOffset),
+    ]
+    let json = (try? WireJSON.encode(parts)) ?? Data()
+    return "v1." + Crypto.base64URL(Array(json))
+  }
+}
+
+/// A stored security event (v1 §8.2).
+struct SecurityEventRow: Sendable {
+  var id: String
+  var serverID: String
+  var eventType: String
+  var severity: String
+  var sourceIP: String
+  var sourcePort: Int64?
+  var username: String?
+  var startedAt: Int64
+  var endedAt: Int64
+  var firstSeen: Bool
+  var detectorSource: String
+  var evidence: SecurityEventEvidence?
+  var createdAt: Int64
+}

@@ -1,0 +1,152 @@
+import Foundation
+import ServerBeeModels
+
+// The simulator's rows written as the shared ServerBeeModels wire types: one definition of every
+// JSON shape (key order, nulls, omitted keys) for the SDK and the simulator alike.
+
+/// RFC 3339 from stored nanoseconds.
+func timestamp(_ nanos: Int64, _ style: RFC3339Timestamp.Style) -> RFC3339Timestamp {
+  var seconds = nanos / 1_000_000_000
+  var fraction = nanos % 1_000_000_000
+  if fraction < 0 {
+    seconds -= 1
+    fraction += 1_000_000_000
+  }
+  return RFC3339Timestamp(secondsSince1970: seconds, nanoseconds: Int32(fraction), style: style)
+}
+
+func timestamp(_ nanos: Int64?, _ style: RFC3339Timestamp.Style) -> RFC3339Timestamp? {
+  nanos.map { timestamp($0, style) }
+}
+
+extension AgentAuthority {
+  /// The simulator's agents are always claimed with no offer (v1 §4.4).
+  static let simulated = AgentAuthority(status: .claimed)
+}
+
+extension ServerRow {
+  /// `ServerResponse` (v1 §5.1), configuration only.
+  var response: ServerResponse {
+    ServerResponse(
+      id: id, name: name, cpuName: cpuName, cpuCores: cpuCores.map(Int.init), cpuArch: cpuArch,
+      os: os, kernelVersion: kernelVersion, memTotal: memTotal, swapTotal: swapTotal,
+      diskTotal: diskTotal, ipv4: ipv4, ipv6: ipv6, region: region, countryCode: countryCode,
+      geoManual: false, virtualization: virtualization, agentVersion: agentVersion,
+      groupID: groupID, weight: Int(weight), hidden: hidden, remark: remark,
+      publicRemark: publicRemark,
+      capabilities: Capabilities(rawValue: UInt32(truncatingIfNeeded: capabilities)),
+      agentLocalCapabilities: online
+        ? Capabilities(rawValue: UInt32(truncatingIfNeeded: capabilities)) : nil,
+      effectiveCapabilities: online
+        ? Capabilities(rawValue: UInt32(truncatingIfNeeded: capabilities)) : nil,
+      protocolVersion: Int(protocolVersion), features: features, agentAuthority: .simulated,
+      hasToken: true, createdAt: timestamp(createdAt, .zulu),
+      updatedAt: timestamp(updatedAt, .zulu))
+  }
+
+  /// `ServerStatus` (v1 §4.5), an element of `full_sync.servers`.
+  func status(nowSeconds: Int64) -> ServerStatus {
+    let live = online ? (self.live ?? LiveNumbers()) : LiveNumbers()
+    return ServerStatus(
+      id: id, name: name, online: online,
+      lastActive: online ? nowSeconds : updatedAt / 1_000_000_000, uptime: live.uptime,
+      cpu: live.cpu, memUsed: live.memUsed, memTotal: memTotal ?? 0, swapUsed: live.swapUsed,
+      swapTotal: swapTotal ?? 0, diskUsed: live.diskUsed, diskTotal: diskTotal ?? 0,
+      netInSpeed: live.netInSpeed, netOutSpeed: live.netOutSpeed,
+      netInTransfer: live.netInTransfer, netOutTransfer: live.netOutTransfer, load1: live.load1,
+      load5: live.load5, load15: live.load15, tcpConn: Int(live.tcpConn),
+      udpConn: Int(live.udpConn), processCount: Int(live.processCount), cpuName: cpuName, os: os,
+      region: region, countryCode: countryCode, groupID: groupID, features: features,
+      diskReadBytesPerSec: live.diskReadBytesPerSec,
+      diskWriteBytesPerSec: live.diskWriteBytesPerSec, tags: tags.sorted(),
+      cpuCores: cpuCores.map(Int.init), agentAuthority: .simulated, hasToken: true)
+  }
+}
+
+extension LiveNumbers {
+  /// `LiveMetrics` (v1 §4.6), the one element of an `update` frame: no totals or static fields.
+  func metrics(id: String, name: String, nowSeconds: Int64) -> LiveMetrics {
+    LiveMetrics(
+      id: id, name: name, online: true, lastActive: nowSeconds, uptime: uptime, cpu: cpu,
+      memUsed: memUsed, swapUsed: swapUsed, diskUsed: diskUsed, netInSpeed: netInSpeed,
+      netOutSpeed: netOutSpeed, netInTransfer: netInTransfer, netOutTransfer: netOutTransfer,
+      load1: load1, load5: load5, load15: load15, tcpConn: Int(tcpConn), udpConn: Int(udpConn),
+      processCount: Int(processCount), diskReadBytesPerSec: diskReadBytesPerSec,
+      diskWriteBytesPerSec: diskWriteBytesPerSec)
+  }
+
+  /// A metric record (v1 §5.2) at `time` (nanoseconds).
+  func record(id: Int64, serverID: String, time: Int64, diskIOJSON: String?) -> ServerRecord {
+    ServerRecord(
+      id: id, serverID: serverID, time: timestamp(time, .zulu), cpu: cpu, memUsed: memUsed,
+      swapUsed: swapUsed, diskUsed: diskUsed, netInSpeed: netInSpeed, netOutSpeed: netOutSpeed,
+      netInTransfer: netInTransfer, netOutTransfer: netOutTransfer, load1: load1, load5: load5,
+      load15: load15, tcpConn: Int(tcpConn), udpConn: Int(udpConn),
+      processCount: Int(processCount), diskIOJSON: diskIOJSON)
+  }
+}
+
+extension LiveStreamMessage {
+  /// `{"type":"update","servers":[one LiveMetrics]}`.
+  static func update(_ metrics: LiveMetrics) -> Self { .update(MetricsUpdate(servers: [metrics])) }
+
+  /// `server_online` / `server_offline`.
+  static func presence(online: Bool, serverID: String) -> Self {
+    online
+      ? .serverOnline(ServerPresence(serverID: serverID))
+      : .serverOffline(ServerPresence(serverID: serverID))
+  }
+
+  /// The WebSocket form (v1 §8.4): unix-second times, no `id`/`created_at` in `event`.
+  static func securityEvent(_ row: SecurityEventRow) -> Self {
+    .securityEvent(
+      LiveSecurityEvent(
+        serverID: row.serverID, eventID: row.id,
+        event: SecurityEventPayload(
+          eventType: SecurityEventType(rawValue: row.eventType),
+          severity: SecuritySeverity(rawValue: row.severity), sourceIP: row.sourceIP,
+          sourcePort: row.sourcePort.map(Int.init), username: row.username,
+          startedAt: row.startedAt, endedAt: row.endedAt, firstSeen: row.firstSeen,
+          detectorSource: SecurityDetectorSource(rawValue: row.detectorSource),
+          evidence: row.evidence)))
+  }
+}
+
+extension AlertStateRow {
+  private var status: AlertStatus { resolved ? .resolved : .firing }
+
+  /// An element of `GET /api/alert-events` (v2 form: `alert_key` first).
+  var event: AlertEvent {
+    AlertEvent(
+      alertKey: alertKey, ruleID: ruleID, ruleName: ruleName ?? "Unknown", serverID: serverID,
+      serverName: serverName ?? "Unknown", status: status,
+      eventAt: timestamp(
+        resolved ? (resolvedAt ?? firstTriggeredAt) : firstTriggeredAt, .utcOffset),
+      resolvedAt: timestamp(resolvedAt, .utcOffset), count: Int(count))
+  }
+
+  /// `GET /api/alert-events/{key}` (v1 §6.3) under the key the client asked with.
+  func detail(key: String) -> AlertEventDetail {
+    AlertEventDetail(
+      alertKey: key, ruleID: ruleID, ruleName: ruleName ?? "Unknown", serverID: serverID,
+      serverName: serverName ?? "Unknown", status: status,
+      message: AlertEventDetail.message(status: status, triggerCount: Int(count)),
+      triggerCount: Int(count), firstTriggeredAt: timestamp(firstTriggeredAt, .utcOffset),
+      resolvedAt: timestamp(resolvedAt, .utcOffset), ruleEnabled: ruleEnabled,
+      ruleTriggerMode: AlertTriggerMode(rawValue: triggerMode))
+  }
+}
+
+extension SecurityEventRow {
+  /// The REST form (v1 §8.2): `started_at`/`ended_at` as `+00:00` text.
+  var event: SecurityEvent {
+    SecurityEvent(
+      id: id, serverID: serverID, eventType: SecurityEventType(rawValue: eventType),
+      severity: SecuritySeverity(rawValue: severity), sourceIP: sourceIP,
+      sourcePort: sourcePort.map(Int.init), username: username,
+      startedAt: timestamp(startedAt * 1_000_000_000, .utcOffset),
+      endedAt: timestamp(endedAt * 1_000_000_000, .utcOffset), firstSeen: firstSeen,
+      detectorSource: SecurityDetectorSource(rawValue: detectorSource), evidence: evidence,
+      createdAt: timestamp(createdAt, .utcOffset))
+  }
+}
