@@ -9,6 +9,8 @@ for package in libsqlite3-dev libssl-dev zlib1g-dev pkg-config openssl; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" \
     || need+=("$package")
 done
+# zbarimg decodes the command line's QR codes in its tests (Tests/ServerBeeCommandLineTests).
+command -v zbarimg >/dev/null || need+=(zbar-tools)
 if [ ${#need[@]} -gt 0 ]; then
   echo "== installing Debian packages: ${need[*]}"
   SUDO=""

@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+
+@testable import ServerBeeCommandLine
+
+/// Every test renders PNG files, decodes them with `zbarimg` and expects the exact payload back.
+@Suite struct QRZBarRoundTripTests {
+  private let zbar: ZBarImage
+
+  /// Fails every test of the suite with the install hint when `zbarimg` is missing.
+  init() throws {
+    zbar = try ZBarImage()
+  }
+
+  private func roundTrip(
+    _ payload: [UInt8], level: QRErrorCorrectionLevel, mask: QRMask? = nil, scale: Int = 3,
+    binary: Bool = false, sourceLocation: SourceLocation = #_sourceLocation
+  ) throws {
+    let code = try QRCode(bytes: payload, level: level, mask: mask)
+    let png = try QRPNGRenderer(scale: scale).render(code)
+    let name = "v\(code.version)-\(level)-m\(code.mask.rawValue)-\(payload.count).png"
+    let decoded = try zbar.decode(png: png, name: name, binary: binary)
+    #expect(
+      decoded == payload, "\(name): zbarimg read \(decoded.count) bytes, not the payload",
+      sourceLocation: sourceLocation)
+  }
+
+  @Test(arguments: QRErrorCorrectionLevel.allCases)
+  func pairingPayloadDecodesAtEveryLevel(level: QRErrorCorrectionLevel) throws {
+    try roundTrip(Array(QRTestPayloads.pairing.utf8), level: level)
+  }
+
+  @Test(arguments: QRErrorCorrectionLevel.allCases)
+  func pairingJSONFrom50To400BytesDecodes(level: QRErrorCorrectionLevel) throws {
+    for length in stride(from: 50, through: 400, by: 25) {
+      let payload = Array(QRTestPayloads.pairingJSON(length: length).utf8)
+      try #require(payload.count == length)
+      try roundTrip(payload, level: level)
+    }
+  }
+
+  @Test(arguments: QRErrorCorrectionLevel.allCases)
+  func everyVersionDecodesWhenFilledToCapacity(level: QRErrorCorrectionLevel) throws {
+    for version in 1...40 {
+      let capacity = QRCode.maximumPayloadLength(level: level, version: version)
+      let payload = QRTestPayloads.ascii(count: capacity, seed: version)
+      let code = try QRCode(bytes: payload, level: level)
+      try #require(code.version == version)
+      try roundTrip(payload, level: level, scale: version > 20 ? 2 : 3)
+    }
+  }
+
+  @Test(arguments: QRMask.allCases)
+  func everyForcedMaskDecodes(mask: QRMask) throws {
+    // Version 2 (no version information) and version 8 (with it, and several blocks).
+    try roundTrip(Array(QRTestPayloads.pairingJSON(length: 60).utf8), level: .low, mask: mask)
+    try roundTrip(Array(QRTestPayloads.pairingJSON(length: 160).utf8), level: .quartile, mask: mask)
+  }
+
+  @Test func chineseUTF8TextDecodes() throws {
+    let text = "服务器蜜蜂配对码：请用手机扫描此二维码。ServerBee 配对 ✓"
+    for level in QRErrorCorrectionLevel.allCases {
+      try roundTrip(Array(text.utf8), level: level)
+    }
+  }
+
+  @Test func binaryBytesDecodeExactly() throws {
+    let everyByte = (0...255).map { UInt8(($0 * 167 + 13) % 256) }
+    try roundTrip(everyByte, level: .medium, binary: true)
+    try roundTrip([0x00, 0xFF, 0x80, 0x0A, 0x0D, 0x1B], level: .high, binary: true)
+  }
+
+  @Test func terminalTextDrawsADecodableCode() throws {
+    let code = try QRCode(text: QRTestPayloads.pairing)
+    for inverted in [false, true] {
+      let grid = try #require(
+        QRTerminalGrid(text: QRTerminalRenderer(inverted: inverted).render(code)))
+      // What the terminal shows: the ink is light unless inverted, the background dark.
+      let scale = 4
+      let png = try PNGWriter.blackAndWhite(
+        width: grid.width * scale, height: grid.height * scale
+      ) { row, column in
+        grid.isInked(row: row / scale, column: column / scale) == inverted
+      }
+      let decoded = try zbar.decode(png: png, name: "terminal-\(inverted).png")
+      #expect(decoded == Array(QRTestPayloads.pairing.utf8))
+    }
+  }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import ServerBeeTestSupport
+
+/// Decodes QR code images with `zbarimg` (Debian `zbar-tools`), a reader nobody here wrote.
+///
+/// A missing `zbarimg` is an error, never a skip: the round-trip tests are the proof that the
+/// encoder is right. `scripts/bootstrap.sh` installs it. Each instance owns a fresh temporary
+/// directory for its image files, removed when the instance is released (a class, because
+/// `TemporaryDirectory` is `~Copyable` and cannot be stored in a suite struct).
+final class ZBarImage {
+  /// Why decoding failed.
+  struct Failure: Error, CustomStringConvertible {
+    /// A readable explanation.
+    let description: String
+  }
+
+  /// The `zbarimg` executable.
+  let executable: URL
+  private let temporary: TemporaryDirectory
+
+  /// Finds `zbarimg` on `PATH` (then in /usr/bin) and creates the temporary directory.
+  /// - Throws: ``Failure`` naming the package to install.
+  init() throws {
+    temporary = try TemporaryDirectory()
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+    let candidates = path.split(separator: ":").map { String($0) } + ["/usr/bin"]
+    for directory in candidates {
+      let url = URL(fileURLWithPath: directory).appendingPathComponent("zbarimg")
+      if FileManager.default.isExecutableFile(atPath: url.path) {
+        executable = url
+        return
+      }
+    }
+    throw Failure(
+      description:
+        "zbarimg is not installed: the QR round-trip tests need it. Install the Debian package "
+        + "zbar-tools (scripts/bootstrap.sh does: apt-get install zbar-tools).")
+  }
+
+  /// Writes `png` to the temporary directory and returns the payload `zbarimg --raw -q` reads from it.
+  ///
+  /// - Parameters:
+  ///   - png: The image file's bytes.
+  ///   - name: The file name to use.
+  ///   - binary: Pass `-Sbinary` so the bytes come back without zbar's character-set guess
+  ///     (and without the trailing newline).
+  /// - Returns: The decoded bytes; a trailing newline that `--raw` adds in text mode is removed.
+  /// - Throws: ``Failure`` when zbarimg finds no symbol or fails.
+  func decode(png: [UInt8], name: String, binary: Bool = false) throws -> [UInt8] {
+    let file = temporary.url.appendingPathComponent(name)
+    try Data(png).write(to: file)
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = ["--raw", "-q"] + (binary ? ["-Sbinary"] : []) + [file.path]
+    let output = Pipe()
+    let errors = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    try process.run()
+    let decoded = output.fileHandleForReading.readDataToEndOfFile()
+    let diagnostics = errors.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else {
+      throw Failure(
+        description:
+          "zbarimg exited \(process.terminationStatus) for \(name) (4 means no symbol found): "
+          + String(decoding: diagnostics, as: UTF8.self))
+    }
+    var bytes = [UInt8](decoded)
+    if !binary, bytes.last == UInt8(ascii: "\n") { bytes.removeLast() }
+    return bytes
+  }
+}
