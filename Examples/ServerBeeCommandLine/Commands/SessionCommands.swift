@@ -1,0 +1,109 @@
+import AuthSession
+import Foundation
+import ServerBeeModels
+
+/// `serverbee logout` and `serverbee status`.
+enum SessionCommands {
+  /// Logs out; works offline when the login holds a confirmed deletion proof.
+  static func logout(_ context: CommandContext) async throws {
+    let session = try await context.openSession()
+    let outcome = try await Spinner.run("Signing out", console: context.console) {
+      try await session.auth.logout()
+    }
+    let (key, sentence) = describe(outcome)
+    if context.console.json {
+      context.console.json(try WireJSON.encode(["outcome": key]))
+    } else {
+      context.console.line(sentence)
+    }
+  }
+
+  /// The JSON key and the sentence for a logout outcome.
+  static func describe(_ outcome: LogoutOutcome) -> (String, String) {
+    switch outcome {
+    case .completed:
+      return ("completed", "Signed out: the server revoked the session.")
+    case .pendingCleanup:
+      return (
+        "pending_cleanup",
+        "Signed out locally. The server could not be reached; the revocation is queued and the "
+          + "next serverbee command finishes it once the server is reachable."
+      )
+    case .serverNotReached:
+      return ("server_not_reached", "Signed out locally; the server was not told (v1 server).")
+    }
+  }
+
+  /// Shows the server, account, session state and queued sign-outs.
+  static func status(_ context: CommandContext) async throws {
+    let session = try await context.openSession()
+    let state = session.auth.currentState
+    let pending = try await session.auth.pendingCleanups()
+    let report = StatusReport(home: context.home.path, state: state, pending: pending)
+    if context.console.json {
+      context.console.json(try WireJSON.encode(report))
+      return
+    }
+    let console = context.console
+    console.line("home:     \(report.home)")
+    console.line("session:  \(report.session)")
+    if let identity = report.identity {
+      console.line("server:   \(identity.server)")
+      console.line("account:  \(identity.username) (\(identity.role))")
+      console.line("session:  \(identity.mobileSessionID ?? "(v1 server: no session id)")")
+    }
+    console.line("pending cleanups: \(pending.count)")
+    for entry in pending {
+      console.line(
+        "  \(entry.server)  session \(entry.mobileSessionID)  since "
+          + Formatting.time(entry.createdAt))
+    }
+  }
+
+  /// The `status --json` document.
+  struct StatusReport: Codable, Sendable {
+    var home: String
+    var session: String
+    var identity: IdentitySummary?
+    var pendingCleanups: [PendingEntry]
+
+    enum CodingKeys: String, CodingKey {
+      case home, session, identity
+      case pendingCleanups = "pending_cleanups"
+    }
+
+    init(home: String, state: SessionState, pending: [PendingCleanup]) {
+      self.home = home
+      switch state {
+      case .restoring, .signedOut: session = "signed_out"
+      case .signedIn: session = "signed_in"
+      case .recoveryRequired: session = "recovery_required"
+      case .serverTooOld: session = "server_too_old"
+      }
+      identity = state.identity.map(IdentitySummary.init)
+      pendingCleanups = pending.map(PendingEntry.init)
+    }
+  }
+
+  /// One queued sign-out in `status --json`.
+  struct PendingEntry: Codable, Sendable {
+    var server: String
+    var userID: String
+    var mobileSessionID: String
+    var createdAt: String
+
+    enum CodingKeys: String, CodingKey {
+      case server
+      case userID = "user_id"
+      case mobileSessionID = "mobile_session_id"
+      case createdAt = "created_at"
+    }
+
+    init(_ entry: PendingCleanup) {
+      server = entry.server.string
+      userID = entry.userID
+      mobileSessionID = entry.mobileSessionID
+      createdAt = Formatting.isoTime(entry.createdAt)
+    }
+  }
+}

@@ -1,0 +1,55 @@
+import AuthSession
+import Foundation
+import RealtimeStream
+import ServerBeeModels
+
+/// `serverbee watch`: the live metrics table.
+enum WatchCommand {
+  /// Runs the command.
+  static func run(_ context: CommandContext) async throws {
+    let arguments = context.arguments
+    let duration = try arguments.seconds("duration")
+    let interval = try arguments.seconds("interval") ?? 1
+    let session = try await context.openSession()
+    let identity = try await session.requireSignedIn(server: context.server)
+    let feed = try await Spinner.run("Connecting to the live stream", console: context.console) {
+      let feed = try await FleetFeed.start(session: session, server: identity.server)
+      do {
+        _ = try await feed.firstSync()
+      } catch {
+        await feed.stop()
+        throw error
+      }
+      return feed
+    }
+    var table = LiveTable(mode: LiveTable.mode(for: context.console), server: identity.server)
+    let once = arguments.flags.contains("once")
+    let result = await Result {
+      try await stream(
+        feed, into: &table, console: context.console, interval: interval,
+        duration: once ? 0 : duration)
+    }
+    await feed.stop()
+    try result.get()
+  }
+
+  /// Writes a frame now and then every `interval` seconds until `duration` has passed (never
+  /// without a duration), or until the task is cancelled.
+  /// - Parameter duration: Seconds to run; 0 writes one frame.
+  static func stream(
+    _ feed: FleetFeed, into table: inout LiveTable, console: Console, interval: Double,
+    duration: Double?
+  ) async throws {
+    let clock = ContinuousClock()
+    let deadline = duration.map { clock.now + .milliseconds(Int64($0 * 1000)) }
+    console.write(try table.frame(await feed.stream.currentFleet, at: Date()))
+    if duration == 0 { return }
+    while true {
+      var next = clock.now + .milliseconds(Int64(interval * 1000))
+      if let deadline { next = min(next, deadline) }
+      try await clock.sleep(until: next)
+      console.write(try table.frame(await feed.stream.currentFleet, at: Date()))
+      if let deadline, clock.now >= deadline { return }
+    }
+  }
+}

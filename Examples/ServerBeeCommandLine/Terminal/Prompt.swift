@@ -1,0 +1,62 @@
+import ServerBeeModels
+
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Asks for missing values on the terminal; never echoes secrets.
+enum Prompt {
+  /// Reads one line after showing `label` on stderr.
+  /// - Returns: The line without its newline, or `nil` at end of input.
+  static func line(_ label: String) -> String? {
+    FileHandle.standardError.write(Data("\(label): ".utf8))
+    return readLine(strippingNewline: true)
+  }
+
+  /// Reads a secret without echo (the terminal's echo is switched off while typing).
+  /// - Returns: The text, or `nil` at end of input.
+  static func secret(_ label: String) -> String? {
+    FileHandle.standardError.write(Data("\(label): ".utf8))
+    var saved = termios()
+    let hasTerminal = tcgetattr(STDIN_FILENO, &saved) == 0
+    if hasTerminal {
+      var silent = saved
+      silent.c_lflag &= ~tcflag_t(ECHO)
+      _ = tcsetattr(STDIN_FILENO, TCSAFLUSH, &silent)
+    }
+    defer {
+      if hasTerminal {
+        _ = tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved)
+        FileHandle.standardError.write(Data("\n".utf8))
+      }
+    }
+    return readLine(strippingNewline: true)
+  }
+
+  /// A value given on the command line, else prompted for on a terminal, else a usage error.
+  /// - Parameters:
+  ///   - given: The value from the command line.
+  ///   - option: The option's name, for the error.
+  ///   - label: The prompt.
+  ///   - secret: Whether to read without echo.
+  ///   - console: Tells whether stdin is a terminal.
+  /// - Returns: The non-empty value.
+  /// - Throws: ``CommandLineError`` with `.usage` when it is missing and cannot be asked for.
+  static func value(
+    _ given: String?, option: String, label: String, secret: Bool = false, console: Console
+  ) throws -> String {
+    if let given, !given.isEmpty { return given }
+    guard console.stdinIsTerminal else {
+      throw CommandLineError(.usage, "missing --\(option) (no terminal to ask on)")
+    }
+    let answer = secret ? Self.secret(label) : line(label)
+    guard let answer, !answer.isEmpty else {
+      throw CommandLineError(.usage, "missing --\(option)")
+    }
+    return answer
+  }
+}

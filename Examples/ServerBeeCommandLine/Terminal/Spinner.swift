@@ -1,0 +1,40 @@
+import Foundation
+
+/// Shows that something is going on during a long wait: a spinner on stderr when it is a
+/// terminal, nothing otherwise.
+///
+/// ```swift
+/// let value = try await Spinner.run("Waiting for the first full sync", console: console) {
+///   try await loader.firstSync()
+/// }
+/// ```
+enum Spinner {
+  private static let frames = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
+
+  /// Runs `work`, animating `label` on stderr until it finishes.
+  static func run<T: Sendable>(
+    _ label: String, console: Console, _ work: @Sendable () async throws -> T
+  ) async throws -> T {
+    guard console.stderrIsTerminal else { return try await work() }
+    let animation = Task {
+      var index = 0
+      while !Task.isCancelled {
+        FileHandle.standardError.write(Data("\r\(frames[index % frames.count]) \(label)…".utf8))
+        index += 1
+        try? await ContinuousClock().sleep(for: .milliseconds(100))
+      }
+    }
+    let result = await Result(catching: work)
+    animation.cancel()
+    await animation.value
+    FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8))
+    return try result.get()
+  }
+}
+
+extension Result where Failure == any Error {
+  /// Captures the outcome of async work.
+  init(catching work: () async throws -> Success) async {
+    do { self = .success(try await work()) } catch { self = .failure(error) }
+  }
+}
