@@ -50,7 +50,7 @@ enum SessionCommands {
     if let identity = report.identity {
       console.line("server:   \(identity.server)")
       console.line("account:  \(identity.username) (\(identity.role))")
-      console.line("session:  \(identity.mobileSessionID ?? "(v1 server: no session id)")")
+      console.line("session id: \(identity.mobileSessionID ?? "(v1 server: no session id)")")
     }
     console.line("pending cleanups: \(pending.count)")
     for entry in pending {
