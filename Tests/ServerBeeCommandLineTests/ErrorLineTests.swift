@@ -1,8 +1,8 @@
 import AuthSession
+import Foundation
 import SecureStore
 import ServerBeeModels
 import ServerBeeTransport
-import Foundation
 import Testing
 
 @testable import ServerBeeCommandLine
@@ -30,8 +30,9 @@ import Testing
     #expect(
       ErrorLine.text(for: AuthSessionError(.pairingCodeRejected, "400"))
         == "the pairing code is invalid, already used or expired: generate a new one")
-    #expect(ErrorLine.text(for: AuthSessionError(.recoveryRequired, "rejected")).contains(
-      "run 'serverbee recover'"))
+    #expect(
+      ErrorLine.text(for: AuthSessionError(.recoveryRequired, "rejected")).contains(
+        "run 'serverbee recover'"))
   }
 
   @Test func networkFailuresNameTheTransportReason() {
@@ -42,7 +43,9 @@ import Testing
       underlying: transport)
     #expect(
       ErrorLine.text(for: error) == "cannot reach the server: the server refused the connection")
-    #expect(ErrorLine.text(for: transport) == "cannot reach the server: the server refused the connection")
+    #expect(
+      ErrorLine.text(for: transport) == "cannot reach the server: the server refused the connection"
+    )
   }
 
   @Test func apiFailuresSayWhatTheStatusMeans() {

@@ -67,7 +67,9 @@ import Testing
   @Test func jsonModeWritesOneObjectPerLine() throws {
     var table = LiveTable(mode: .json, server: try ServerURL("http://127.0.0.1:1"))
     let frame = try table.frame(FleetState(), at: Date(timeIntervalSince1970: 0))
-    #expect(frame == #"{"time":"1970-01-01T00:00:00Z","server":"http://127.0.0.1:1","servers":[]}"# + "\n")
+    #expect(
+      frame == #"{"time":"1970-01-01T00:00:00Z","server":"http://127.0.0.1:1","servers":[]}"# + "\n"
+    )
   }
 
   @Test func serverRowsEncodeSnakeCaseKeysInDeclarationOrder() throws {

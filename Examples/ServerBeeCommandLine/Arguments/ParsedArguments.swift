@@ -20,7 +20,8 @@ struct ParsedArguments: Sendable, Hashable {
   func seconds(_ name: String) throws -> Double? {
     guard let text = values[name] else { return nil }
     guard let value = Double(text), value.isFinite, value > 0 else {
-      throw CommandLineError(.usage, "--\(name) expects a positive number of seconds, got '\(text)'")
+      throw CommandLineError(
+        .usage, "--\(name) expects a positive number of seconds, got '\(text)'")
     }
     return value
   }

@@ -8,11 +8,10 @@ enum DataCommands {
   static func servers(_ context: CommandContext) async throws {
     let session = try await context.openSession()
     let identity = try await session.requireSignedIn(server: context.server)
-    let rows = try await Spinner.run("Waiting for the live stream", console: context.console) {
-      let feed = try await FleetFeed.start(session: session, server: identity.server)
-      let result = await Result { ServerRow.rows(of: try await feed.firstSync()) }
-      await feed.stop()
-      return try result.get()
+    let rows = try await FleetFeed.with(session: session, server: identity.server) { feed in
+      try await Spinner.run("Waiting for the live stream", console: context.console) {
+        ServerRow.rows(of: try await feed.firstSync())
+      }
     }
     if context.console.json {
       context.console.json(try WireJSON.encode(rows))

@@ -44,20 +44,23 @@ enum SessionCommands {
       context.console.json(try WireJSON.encode(report))
       return
     }
-    let console = context.console
-    console.line("home:     \(report.home)")
-    console.line("session:  \(report.session)")
+    var table = TextTable(columns: [.left(""), .left("")])
+    table.append(["home:", report.home])
+    table.append(["session:", report.session.replacingOccurrences(of: "_", with: " ")])
     if let identity = report.identity {
-      console.line("server:   \(identity.server)")
-      console.line("account:  \(identity.username) (\(identity.role))")
-      console.line("session id: \(identity.mobileSessionID ?? "(v1 server: no session id)")")
+      table.append(["server:", identity.server])
+      table.append(["account:", "\(identity.username) (\(identity.role))"])
+      table.append(["session id:", identity.mobileSessionID ?? "(v1 server: none)"])
     }
-    console.line("pending cleanups: \(pending.count)")
+    table.append(["pending cleanups:", "\(pending.count)"])
     for entry in pending {
-      console.line(
-        "  \(entry.server)  session \(entry.mobileSessionID)  since "
-          + Formatting.time(entry.createdAt))
+      table.append([
+        "",
+        "\(entry.server) session \(entry.mobileSessionID) since \(Formatting.time(entry.createdAt))",
+      ])
     }
+    // The heading row of a table without titles is blank: drop it.
+    context.console.line(String(table.render().drop { $0 != "\n" }.dropFirst()))
   }
 
   /// The `status --json` document.

@@ -12,30 +12,28 @@ enum WatchCommand {
     let interval = try arguments.seconds("interval") ?? 1
     let session = try await context.openSession()
     let identity = try await session.requireSignedIn(server: context.server)
-    let feed = try await Spinner.run("Connecting to the live stream", console: context.console) {
-      let feed = try await FleetFeed.start(session: session, server: identity.server)
-      do {
-        _ = try await feed.firstSync()
-      } catch {
-        await feed.stop()
-        throw error
-      }
-      return feed
-    }
-    var table = LiveTable(mode: LiveTable.mode(for: context.console), server: identity.server)
+    let mode = LiveTable.mode(for: context.console)
     let once = arguments.flags.contains("once")
-    let result = await Result {
+    try await FleetFeed.with(session: session, server: identity.server) { feed in
+      _ = try await Spinner.run("Connecting to the live stream", console: context.console) {
+        try await feed.firstSync()
+      }
+      var table = LiveTable(mode: mode, server: identity.server)
       try await stream(
         feed, into: &table, console: context.console, interval: interval,
         duration: once ? 0 : duration)
     }
-    await feed.stop()
-    try result.get()
   }
 
   /// Writes a frame now and then every `interval` seconds until `duration` has passed (never
   /// without a duration), or until the task is cancelled.
-  /// - Parameter duration: Seconds to run; 0 writes one frame.
+  /// - Parameters:
+  ///   - feed: The running stream.
+  ///   - table: The table that draws the frames.
+  ///   - console: Where frames go.
+  ///   - interval: Seconds between frames.
+  ///   - duration: Seconds to run; 0 writes one frame, `nil` runs until cancelled.
+  /// - Throws: `CancellationError`, or an encoding error in JSON mode.
   static func stream(
     _ feed: FleetFeed, into table: inout LiveTable, console: Console, interval: Double,
     duration: Double?

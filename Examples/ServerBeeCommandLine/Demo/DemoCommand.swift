@@ -71,15 +71,15 @@ enum DemoCommand {
       session: session, world: world, server: identity.server, oldToken: oldToken,
       devicesBefore: devicesBefore.count)
     console.line("")
-    console.line("Demo finished. Against your own server: serverbee pair '<QR payload>' (see README).")
+    console.line(
+      "Demo finished. Against your own server: serverbee pair '<QR payload>' (see README).")
   }
 
   private static func streamMetrics(session: ClientSession, server: ServerURL, duration: Double)
     async throws
   {
     let console = session.console
-    let feed = try await FleetFeed.start(session: session, server: server)
-    let result = await Result {
+    try await FleetFeed.with(session: session, server: server) { feed in
       _ = try await Spinner.run("    waiting for the first full sync", console: console) {
         try await feed.firstSync()
       }
@@ -88,8 +88,6 @@ enum DemoCommand {
       try await WatchCommand.stream(
         feed, into: &table, console: console, interval: interval, duration: duration)
     }
-    await feed.stop()
-    try result.get()
   }
 
   private static func verifySignedOut(
@@ -135,6 +133,7 @@ struct DemoSteps {
     number += 1
     console.line("")
     console.line(
-      console.stdoutIsTerminal ? "\u{1B}[1m==> \(number). \(title)\u{1B}[0m" : "==> \(number). \(title)")
+      console.stdoutIsTerminal
+        ? "\u{1B}[1m==> \(number). \(title)\u{1B}[0m" : "==> \(number). \(title)")
   }
 }

@@ -28,7 +28,8 @@ struct ClientSession: Sendable {
       configuration: .init(deviceName: "serverbee CLI on \(hostName)"), store: store,
       transport: http)
     let session = ClientSession(
-      home: home, auth: auth, http: http, api: AuthorizedHTTPTransport(wrapping: http, client: auth),
+      home: home, auth: auth, http: http,
+      api: AuthorizedHTTPTransport(wrapping: http, client: auth),
       console: console)
     return session
   }

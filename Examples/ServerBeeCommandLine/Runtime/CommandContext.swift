@@ -1,6 +1,5 @@
-import ServerBeeModels
-
 import Foundation
+import ServerBeeModels
 
 /// What every command gets: its arguments, the console and the home directory.
 struct CommandContext: Sendable {

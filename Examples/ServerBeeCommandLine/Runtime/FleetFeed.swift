@@ -10,6 +10,22 @@ struct FleetFeed: Sendable {
   /// The stream client.
   let stream: MetricsStreamClient
 
+  /// Runs `body` with a started feed, stopping it afterwards whatever happens.
+  /// - Parameters:
+  ///   - session: The signed-in session.
+  ///   - server: The signed-in server.
+  ///   - body: The work with the feed.
+  /// - Returns: What `body` returns.
+  /// - Throws: The errors of ``start(session:server:)`` and of `body`.
+  static func with<T>(
+    session: ClientSession, server: ServerURL, _ body: (FleetFeed) async throws -> T
+  ) async throws -> T {
+    let feed = try await start(session: session, server: server)
+    let result = await Result { try await body(feed) }
+    await feed.stop()
+    return try result.get()
+  }
+
   /// Fetches the configuration, starts the stream and merges the configuration into it.
   /// - Throws: The configuration request's errors (which also validate the session).
   static func start(session: ClientSession, server: ServerURL) async throws -> FleetFeed {

@@ -1,6 +1,5 @@
-import ServerBeeModels
-
 import Foundation
+import ServerBeeModels
 
 #if canImport(Glibc)
   import Glibc

@@ -10,7 +10,8 @@ enum BuiltExecutables {
   /// The directory holding the executables.
   static func directory() throws -> URL {
     var candidates: [URL] = []
-    for url in [Bundle.main.executableURL, Bundle.main.bundleURL] + Bundle.allBundles.map(\.bundleURL)
+    for url in [Bundle.main.executableURL, Bundle.main.bundleURL]
+      + Bundle.allBundles.map(\.bundleURL)
     {
       guard var directory = url?.deletingLastPathComponent() else { continue }
       for _ in 0..<4 {

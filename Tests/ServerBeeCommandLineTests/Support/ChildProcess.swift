@@ -29,6 +29,8 @@ enum ChildProcess {
   ///   - arguments: Its arguments.
   ///   - directory: Where stdout and stderr files are written.
   ///   - timeout: Seconds before the process is killed and the call fails.
+  /// - Returns: The exit status and the output.
+  /// - Throws: ``TimedOut``, or an error when the process cannot start.
   static func run(
     _ executable: URL, _ arguments: [String], scratch directory: URL, timeout: Double = 60
   ) async throws -> RunResult {
@@ -67,7 +69,8 @@ enum ChildProcess {
     if timedOut {
       kill(process.processIdentifier, SIGKILL)
       process.waitUntilExit()
-      throw TimedOut(description: "\(executable.lastPathComponent) \(arguments) took > \(timeout) s")
+      throw TimedOut(
+        description: "\(executable.lastPathComponent) \(arguments) took > \(timeout) s")
     }
     process.waitUntilExit()
     return RunResult(

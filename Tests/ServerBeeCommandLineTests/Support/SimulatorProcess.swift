@@ -28,6 +28,7 @@ final class SimulatorProcess {
   ///   - port: The port; 0 picks one.
   ///   - data: The data directory (the same one keeps the state across restarts).
   ///   - servers: Servers to create.
+  /// - Throws: ``Failure`` when it does not announce itself, or a decoding error.
   init(port: Int = 0, data: URL, servers: Int = 0) throws {
     process = Process()
     process.executableURL = try BuiltExecutables.url("serverbee-simulator")
@@ -53,13 +54,17 @@ final class SimulatorProcess {
     }
     struct Announcement: Decodable {
       var url: String
-      var control_token: String
+      var controlToken: String
+      enum CodingKeys: String, CodingKey {
+        case url
+        case controlToken = "control_token"
+      }
     }
     do {
       let announced = try JSONDecoder().decode(
         Announcement.self, from: line.prefix { $0 != 0x0A })
       url = announced.url
-      controlToken = announced.control_token
+      controlToken = announced.controlToken
     } catch {
       process.terminate()
       process.waitUntilExit()
