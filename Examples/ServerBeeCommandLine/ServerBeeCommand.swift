@@ -63,6 +63,7 @@ public enum ServerBeeCommand {
     case "alerts": try await DataCommands.alerts(context)
     case "devices": try await DataCommands.devices(context)
     case "logout": try await SessionCommands.logout(context)
+    case "pair-code": try await PairCodeCommand.run(context)
     case "recover": try await RecoverCommand.run(context)
     case "status": try await SessionCommands.status(context)
     default: throw CommandLineError(.usage, "unknown command '\(name)'")

@@ -8,10 +8,10 @@ enum RecoverCommand {
   static func run(_ context: CommandContext) async throws {
     let arguments = context.arguments
     let console = context.console
-    let byPassword = arguments.flags.contains("password")
     let qrText = arguments.values["pair-code"]
-    guard byPassword != (qrText != nil) else {
-      throw CommandLineError(.usage, "give exactly one of --password and --pair-code")
+    let byPassword = qrText == nil
+    if !byPassword, arguments.values["password"] != nil || arguments.values["username"] != nil {
+      throw CommandLineError(.usage, "give either --pair-code or the password, not both")
     }
     let session = try await context.openSession()
     guard let identity = session.auth.currentState.identity,
@@ -27,7 +27,8 @@ enum RecoverCommand {
         arguments.values["username"] ?? identity.user.username, option: "username",
         label: "User name", console: console)
       let password = try Prompt.value(
-        nil, option: "password", label: "Password", secret: true, console: console)
+        arguments.values["password"], option: "password", label: "Password", secret: true,
+        console: console)
       credential = .password(
         username: username, password: password, totpCode: arguments.values["totp"])
     }
