@@ -71,7 +71,7 @@ public enum ServerBeeCommand {
   }
 
   private static func report(_ error: any Error) -> Int32 {
-    FileHandle.standardError.write(Data("serverbee: \(ErrorLine.text(for: error))\n".utf8))
+    StandardStream.err("serverbee: \(ErrorLine.text(for: error))\n")
     return ErrorLine.exitCode(for: error)
   }
 }

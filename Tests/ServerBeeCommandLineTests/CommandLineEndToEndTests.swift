@@ -150,4 +150,19 @@ import Testing
       #expect(help.stdout.hasPrefix("usage: serverbee \(command)"))
     }
   }
+
+  @Test func aClosedStdoutEndsTheProgramQuietly() async throws {
+    let temporary = try TemporaryDirectory()
+    let stdout = Pipe()
+    try stdout.fileHandleForReading.close()
+    let process = Process()
+    process.executableURL = try BuiltExecutables.url("serverbee")
+    process.arguments = ["--home", temporary.url.path, "--help"]
+    process.standardOutput = stdout
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    process.waitUntilExit()
+    #expect(process.terminationReason == .exit)
+    #expect(process.terminationStatus == 0)
+  }
 }

@@ -28,7 +28,7 @@ struct Console: Sendable {
 
   /// Writes text to stdout as it is.
   func write(_ text: String) {
-    FileHandle.standardOutput.write(Data(text.utf8))
+    StandardStream.out(text)
   }
 
   /// Writes one line of results to stdout.
@@ -41,7 +41,7 @@ struct Console: Sendable {
 
   /// Writes one line to stderr.
   func error(_ text: String) {
-    FileHandle.standardError.write(Data((text + "\n").utf8))
+    StandardStream.err((text + "\n"))
   }
 
   /// Writes a JSON document (already encoded) as one line on stdout.

@@ -12,14 +12,14 @@ enum Prompt {
   /// Reads one line after showing `label` on stderr.
   /// - Returns: The line without its newline, or `nil` at end of input.
   static func line(_ label: String) -> String? {
-    FileHandle.standardError.write(Data("\(label): ".utf8))
+    StandardStream.err("\(label): ")
     return readLine(strippingNewline: true)
   }
 
   /// Reads a secret without echo (the terminal's echo is switched off while typing).
   /// - Returns: The text, or `nil` at end of input.
   static func secret(_ label: String) -> String? {
-    FileHandle.standardError.write(Data("\(label): ".utf8))
+    StandardStream.err("\(label): ")
     var saved = termios()
     let hasTerminal = tcgetattr(STDIN_FILENO, &saved) == 0
     if hasTerminal {
@@ -30,7 +30,7 @@ enum Prompt {
     defer {
       if hasTerminal {
         _ = tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved)
-        FileHandle.standardError.write(Data("\n".utf8))
+        StandardStream.err("\n")
       }
     }
     return readLine(strippingNewline: true)

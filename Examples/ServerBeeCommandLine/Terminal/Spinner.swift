@@ -19,7 +19,7 @@ enum Spinner {
     let animation = Task {
       var index = 0
       while !Task.isCancelled {
-        FileHandle.standardError.write(Data("\r\(frames[index % frames.count]) \(label)…".utf8))
+        StandardStream.err("\r\(frames[index % frames.count]) \(label)…")
         index += 1
         try? await ContinuousClock().sleep(for: .milliseconds(100))
       }
@@ -27,7 +27,7 @@ enum Spinner {
     let result = await Result(catching: work)
     animation.cancel()
     await animation.value
-    FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8))
+    StandardStream.err("\r\u{1B}[2K")
     return try result.get()
   }
 }
