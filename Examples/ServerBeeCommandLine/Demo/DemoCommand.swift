@@ -80,7 +80,7 @@ enum DemoCommand {
   {
     let console = session.console
     try await FleetFeed.with(session: session, server: server) { feed in
-      _ = try await Spinner.run("    waiting for the first full sync", console: console) {
+      _ = try await Spinner.run("waiting for the first full sync", console: console) {
         try await feed.firstSync()
       }
       var table = LiveTable(mode: LiveTable.mode(for: console), server: server)
