@@ -28,8 +28,10 @@ enum DataCommands {
     }
     let session = try await context.openSession()
     let identity = try await session.requireSignedIn(server: context.server)
-    let events = try await ServerAPI(server: identity.server, transport: session.api)
-      .alertEvents(limit: limit)
+    let api = ServerAPI(server: identity.server, transport: session.api)
+    let events = try await Spinner.run("Loading alert events", console: context.console) {
+      try await api.alertEvents(limit: limit)
+    }
     printAlerts(events, console: context.console)
   }
 
@@ -37,7 +39,10 @@ enum DataCommands {
   static func devices(_ context: CommandContext) async throws {
     let session = try await context.openSession()
     let identity = try await session.requireSignedIn(server: context.server)
-    let devices = try await ServerAPI(server: identity.server, transport: session.api).devices()
+    let api = ServerAPI(server: identity.server, transport: session.api)
+    let devices = try await Spinner.run("Loading devices", console: context.console) {
+      try await api.devices()
+    }
     printDevices(devices, current: identity.installationID, console: context.console)
   }
 

@@ -8,8 +8,10 @@ enum PairCodeCommand {
   static func run(_ context: CommandContext) async throws {
     let session = try await context.openSession()
     let identity = try await session.requireSignedIn(server: context.server)
-    let response = try await session.api.send(
-      HTTPRequest(method: .post, url: identity.server.endpoint("/api/mobile/pair")))
+    let request = HTTPRequest(method: .post, url: identity.server.endpoint("/api/mobile/pair"))
+    let response = try await Spinner.run("Asking for a pairing code", console: context.console) {
+      try await session.api.send(request)
+    }
     let code = try APIResponse<PairCodeResponse>.payload(
       status: response.status, body: response.body)
     let payload = PairingPayload(server: identity.server, code: code.code).qrText

@@ -17,22 +17,25 @@ enum Prompt {
   }
 
   /// Reads a secret without echo (the terminal's echo is switched off while typing).
+  ///
+  /// Echo goes off before the prompt appears and nothing typed is discarded (`TCSANOW`, not
+  /// `TCSAFLUSH`), so an answer typed or pasted right after the prompt is neither shown nor lost.
   /// - Returns: The text, or `nil` at end of input.
   static func secret(_ label: String) -> String? {
-    StandardStream.err("\(label): ")
     var saved = termios()
     let hasTerminal = tcgetattr(STDIN_FILENO, &saved) == 0
     if hasTerminal {
       var silent = saved
       silent.c_lflag &= ~tcflag_t(ECHO)
-      _ = tcsetattr(STDIN_FILENO, TCSAFLUSH, &silent)
+      _ = tcsetattr(STDIN_FILENO, TCSANOW, &silent)
     }
     defer {
       if hasTerminal {
-        _ = tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved)
+        _ = tcsetattr(STDIN_FILENO, TCSANOW, &saved)
         StandardStream.err("\n")
       }
     }
+    StandardStream.err("\(label): ")
     return readLine(strippingNewline: true)
   }
 

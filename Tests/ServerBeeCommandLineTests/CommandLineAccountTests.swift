@@ -5,9 +5,9 @@ import Testing
 
 @testable import ServerBeeCommandLine
 
-/// `serverbee pair-code` and `serverbee recover`, run as built executables against the built
+/// `serverbee pair-code`, `recover` and terminal prompts, run as built executables against the built
 /// simulator.
-@Suite struct CommandLineRecoveryTests {
+@Suite struct CommandLineAccountTests {
   private func serverbee(_ arguments: [String], home: URL) async throws -> RunResult {
     try await ChildProcess.run(
       try BuiltExecutables.url("serverbee"), ["--home", home.path] + arguments,
@@ -71,5 +71,19 @@ import Testing
     #expect(recovered.stdout == #"{"outcome":"already_absent"}"# + "\n")
     let status = try await serverbee(["status", "--json"], home: home)
     #expect(status.stdout.hasPrefix(#"{"home":"\#(home.path)","session":"signed_out""#))
+  }
+
+  @Test func loginOnATerminalAsksForTheMissingPasswordWithoutEcho() async throws {
+    let temporary = try TemporaryDirectory()
+    let simulator = try SimulatorProcess(data: temporary.url.appendingPathComponent("data"))
+    defer { simulator.stop() }
+    let executable = try BuiltExecutables.url("serverbee").path
+    let home = temporary.url.appendingPathComponent("home").path
+    let (status, transcript) = try PseudoTerminal.run(
+      "'\(executable)' --home '\(home)' login --server \(simulator.url)",
+      answers: [("User name: ", "admin"), ("Password: ", "admin-password")])
+    #expect(status == 0, "\(transcript)")
+    #expect(transcript.contains("Signed in as admin (admin)"))
+    #expect(!transcript.contains("admin-password"))
   }
 }
