@@ -1,11 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// Runs a command under `script(1)` (util-linux, part of every Debian), so it has a real
 /// terminal, and types answers only after their prompt appeared (so the terminal's echo setting
 /// at that moment is what the transcript shows).
@@ -43,7 +37,7 @@ enum PseudoTerminal {
     let deadline = Date().addingTimeInterval(timeout)
     for answer in answers {
       while !String(decoding: transcript, as: UTF8.self).contains(answer.prompt) {
-        guard let chunk = read(output, until: deadline), !chunk.isEmpty else {
+        guard let chunk = output.read(until: deadline), !chunk.isEmpty else {
           let shown = String(decoding: transcript, as: UTF8.self)
           throw Failure(description: "no prompt '\(answer.prompt)' in: \(shown)")
         }
@@ -53,7 +47,7 @@ enum PseudoTerminal {
       try input.fileHandleForWriting.write(contentsOf: Data((answer.line + "\n").utf8))
     }
     while true {
-      guard let chunk = read(output, until: deadline) else {
+      guard let chunk = output.read(until: deadline) else {
         throw Failure(description: "\(command) hung")
       }
       if chunk.isEmpty { break }
@@ -61,18 +55,5 @@ enum PseudoTerminal {
     }
     process.waitUntilExit()
     return (process.terminationStatus, String(decoding: transcript, as: UTF8.self))
-  }
-
-  /// The next bytes from the pipe; empty at end of file, `nil` when the deadline passed first.
-  private static func read(_ pipe: Pipe, until deadline: Date) -> Data? {
-    let descriptor = pipe.fileHandleForReading.fileDescriptor
-    while true {
-      let remaining = Int32(max(0, deadline.timeIntervalSinceNow * 1000))
-      var target = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-      let ready = poll(&target, 1, remaining)
-      if ready > 0 { return pipe.fileHandleForReading.availableData }
-      if ready == 0 { return nil }
-      if errno != EINTR { return Data() }
-    }
   }
 }

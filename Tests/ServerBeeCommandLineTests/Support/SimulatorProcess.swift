@@ -44,8 +44,7 @@ final class SimulatorProcess {
     var line = Data()
     let deadline = Date().addingTimeInterval(30)
     while !line.contains(0x0A) {
-      let chunk = output.fileHandleForReading.availableData
-      if chunk.isEmpty || Date() > deadline {
+      guard let chunk = output.read(until: deadline), !chunk.isEmpty else {
         process.terminate()
         process.waitUntilExit()
         throw Failure(description: "serverbee-simulator printed no JSON line")
