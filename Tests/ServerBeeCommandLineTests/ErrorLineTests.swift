@@ -31,8 +31,11 @@ import Testing
       ErrorLine.text(for: AuthSessionError(.pairingCodeRejected, "400"))
         == "the pairing code is invalid, already used or expired: generate a new one")
     #expect(
-      ErrorLine.text(for: AuthSessionError(.recoveryRequired, "rejected")).contains(
-        "run 'serverbee recover'"))
+      ErrorLine.text(for: AuthSessionError(.recoveryRequired, "rejected"))
+        == "the server rejected this session: run 'serverbee recover'")
+    #expect(
+      ErrorLine.text(for: AuthSessionError(.sessionRejected, "refresh: 401"))
+        == "the server no longer accepts this session (revoked or expired): see 'serverbee status'")
   }
 
   @Test func networkFailuresNameTheTransportReason() {

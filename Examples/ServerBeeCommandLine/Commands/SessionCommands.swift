@@ -61,6 +61,15 @@ enum SessionCommands {
     }
     // The heading row of a table without titles is blank: drop it.
     context.console.line(String(table.render().drop { $0 != "\n" }.dropFirst()))
+    switch state {
+    case .restoring, .signedOut:
+      context.console.line("Sign in with 'serverbee login' or 'serverbee pair'.")
+    case .recoveryRequired:
+      context.console.line("The server rejected this session: run 'serverbee recover'.")
+    case .serverTooOld:
+      context.console.line("The server is too old to recover this session (v1 server).")
+    case .signedIn: break
+    }
   }
 
   /// The `status --json` document.

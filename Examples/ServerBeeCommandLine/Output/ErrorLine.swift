@@ -42,8 +42,11 @@ enum ErrorLine {
       return "already signed in: run 'serverbee logout' first"
     case .invalidCredentials: return "the user name or password is wrong"
     case .twoFactorRequired: return "this account needs a TOTP code (--totp CODE)"
-    case .recoveryRequired, .sessionRejected:
-      return "the server rejected this session: run 'serverbee recover' (\(error.message))"
+    case .recoveryRequired:
+      return "the server rejected this session: run 'serverbee recover'"
+    case .sessionRejected:
+      return
+        "the server no longer accepts this session (revoked or expired): see 'serverbee status'"
     case .mustChangePassword:
       return "this account must change its password in the web UI first"
     case .rateLimited: return "too many attempts: wait a few minutes and try again"

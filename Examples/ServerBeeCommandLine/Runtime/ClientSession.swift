@@ -50,9 +50,14 @@ struct ClientSession: Sendable {
   func requireSignedIn(server: String?) async throws -> SessionIdentity {
     switch auth.currentState {
     case .signedIn(let identity):
-      if let server, let wanted = try? ServerURL(server), wanted != identity.server {
-        throw CommandLineError(
-          .usage, "signed in to \(identity.server), not \(wanted): log out first")
+      if let server {
+        guard let wanted = try? ServerURL(server) else {
+          throw CommandLineError(.usage, "--server '\(server)' is not a valid server URL")
+        }
+        guard wanted == identity.server else {
+          throw CommandLineError(
+            .usage, "signed in to \(identity.server), not \(wanted): log out first")
+        }
       }
       return identity
     case .recoveryRequired, .serverTooOld:
