@@ -65,6 +65,27 @@ import Testing
     #expect(afterwards.stderr.hasPrefix("serverbee: not signed in"))
   }
 
+  @Test func watchWithADurationAppendsJSONSnapshotsAndStops() async throws {
+    let temporary = try TemporaryDirectory()
+    let home = temporary.url.appendingPathComponent("home")
+    let simulator = try SimulatorProcess(
+      data: temporary.url.appendingPathComponent("data"), servers: 2)
+    defer { simulator.stop() }
+    let paired = try await serverbee(["pair", try await simulator.pairingPayload()], home: home)
+    #expect(paired.status == 0, "\(paired.stderr)")
+
+    let watch = try await serverbee(
+      ["watch", "--duration", "2", "--interval", "1", "--json"], home: home)
+    #expect(watch.status == 0, "\(watch.stderr)")
+    let lines = watch.stdout.split(separator: "\n")
+    #expect((2...3).contains(lines.count), "\(watch.stdout)")
+    for line in lines {
+      let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+      #expect((object?["servers"] as? [Any])?.count == 2)
+      #expect(object?["server"] as? String == simulator.url)
+    }
+  }
+
   @Test func logoutWhileTheServerIsDownIsFinishedAfterItRestarts() async throws {
     let temporary = try TemporaryDirectory()
     let home = temporary.url.appendingPathComponent("home")

@@ -34,11 +34,6 @@ struct Console: Sendable {
   /// Writes one line of results to stdout.
   func line(_ text: String = "") { write(text + "\n") }
 
-  /// Writes a note for people: stdout normally, stderr with `--json`.
-  func note(_ text: String) {
-    if json { error(text) } else { line(text) }
-  }
-
   /// Writes one line to stderr.
   func error(_ text: String) {
     StandardStream.err((text + "\n"))
