@@ -18,23 +18,21 @@ final class ZBarImage {
   let executable: URL
   private let temporary: TemporaryDirectory
 
-  /// Finds `zbarimg` on `PATH` (then in /usr/bin) and creates the temporary directory.
-  /// - Throws: ``Failure`` naming the package to install.
-  init() throws {
-    temporary = try TemporaryDirectory()
-    let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
-    let candidates = path.split(separator: ":").map { String($0) } + ["/usr/bin"]
-    for directory in candidates {
-      let url = URL(fileURLWithPath: directory).appendingPathComponent("zbarimg")
-      if FileManager.default.isExecutableFile(atPath: url.path) {
-        executable = url
-        return
-      }
+  /// Finds `zbarimg` in the directories of `searchPath` and creates the temporary directory.
+  /// - Parameter searchPath: Directories separated by `:`; the process's `PATH` by default.
+  /// - Throws: ``Failure`` naming the package to install when `zbarimg` is not there.
+  init(searchPath: String? = ProcessInfo.processInfo.environment["PATH"]) throws {
+    let found = (searchPath ?? "").split(separator: ":").lazy
+      .map { URL(fileURLWithPath: String($0)).appendingPathComponent("zbarimg") }
+      .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    guard let found else {
+      throw Failure(
+        description:
+          "zbarimg is not installed: the QR round-trip tests need it. Install the Debian "
+          + "package zbar-tools (scripts/bootstrap.sh does: apt-get install zbar-tools).")
     }
-    throw Failure(
-      description:
-        "zbarimg is not installed: the QR round-trip tests need it. Install the Debian package "
-        + "zbar-tools (scripts/bootstrap.sh does: apt-get install zbar-tools).")
+    executable = found
+    temporary = try TemporaryDirectory()
   }
 
   /// Writes `png` to the temporary directory and returns the payload `zbarimg --raw -q` reads from it.
