@@ -14,6 +14,8 @@ extension ServerBeeError.Code where Domain == CommandLineDomain {
   public static let usage = Self("usage")
   /// The command needs a signed-in session and there is none.
   public static let notSignedIn = Self("not_signed_in")
+  /// The server refused the sign-in (wrong password or TOTP code).
+  public static let signInRefused = Self("sign_in_refused")
   /// The live stream did not deliver its first full sync.
   public static let streamFailed = Self("stream_failed")
   /// The server answered something the command cannot use.

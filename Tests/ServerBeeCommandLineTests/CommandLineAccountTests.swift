@@ -86,4 +86,31 @@ import Testing
     #expect(transcript.contains("Signed in as admin (admin)"))
     #expect(!transcript.contains("admin-password"))
   }
+
+  @Test func anAccountWithTwoFactorNeedsTheCodeWhenThereIsNoTerminal() async throws {
+    let temporary = try TemporaryDirectory()
+    let home = temporary.url.appendingPathComponent("home")
+    let simulator = try SimulatorProcess(data: temporary.url.appendingPathComponent("data"))
+    defer { simulator.stop() }
+    _ = try await simulator.control(
+      "POST", "/__simulator/users",
+      [
+        "username": "grace", "password": "pw", "role": "member",
+        "totp_secret": "JBSWY3DPEHPK3PXP",
+      ])
+    let login = try await serverbee(
+      ["login", "--server", simulator.url, "--username", "grace", "--password", "pw"], home: home)
+    #expect(login.status == 64)
+    #expect(login.stderr == "serverbee: missing --totp (no terminal to ask on)\n")
+    let wrongCode = try await serverbee(
+      [
+        "login", "--server", simulator.url, "--username", "grace", "--password", "pw", "--totp",
+        "000000",
+      ], home: home)
+    #expect(wrongCode.status == 1)
+    #expect(wrongCode.stderrLines.count == 1)
+    #expect(wrongCode.stderr == "serverbee: the user name, password or TOTP code is wrong\n")
+    let status = try await serverbee(["status", "--json"], home: home)
+    #expect(status.stdout.contains(#""session":"signed_out""#))
+  }
 }

@@ -16,15 +16,25 @@ enum SignInCommands {
       console: console)
     let session = try await context.openSession()
     let givenTOTP = arguments.values["totp"]
-    var outcome = try await Spinner.run("Signing in to \(server)", console: console) {
-      try await session.auth.login(
-        server: server, username: username, password: password, totpCode: givenTOTP)
+    var outcome: LoginOutcome
+    do {
+      outcome = try await Spinner.run("Signing in to \(server)", console: console) {
+        try await session.auth.login(
+          server: server, username: username, password: password, totpCode: givenTOTP)
+      }
+    } catch let error as AuthSessionError
+      where error.code == .invalidCredentials && givenTOTP != nil
+    {
+      throw CommandLineError(.signInRefused, "the user name, password or TOTP code is wrong")
     }
-    var totp = givenTOTP
-    if outcome == .twoFactorRequired, totp == nil {
-      totp = try Prompt.value(nil, option: "totp", label: "TOTP code", console: console)
-      outcome = try await session.auth.login(
-        server: server, username: username, password: password, totpCode: totp)
+    if outcome == .twoFactorRequired, givenTOTP == nil {
+      let totp = try Prompt.value(nil, option: "totp", label: "TOTP code", console: console)
+      do {
+        outcome = try await session.auth.login(
+          server: server, username: username, password: password, totpCode: totp)
+      } catch let error as AuthSessionError where error.code == .invalidCredentials {
+        throw CommandLineError(.signInRefused, "the TOTP code is wrong or expired")
+      }
     }
     guard case .signedIn(let identity) = outcome else {
       throw CommandLineError(.usage, "this account needs a TOTP code (--totp CODE)")
