@@ -64,6 +64,15 @@ import Testing
     #expect(second.hasPrefix("\u{1B}[\(lines)F\u{1B}[J"))
   }
 
+  @Test func redrawModeCutsLinesSoNoneWrapsOnANarrowTerminal() throws {
+    var table = LiveTable(mode: .redraw, server: try ServerURL("http://127.0.0.1:1"))
+    let frame = try table.frame(FleetState(), at: Date(timeIntervalSince1970: 0), width: 20)
+    let lines = frame.split(separator: "\n")
+    #expect(lines.count == 2)
+    #expect(lines.allSatisfy { $0.count <= 19 })
+    #expect(lines[0] == "http://127.0.0.1:1 ")
+  }
+
   @Test func jsonModeWritesOneObjectPerLine() throws {
     var table = LiveTable(mode: .json, server: try ServerURL("http://127.0.0.1:1"))
     let frame = try table.frame(FleetState(), at: Date(timeIntervalSince1970: 0))

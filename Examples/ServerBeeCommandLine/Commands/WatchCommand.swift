@@ -40,13 +40,17 @@ enum WatchCommand {
   ) async throws {
     let clock = ContinuousClock()
     let deadline = duration.map { clock.now + .milliseconds(Int64($0 * 1000)) }
-    console.write(try table.frame(await feed.stream.currentFleet, at: Date()))
+    console.write(
+      try table.frame(
+        await feed.stream.currentFleet, at: Date(), width: console.terminalColumns))
     if duration == 0 { return }
     while true {
       var next = clock.now + .milliseconds(Int64(interval * 1000))
       if let deadline { next = min(next, deadline) }
       try await clock.sleep(until: next)
-      console.write(try table.frame(await feed.stream.currentFleet, at: Date()))
+      console.write(
+        try table.frame(
+          await feed.stream.currentFleet, at: Date(), width: console.terminalColumns))
       if let deadline, clock.now >= deadline { return }
     }
   }

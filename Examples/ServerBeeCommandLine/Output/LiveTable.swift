@@ -33,7 +33,14 @@ struct LiveTable {
   }
 
   /// The text to write for one snapshot taken at `date`.
-  mutating func frame(_ fleet: FleetState, at date: Date) throws -> String {
+  /// - Parameters:
+  ///   - fleet: The snapshot.
+  ///   - date: When it was taken.
+  ///   - width: In redraw mode, the terminal width: longer lines are cut so none wraps (a wrapped
+  ///     line would break moving the cursor back over the frame).
+  /// - Returns: The text, ending with a newline.
+  /// - Throws: An encoding error in JSON mode.
+  mutating func frame(_ fleet: FleetState, at date: Date, width: Int? = nil) throws -> String {
     let rows = ServerRow.rows(of: fleet)
     switch mode {
     case .json:
@@ -43,8 +50,12 @@ struct LiveTable {
       let online = rows.filter(\.online).count
       let heading =
         "\(server) · \(rows.count) servers, \(online) online · \(Formatting.time(date))"
-      let body = heading + "\n" + Tables.servers(rows) + "\n"
-      guard mode == .redraw else { return body + "\n" }
+      let text = heading + "\n" + Tables.servers(rows)
+      guard mode == .redraw else { return text + "\n\n" }
+      let body =
+        text.split(separator: "\n", omittingEmptySubsequences: false)
+        .map { line in width.map { String(line.prefix(max($0 - 1, 1))) } ?? String(line) }
+        .joined(separator: "\n") + "\n"
       let erase = previousLineCount > 0 ? "\u{1B}[\(previousLineCount)F\u{1B}[J" : ""
       previousLineCount = body.reduce(0) { $1 == "\n" ? $0 + 1 : $0 }
       return erase + body

@@ -26,6 +26,14 @@ struct Console: Sendable {
       stdinIsTerminal: isatty(STDIN_FILENO) == 1, json: json)
   }
 
+  /// The width of the terminal on stdout in columns, or `nil` when it is not a terminal.
+  var terminalColumns: Int? {
+    guard stdoutIsTerminal else { return nil }
+    var size = winsize()
+    guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+    return Int(size.ws_col)
+  }
+
   /// Writes text to stdout as it is.
   func write(_ text: String) {
     StandardStream.out(text)
