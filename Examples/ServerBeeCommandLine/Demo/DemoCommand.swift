@@ -51,7 +51,8 @@ enum DemoCommand {
       server: world.url.absoluteString, username: "admin", password: world.adminPassword)
     console.line("    signed in as \"Ada's iPhone\"")
 
-    steps.begin("Streaming live metrics for \(Int(duration)) s over /api/ws/servers")
+    steps.begin(
+      "Streaming live metrics for \(String(format: "%g", duration)) s over /api/ws/servers")
     try await streamMetrics(session: session, server: identity.server, duration: duration)
 
     let api = ServerAPI(server: identity.server, transport: session.api)
