@@ -12,4 +12,14 @@ public typealias CommandLineError = ServerBeeError<CommandLineDomain>
 extension ServerBeeError.Code where Domain == CommandLineDomain {
   /// The arguments are wrong (unknown option, missing value); exit code 64.
   public static let usage = Self("usage")
+  /// The command needs a signed-in session and there is none.
+  public static let notSignedIn = Self("not_signed_in")
+  /// The server refused the sign-in (wrong password or TOTP code).
+  public static let signInRefused = Self("sign_in_refused")
+  /// The live stream did not deliver its first full sync.
+  public static let streamFailed = Self("stream_failed")
+  /// The server answered something the command cannot use.
+  public static let unexpectedAnswer = Self("unexpected_answer")
+  /// A local resource (the home directory, the embedded simulator) could not be used.
+  public static let localFailure = Self("local_failure")
 }

@@ -1,0 +1,131 @@
+/// Every subcommand of `serverbee`, with its options and help text.
+enum CommandCatalog {
+  /// Options every command accepts.
+  static let globalOptions: [OptionSpec] = [
+    OptionSpec(
+      name: "home", valueName: "DIR",
+      help: "state directory (default $SERVERBEE_HOME, else ~/.serverbee)"),
+    OptionSpec(name: "server", valueName: "URL", help: "the ServerBee server URL"),
+    OptionSpec(name: "json", valueName: nil, help: "machine-readable JSON on stdout"),
+    OptionSpec(name: "help", valueName: nil, help: "show help"),
+  ]
+
+  /// The subcommands, in the order the help lists them.
+  static let commands: [CommandSpec] = [
+    CommandSpec(
+      name: "demo", summary: "run a local simulator, pair, stream metrics, log out",
+      usage: "demo [--duration S]",
+      options: [OptionSpec(name: "duration", valueName: "S", help: "seconds of live metrics (20)")],
+      discussion: """
+        Starts an embedded ServerBee simulator on 127.0.0.1 with an admin, a dozen servers and \
+        some alerts, pairs with its QR code through the SDK, streams live metrics, lists alerts \
+        and devices, then logs out with revocation and shows the session is gone. Needs no \
+        network; uses a temporary home unless --home is given.
+        """,
+      examples: ["serverbee demo", "serverbee demo --duration 5"]),
+    CommandSpec(
+      name: "login", summary: "sign in with user name and password",
+      usage: "login --server URL --username U [--password P] [--totp CODE]",
+      options: [
+        OptionSpec(name: "username", valueName: "U", help: "the user name"),
+        OptionSpec(name: "password", valueName: "P", help: "the password (prompted when omitted)"),
+        OptionSpec(name: "totp", valueName: "CODE", help: "the TOTP code, for 2FA accounts"),
+      ],
+      discussion: """
+        Signs in and keeps the session in the encrypted store. Missing values are prompted for \
+        on a terminal (the password without echo); without a terminal they are usage errors.
+        """,
+      examples: ["serverbee login --server https://monitor.example.com --username ada"]),
+    CommandSpec(
+      name: "pair", summary: "sign in with the QR payload from Settings → Mobile Devices",
+      usage: "pair 'QR-PAYLOAD-JSON'", options: [], positionals: 1...1,
+      discussion: """
+        Redeems the pairing code shown by the web app. With --server, a payload for another \
+        server is refused.
+        """,
+      examples: [
+        #"serverbee pair '{"type":"serverbee_pair","server_url":"https://monitor.example.com","code":"…"}'"#
+      ]),
+    CommandSpec(
+      name: "servers", summary: "list servers: live state merged with configuration",
+      usage: "servers", options: [],
+      discussion: "Waits for one full sync of the live stream and merges GET /api/servers.",
+      examples: ["serverbee servers", "serverbee servers --json"]),
+    CommandSpec(
+      name: "watch", summary: "live table of CPU, memory, disk, network, online",
+      usage: "watch [--once] [--duration S] [--interval S]",
+      options: [
+        OptionSpec(name: "once", valueName: nil, help: "print one snapshot after the first sync"),
+        OptionSpec(name: "duration", valueName: "S", help: "stop after S seconds"),
+        OptionSpec(name: "interval", valueName: "S", help: "seconds between redraws (1)"),
+      ],
+      discussion: """
+        Redraws in place on a terminal; otherwise appends one snapshot per interval (one JSON \
+        object per line with --json). Stops on Ctrl-C or after --duration.
+        """,
+      examples: ["serverbee watch", "serverbee watch --once --json"]),
+    CommandSpec(
+      name: "alerts", summary: "recent alert events",
+      usage: "alerts [--limit N]",
+      options: [OptionSpec(name: "limit", valueName: "N", help: "how many events (50)")],
+      discussion: "Lists GET /api/alert-events, newest first.",
+      examples: ["serverbee alerts", "serverbee alerts --limit 10 --json"]),
+    CommandSpec(
+      name: "devices", summary: "mobile sessions of this account",
+      usage: "devices", options: [],
+      discussion: "Lists GET /api/mobile/auth/devices; this installation is marked with *.",
+      examples: ["serverbee devices"]),
+    CommandSpec(
+      name: "logout", summary: "sign out and revoke the session (works offline)",
+      usage: "logout", options: [],
+      discussion: """
+        Revokes the session on the server. When the server cannot be reached the local \
+        credentials are cleared anyway and the revocation is queued; any later command \
+        finishes it once the server is reachable.
+        """,
+      examples: ["serverbee logout"]),
+    CommandSpec(
+      name: "pair-code", summary: "show a QR code that pairs another device as this account",
+      usage: "pair-code", options: [],
+      discussion: """
+        Asks the server for a pairing code (POST /api/mobile/pair) and draws its QR code, for \
+        the iOS app or another serverbee ('serverbee pair'). The code works once, within 5 \
+        minutes, and replaces any earlier code of this account. It is a credential: show it \
+        only to the device you pair.
+        """,
+      examples: ["serverbee pair-code", "serverbee pair-code --json"]),
+    CommandSpec(
+      name: "recover", summary: "recover a session the server rejected",
+      usage: "recover [--username U] [--password P] [--totp CODE] [--pair-code QR] [--select ID]",
+      options: [
+        OptionSpec(
+          name: "username", valueName: "U", help: "the user name (default: the stored one)"),
+        OptionSpec(name: "password", valueName: "P", help: "the password (prompted when omitted)"),
+        OptionSpec(name: "totp", valueName: "CODE", help: "the TOTP code, for 2FA accounts"),
+        OptionSpec(
+          name: "pair-code", valueName: "QR",
+          help: "prove the account with a new pairing QR instead"),
+        OptionSpec(name: "select", valueName: "ID", help: "the session to delete, when asked"),
+      ],
+      discussion: """
+        When the server rejected this session, proves the account (its password, or a pairing \
+        QR code generated by the same account) and asks the server to delete the original \
+        session. If the server lists candidate sessions, they are shown; choose one on a \
+        terminal or run again with --select ID. Afterwards sign in again.
+        """,
+      examples: [
+        "serverbee recover --username ada",
+        "serverbee recover --pair-code \"$QR\" --select 5F0C…",
+      ]),
+    CommandSpec(
+      name: "status", summary: "server, account, session state, pending cleanups",
+      usage: "status", options: [],
+      discussion: "Shows what is stored in the home directory; needs no network.",
+      examples: ["serverbee status", "serverbee status --json"]),
+  ]
+
+  /// The command with that name.
+  static func command(named name: String) -> CommandSpec? {
+    commands.first { $0.name == name }
+  }
+}

@@ -1,0 +1,70 @@
+import AuthSession
+import Foundation
+import ServerBeeModels
+
+/// `serverbee servers`, `alerts` and `devices`: one request each, a table or JSON.
+enum DataCommands {
+  /// Lists the servers: live state from one full sync merged with their configuration.
+  static func servers(_ context: CommandContext) async throws {
+    let session = try await context.openSession()
+    let identity = try await session.requireSignedIn(server: context.server)
+    let rows = try await FleetFeed.with(session: session, server: identity.server) { feed in
+      try await Spinner.run("Waiting for the live stream", console: context.console) {
+        ServerRow.rows(of: try await feed.firstSync())
+      }
+    }
+    if context.console.json {
+      context.console.json(try WireJSON.encode(rows))
+    } else {
+      context.console.line(Tables.servers(rows))
+    }
+  }
+
+  /// Lists recent alert events.
+  static func alerts(_ context: CommandContext) async throws {
+    let limitText = context.arguments.values["limit"] ?? "50"
+    guard let limit = Int(limitText), (1...1000).contains(limit) else {
+      throw CommandLineError(.usage, "--limit expects a number from 1 to 1000, got '\(limitText)'")
+    }
+    let session = try await context.openSession()
+    let identity = try await session.requireSignedIn(server: context.server)
+    let api = ServerAPI(server: identity.server, transport: session.api)
+    let events = try await Spinner.run("Loading alert events", console: context.console) {
+      try await api.alertEvents(limit: limit)
+    }
+    printAlerts(events, console: context.console)
+  }
+
+  /// Lists this account's mobile sessions.
+  static func devices(_ context: CommandContext) async throws {
+    let session = try await context.openSession()
+    let identity = try await session.requireSignedIn(server: context.server)
+    let api = ServerAPI(server: identity.server, transport: session.api)
+    let devices = try await Spinner.run("Loading devices", console: context.console) {
+      try await api.devices()
+    }
+    printDevices(devices, current: identity.installationID, console: context.console)
+  }
+
+  /// Prints alert events as a table or JSON.
+  static func printAlerts(_ events: [AlertEvent], console: Console) {
+    if console.json, let data = try? WireJSON.encode(events) {
+      console.json(data)
+    } else if events.isEmpty {
+      console.line("No alert events.")
+    } else {
+      console.line(Tables.alerts(events))
+    }
+  }
+
+  /// Prints devices as a table or JSON.
+  static func printDevices(_ devices: [MobileDevice], current: String?, console: Console) {
+    if console.json, let data = try? WireJSON.encode(devices) {
+      console.json(data)
+    } else if devices.isEmpty {
+      console.line("No mobile devices.")
+    } else {
+      console.line(Tables.devices(devices, currentInstallation: current))
+    }
+  }
+}

@@ -1,0 +1,76 @@
+import AuthSession
+import ServerBeeModels
+
+/// `serverbee login` and `serverbee pair`.
+enum SignInCommands {
+  /// Signs in with a user name and password, prompting for what is missing on a terminal.
+  static func login(_ context: CommandContext) async throws {
+    let console = context.console
+    let arguments = context.arguments
+    let server = try Prompt.value(
+      context.server, option: "server", label: "Server URL", console: console)
+    let username = try Prompt.value(
+      arguments.values["username"], option: "username", label: "User name", console: console)
+    let password = try Prompt.value(
+      arguments.values["password"], option: "password", label: "Password", secret: true,
+      console: console)
+    let session = try await context.openSession()
+    let givenTOTP = arguments.values["totp"]
+    var outcome: LoginOutcome
+    do {
+      outcome = try await Spinner.run("Signing in to \(server)", console: console) {
+        try await session.auth.login(
+          server: server, username: username, password: password, totpCode: givenTOTP)
+      }
+    } catch let error as AuthSessionError
+      where error.code == .invalidCredentials && givenTOTP != nil
+    {
+      throw CommandLineError(.signInRefused, "the user name, password or TOTP code is wrong")
+    }
+    if outcome == .twoFactorRequired, givenTOTP == nil {
+      let totp = try Prompt.value(nil, option: "totp", label: "TOTP code", console: console)
+      do {
+        outcome = try await session.auth.login(
+          server: server, username: username, password: password, totpCode: totp)
+      } catch let error as AuthSessionError where error.code == .invalidCredentials {
+        throw CommandLineError(.signInRefused, "the TOTP code is wrong or expired")
+      }
+    }
+    guard case .signedIn(let identity) = outcome else {
+      throw CommandLineError(.usage, "this account needs a TOTP code (--totp CODE)")
+    }
+    try await finish(identity, session: session, verb: "Signed in as")
+  }
+
+  /// Pairs with the QR payload text shown by the web app.
+  static func pair(_ context: CommandContext) async throws {
+    let payload = context.arguments.positionals[0]
+    let session = try await context.openSession()
+    let identity = try await Spinner.run("Pairing", console: context.console) {
+      try await session.auth.pair(scannedPayload: payload, expectedServer: context.server)
+    }
+    try await finish(identity, session: session, verb: "Paired as")
+  }
+
+  /// Confirms a deletion proof (so a later logout works offline) and prints who signed in.
+  static func finish(_ identity: SessionIdentity, session: ClientSession, verb: String)
+    async throws
+  {
+    let offline: Bool
+    do {
+      try await session.auth.confirmDeletionProof()
+      offline = true
+    } catch let error as AuthSessionError where error.code == .unsupportedByServer {
+      offline = false
+    }
+    let summary = IdentitySummary(identity)
+    if session.console.json {
+      session.console.json(try WireJSON.encode(summary))
+    } else {
+      session.console.line("\(verb) \(summary.sentence)")
+      if !offline {
+        session.console.line("(this server does not support offline logout: it is a v1 server)")
+      }
+    }
+  }
+}

@@ -1,0 +1,57 @@
+import AuthSession
+import Foundation
+import RealtimeStream
+import ServerBeeModels
+
+/// `serverbee watch`: the live metrics table.
+enum WatchCommand {
+  /// Runs the command.
+  static func run(_ context: CommandContext) async throws {
+    let arguments = context.arguments
+    let duration = try arguments.seconds("duration")
+    let interval = try arguments.seconds("interval") ?? 1
+    let session = try await context.openSession()
+    let identity = try await session.requireSignedIn(server: context.server)
+    let mode = LiveTable.mode(for: context.console)
+    let once = arguments.flags.contains("once")
+    try await FleetFeed.with(session: session, server: identity.server) { feed in
+      _ = try await Spinner.run("Connecting to the live stream", console: context.console) {
+        try await feed.firstSync()
+      }
+      var table = LiveTable(mode: mode, server: identity.server)
+      try await stream(
+        feed, into: &table, console: context.console, interval: interval,
+        duration: once ? 0 : duration)
+    }
+  }
+
+  /// Writes a frame now and then every `interval` seconds until `duration` has passed (never
+  /// without a duration), or until the task is cancelled.
+  /// - Parameters:
+  ///   - feed: The running stream.
+  ///   - table: The table that draws the frames.
+  ///   - console: Where frames go.
+  ///   - interval: Seconds between frames.
+  ///   - duration: Seconds to run; 0 writes one frame, `nil` runs until cancelled.
+  /// - Throws: `CancellationError`, or an encoding error in JSON mode.
+  static func stream(
+    _ feed: FleetFeed, into table: inout LiveTable, console: Console, interval: Double,
+    duration: Double?
+  ) async throws {
+    let clock = ContinuousClock()
+    let deadline = duration.map { clock.now + .milliseconds(Int64($0 * 1000)) }
+    console.write(
+      try table.frame(
+        await feed.stream.currentFleet, at: Date(), width: console.terminalColumns))
+    if duration == 0 { return }
+    while true {
+      var next = clock.now + .milliseconds(Int64(interval * 1000))
+      if let deadline { next = min(next, deadline) }
+      try await clock.sleep(until: next)
+      console.write(
+        try table.frame(
+          await feed.stream.currentFleet, at: Date(), width: console.terminalColumns))
+      if let deadline, clock.now >= deadline { return }
+    }
+  }
+}

@@ -1,0 +1,120 @@
+import Foundation
+import ServerBeeModels
+import ServerBeeSimulator
+import ServerBeeTransport
+
+/// The embedded simulator of `serverbee demo`, seeded through its control API: an admin, a
+/// dozen servers with live metrics (two offline), firing and resolved alerts.
+struct DemoWorld: Sendable {
+  /// The running simulator.
+  let simulator: Simulator
+  /// Its base URL, `http://127.0.0.1:<port>`.
+  let url: URL
+  /// The admin's user id.
+  let adminID: String
+  /// The admin's password (random; never printed).
+  let adminPassword: String
+
+  /// The demo fleet: name, region, country code, OS.
+  static let fleet: [(String, String, String, String)] = [
+    ("web-fra-1", "Frankfurt", "DE", "Debian GNU/Linux 12"),
+    ("web-fra-2", "Frankfurt", "DE", "Debian GNU/Linux 12"),
+    ("web-iad-1", "Virginia", "US", "Ubuntu 24.04 LTS"),
+    ("web-sin-1", "Singapore", "SG", "Ubuntu 24.04 LTS"),
+    ("api-fra-1", "Frankfurt", "DE", "Debian GNU/Linux 12"),
+    ("api-iad-1", "Virginia", "US", "Ubuntu 24.04 LTS"),
+    ("db-primary", "Frankfurt", "DE", "Debian GNU/Linux 12"),
+    ("db-replica", "Amsterdam", "NL", "Debian GNU/Linux 12"),
+    ("cache-1", "Amsterdam", "NL", "Alpine Linux 3.20"),
+    ("ci-runner", "Tokyo", "JP", "Ubuntu 22.04 LTS"),
+    ("backup-nas", "Zurich", "CH", "TrueNAS SCALE 24.10"),
+    ("edge-syd-1", "Sydney", "AU", "Alpine Linux 3.20"),
+  ]
+
+  /// Starts a simulator with its data in `directory`, seeded for the demo.
+  /// - Throws: ``CommandLineError`` with `.localFailure` when it cannot start or be seeded.
+  static func start(dataDirectory directory: URL) async throws -> DemoWorld {
+    var configuration = Simulator.Configuration(dataDirectory: directory)
+    configuration.metricsInterval = 1
+    let simulator = try Simulator(configuration: configuration)
+    let password = UUID().uuidString  // never printed
+    let adminID = try simulator.createUser(username: "admin", password: password, role: "admin")
+    let url = try simulator.start(port: 0)
+    let world = DemoWorld(
+      simulator: simulator, url: url, adminID: adminID, adminPassword: password)
+    do {
+      try await world.seed()
+    } catch {
+      simulator.stop()
+      throw error
+    }
+    return world
+  }
+
+  private func seed() async throws {
+    var ids: [String] = []
+    for (name, region, country, os) in Self.fleet {
+      let answer = try await control(
+        "POST", "/__simulator/servers",
+        ["name": name, "region": region, "country_code": country, "os": os])
+      guard let id = answer["data"]?["id"]?.stringValue else {
+        throw CommandLineError(.localFailure, "the simulator did not create \(name)")
+      }
+      ids.append(id)
+    }
+    for index in [9, 10] {
+      _ = try await control("POST", "/__simulator/servers/\(ids[index])/offline", [:])
+    }
+    try simulator.tick()
+    for (index, rule) in [(6, "High CPU"), (3, "High CPU"), (7, "Replication lag")] {
+      _ = try await control(
+        "POST", "/__simulator/alerts/fire", ["server_id": ids[index], "rule_name": rule])
+    }
+    for (index, rule) in [(0, "Disk almost full"), (8, "Memory pressure")] {
+      let fired = try await control(
+        "POST", "/__simulator/alerts/fire", ["server_id": ids[index], "rule_name": rule])
+      guard let ruleID = fired["rule_id"]?.stringValue else { continue }
+      _ = try await control(
+        "POST", "/__simulator/alerts/resolve", ["rule_id": ruleID, "server_id": ids[index]])
+    }
+  }
+
+  /// Generates a pairing code as the web app does for the admin.
+  /// - Returns: The QR payload text.
+  func pairingPayload() async throws -> String {
+    let answer = try await control("POST", "/__simulator/users/\(adminID)/pair-code", [:])
+    guard let text = answer["qr_text"]?.stringValue else {
+      throw CommandLineError(.localFailure, "the simulator gave no pairing code")
+    }
+    return text
+  }
+
+  /// An API key of the admin, to look at the account from outside the signed-in session.
+  func apiKey() async throws -> String {
+    let answer = try await control("POST", "/__simulator/users/\(adminID)/api-key", [:])
+    guard let key = answer["api_key"]?.stringValue else {
+      throw CommandLineError(.localFailure, "the simulator gave no API key")
+    }
+    return key
+  }
+
+  /// Stops the simulator.
+  func stop() { simulator.stop() }
+
+  /// Calls the control API in process.
+  private func control(_ method: String, _ path: String, _ body: [String: String]) async throws
+    -> JSONValue
+  {
+    let request = HTTPRequest(
+      method: HTTPMethod(rawValue: method), url: url.appendingPathComponent(path),
+      headers: ["x-simulator-token": simulator.controlToken, "content-type": "application/json"],
+      body: try JSONEncoder().encode(body))
+    let response = await simulator.handle(request)
+    guard (200..<300).contains(response.status) else {
+      throw CommandLineError(
+        .localFailure, "the simulator refused \(method) \(path) (HTTP \(response.status))")
+    }
+    if response.body.isEmpty { return .null }
+    return try WireJSON.decode(JSONValue.self, from: response.body)
+  }
+}

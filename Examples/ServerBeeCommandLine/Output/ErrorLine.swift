@@ -1,0 +1,73 @@
+import AuthSession
+import SecureStore
+import ServerBeeModels
+import ServerBeeTransport
+
+/// Turns any error into the one line `serverbee` prints on stderr, and its exit code.
+///
+/// Only the messages of the SDK's typed errors are used: they never hold a token, password, code
+/// or key. Unknown errors are named by type, not dumped.
+enum ErrorLine {
+  /// The exit code for usage errors (`EX_USAGE`).
+  static let usageExitCode: Int32 = 64
+  /// The exit code for every other failure.
+  static let failureExitCode: Int32 = 1
+
+  /// The exit code for an error.
+  static func exitCode(for error: any Error) -> Int32 {
+    if let error = error as? CommandLineError, error.code == .usage { return usageExitCode }
+    return failureExitCode
+  }
+
+  /// The text after `serverbee: ` for an error.
+  static func text(for error: any Error) -> String {
+    switch error {
+    case let error as CommandLineError: return error.message
+    case let error as AuthSessionError: return text(for: error)
+    case let failure as APIFailure: return text(for: failure)
+    case let error as ServerBeeTransportError: return "cannot reach the server: \(error.message)"
+    case let error as SecureStoreError:
+      return "the credential store cannot be used: \(error.message)"
+    case let error as ServerBeeModelsError:
+      return "the server's answer could not be read: \(error.message)"
+    case is CancellationError: return "cancelled"
+    default: return "unexpected error (\(type(of: error)))"
+    }
+  }
+
+  private static func text(for error: AuthSessionError) -> String {
+    switch error.code {
+    case .notSignedIn: return "not signed in: run 'serverbee login' or 'serverbee pair' first"
+    case .alreadySignedIn:
+      return "already signed in: run 'serverbee logout' first"
+    case .invalidCredentials: return "the user name or password is wrong"
+    case .twoFactorRequired: return "this account needs a TOTP code (--totp CODE)"
+    case .recoveryRequired:
+      return "the server rejected this session: run 'serverbee recover'"
+    case .sessionRejected:
+      return
+        "the server no longer accepts this session (revoked or expired): see 'serverbee status'"
+    case .mustChangePassword:
+      return "this account must change its password in the web UI first"
+    case .rateLimited: return "too many attempts: wait a few minutes and try again"
+    case .pairingCodeRejected:
+      return "the pairing code is invalid, already used or expired: generate a new one"
+    case .networkFailure:
+      let reason = (error.underlying as? ServerBeeTransportError)?.message
+      return "cannot reach the server" + (reason.map { ": \($0)" } ?? "")
+    case .logoutJournalFull:
+      return "too many unfinished sign-outs: connect to their servers so they can finish"
+    default: return error.message
+    }
+  }
+
+  private static func text(for failure: APIFailure) -> String {
+    switch failure.kind {
+    case .unauthorized: return "the server rejected the session (HTTP 401)"
+    case .notPermitted: return "this account may not do that (HTTP 403)"
+    case .routeNotFound: return "the server does not support this (HTTP 404: it may be too old)"
+    case .rateLimited: return "rate-limited by the server (HTTP 429)"
+    default: return "the server answered \(failure)"
+    }
+  }
+}

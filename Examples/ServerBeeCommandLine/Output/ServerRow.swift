@@ -1,0 +1,68 @@
+import RealtimeStream
+import ServerBeeModels
+
+/// One server as `servers` and `watch` show it: live state merged with its configuration.
+///
+/// Encoded with snake_case keys in declaration order for `--json`.
+struct ServerRow: Codable, Sendable, Hashable {
+  var id: String
+  var name: String
+  var online: Bool
+  var cpu: Double
+  var memUsed: Int64
+  var memTotal: Int64
+  var diskUsed: Int64
+  var diskTotal: Int64
+  var netInSpeed: Int64
+  var netOutSpeed: Int64
+  var load1: Double
+  var uptime: Int64
+  var os: String?
+  var region: String?
+  var countryCode: String?
+  var groupID: String?
+  var agentVersion: String?
+  var tags: [String]
+
+  enum CodingKeys: String, CodingKey {
+    case id, name, online, cpu
+    case memUsed = "mem_used"
+    case memTotal = "mem_total"
+    case diskUsed = "disk_used"
+    case diskTotal = "disk_total"
+    case netInSpeed = "net_in_speed"
+    case netOutSpeed = "net_out_speed"
+    case load1, uptime, os, region
+    case countryCode = "country_code"
+    case groupID = "group_id"
+    case agentVersion = "agent_version"
+    case tags
+  }
+
+  /// Merges one live status with its configuration, if known.
+  init(status: ServerStatus, configuration: ServerResponse?) {
+    id = status.id
+    name = status.name
+    online = status.online
+    cpu = status.cpu
+    memUsed = status.memUsed
+    memTotal = status.memTotal > 0 ? status.memTotal : configuration?.memTotal ?? 0
+    diskUsed = status.diskUsed
+    diskTotal = status.diskTotal > 0 ? status.diskTotal : configuration?.diskTotal ?? 0
+    netInSpeed = status.netInSpeed
+    netOutSpeed = status.netOutSpeed
+    load1 = status.load1
+    uptime = status.uptime
+    os = status.os ?? configuration?.os
+    region = status.region ?? configuration?.region
+    countryCode = status.countryCode ?? configuration?.countryCode
+    groupID = status.groupID ?? configuration?.groupID
+    agentVersion = configuration?.agentVersion
+    tags = status.tags
+  }
+
+  /// The rows of a fleet snapshot, in the server's order.
+  static func rows(of fleet: FleetState) -> [ServerRow] {
+    fleet.servers.map { ServerRow(status: $0, configuration: fleet.configurations[$0.id]) }
+  }
+}

@@ -1,0 +1,71 @@
+import AuthSession
+import Foundation
+import SecureStore
+import ServerBeeModels
+import ServerBeeTransport
+
+/// The SDK objects one command works with: the encrypted store in the home directory, the auth
+/// client over it, and the plain and signed HTTP transports.
+struct ClientSession: Sendable {
+  /// The state directory.
+  let home: URL
+  /// The auth client (restored).
+  let auth: AuthClient
+  /// Unsigned HTTP (auth requests, checks with an explicit token).
+  let http: any HTTPTransport
+  /// HTTP with the session's bearer token.
+  let api: AuthorizedHTTPTransport
+  /// Where output goes.
+  let console: Console
+
+  /// Opens the store in `home` (creating it) and restores the stored login.
+  /// - Throws: `SecureStoreError` or `AuthSessionError` when the store cannot be used.
+  static func open(home: URL, console: Console) throws -> ClientSession {
+    let store = try EncryptedSQLiteCredentialStore(directory: home)
+    let http = URLSessionHTTPTransport(configuration: .init(timeout: .seconds(15)))
+    let hostName = ProcessInfo.processInfo.hostName
+    let auth = AuthClient(
+      configuration: .init(deviceName: "serverbee CLI on \(hostName)"), store: store,
+      transport: http)
+    let session = ClientSession(
+      home: home, auth: auth, http: http,
+      api: AuthorizedHTTPTransport(wrapping: http, client: auth),
+      console: console)
+    return session
+  }
+
+  /// Restores the login and finishes queued sign-outs while their servers are reachable (best
+  /// effort: failures stay queued and are not reported as errors).
+  func prepare() async throws {
+    try await auth.restore()
+    guard let pending = try? await auth.pendingCleanups(), !pending.isEmpty else { return }
+    guard let report = try? await auth.completePendingCleanups() else { return }
+    for entry in report.settled {
+      console.error("finished the queued sign-out from \(entry.server)")
+    }
+  }
+
+  /// The signed-in identity, checked against `--server` when it was given.
+  /// - Throws: ``CommandLineError`` when no usable session is stored.
+  func requireSignedIn(server: String?) async throws -> SessionIdentity {
+    switch auth.currentState {
+    case .signedIn(let identity):
+      if let server {
+        guard let wanted = try? ServerURL(server) else {
+          throw CommandLineError(.usage, "--server '\(server)' is not a valid server URL")
+        }
+        guard wanted == identity.server else {
+          throw CommandLineError(
+            .usage, "signed in to \(identity.server), not \(wanted): log out first")
+        }
+      }
+      return identity
+    case .recoveryRequired, .serverTooOld:
+      throw CommandLineError(
+        .notSignedIn, "the server rejected this session: run 'serverbee recover'")
+    case .restoring, .signedOut:
+      throw CommandLineError(
+        .notSignedIn, "not signed in: run 'serverbee login' or 'serverbee pair' first")
+    }
+  }
+}

@@ -1,0 +1,189 @@
+import Foundation
+import ServerBeeTestSupport
+import Testing
+
+/// Runs the built `serverbee` against the built `serverbee-simulator`, as a user would.
+@Suite struct CommandLineEndToEndTests {
+  /// Runs `serverbee` with `--home` and the given arguments.
+  private func serverbee(_ arguments: [String], home: URL, timeout: Double = 60) async throws
+    -> RunResult
+  {
+    try await ChildProcess.run(
+      try BuiltExecutables.url("serverbee"), ["--home", home.path] + arguments,
+      scratch: home.deletingLastPathComponent(), timeout: timeout)
+  }
+
+  private func jsonArray(_ text: String) throws -> [[String: Any]] {
+    let value = try JSONSerialization.jsonObject(with: Data(text.utf8))
+    return try #require(value as? [[String: Any]])
+  }
+
+  @Test func pairServersWatchAlertsAndLogoutAgainstTheSimulator() async throws {
+    let temporary = try TemporaryDirectory()
+    let home = temporary.url.appendingPathComponent("home")
+    let simulator = try SimulatorProcess(
+      data: temporary.url.appendingPathComponent("data"), servers: 3)
+    defer { simulator.stop() }
+
+    let paired = try await serverbee(["pair", try await simulator.pairingPayload()], home: home)
+    #expect(paired.status == 0, "\(paired.stderr)")
+    #expect(paired.stdout.contains("Paired as ada (member) on \(simulator.url)"))
+
+    let servers = try await serverbee(["servers", "--json"], home: home)
+    #expect(servers.status == 0, "\(servers.stderr)")
+    let rows = try jsonArray(servers.stdout)
+    #expect(rows.count == 3)
+    #expect(rows.allSatisfy { $0["online"] as? Bool == true && ($0["mem_total"] as? Int ?? 0) > 0 })
+    let serverID = try #require(rows.first?["id"] as? String)
+
+    let watch = try await serverbee(["watch", "--once", "--json"], home: home)
+    #expect(watch.status == 0, "\(watch.stderr)")
+    let lines = watch.stdout.split(separator: "\n")
+    #expect(lines.count == 1)
+    let snapshot = try JSONSerialization.jsonObject(with: Data((lines.first ?? "").utf8))
+    let snapshotServers = (snapshot as? [String: Any])?["servers"] as? [[String: Any]]
+    #expect(snapshotServers?.count == 3)
+
+    _ = try await simulator.control(
+      "POST", "/__simulator/alerts/fire", ["server_id": serverID, "rule_name": "High CPU"])
+    let alerts = try await serverbee(["alerts", "--json"], home: home)
+    #expect(alerts.status == 0, "\(alerts.stderr)")
+    let events = try jsonArray(alerts.stdout)
+    #expect(events.map { $0["rule_name"] as? String } == ["High CPU"])
+    #expect(events.first?["status"] as? String == "firing")
+
+    let devices = try await serverbee(["devices", "--json"], home: home)
+    #expect(try jsonArray(devices.stdout).count == 1)
+
+    let logout = try await serverbee(["logout", "--json"], home: home)
+    #expect(logout.status == 0, "\(logout.stderr)")
+    #expect(logout.stdout == #"{"outcome":"completed"}"# + "\n")
+
+    let afterwards = try await serverbee(["servers"], home: home)
+    #expect(afterwards.status == 1)
+    #expect(afterwards.stderrLines.count == 1)
+    #expect(afterwards.stderr.hasPrefix("serverbee: not signed in"))
+  }
+
+  @Test func watchWithADurationAppendsJSONSnapshotsAndStops() async throws {
+    let temporary = try TemporaryDirectory()
+    let home = temporary.url.appendingPathComponent("home")
+    let simulator = try SimulatorProcess(
+      data: temporary.url.appendingPathComponent("data"), servers: 2)
+    defer { simulator.stop() }
+    let paired = try await serverbee(["pair", try await simulator.pairingPayload()], home: home)
+    #expect(paired.status == 0, "\(paired.stderr)")
+
+    let watch = try await serverbee(
+      ["watch", "--duration", "2", "--interval", "1", "--json"], home: home)
+    #expect(watch.status == 0, "\(watch.stderr)")
+    let lines = watch.stdout.split(separator: "\n")
+    #expect((2...3).contains(lines.count), "\(watch.stdout)")
+    for line in lines {
+      let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+      #expect((object?["servers"] as? [Any])?.count == 2)
+      #expect(object?["server"] as? String == simulator.url)
+    }
+  }
+
+  @Test func logoutWhileTheServerIsDownIsFinishedAfterItRestarts() async throws {
+    let temporary = try TemporaryDirectory()
+    let home = temporary.url.appendingPathComponent("home")
+    let data = temporary.url.appendingPathComponent("data")
+    let first = try SimulatorProcess(data: data, servers: 1)
+    defer { first.stop() }
+    let paired = try await serverbee(["pair", try await first.pairingPayload()], home: home)
+    #expect(paired.status == 0, "\(paired.stderr)")
+    let port = first.port
+    first.stop()
+
+    let logout = try await serverbee(["logout", "--json"], home: home)
+    #expect(logout.status == 0, "\(logout.stderr)")
+    #expect(logout.stdout == #"{"outcome":"pending_cleanup"}"# + "\n")
+    let queued = try await serverbee(["status", "--json"], home: home)
+    #expect(queued.stdout.contains(#""session":"signed_out""#))
+    #expect(queued.stdout.contains(#""mobile_session_id""#))
+
+    let second = try SimulatorProcess(port: port, data: data)
+    defer { second.stop() }
+    let status = try await serverbee(["status", "--json"], home: home)
+    #expect(status.status == 0, "\(status.stderr)")
+    #expect(status.stdout.contains(#""pending_cleanups":[]"#))
+    #expect(status.stderr.contains("finished the queued sign-out from \(second.url)"))
+  }
+
+  @Test func demoRunsEveryStepAndExitsZero() async throws {
+    let temporary = try TemporaryDirectory()
+    let home = temporary.url.appendingPathComponent("home")
+    let demo = try await serverbee(["demo", "--duration", "3"], home: home, timeout: 120)
+    #expect(demo.status == 0, "\(demo.stderr)")
+    #expect(demo.stdout.contains(#""type":"serverbee_pair""#))
+    #expect(demo.stdout.contains("12 servers, 10 online"))
+    #expect(demo.stdout.contains("Signed out: the server revoked the session."))
+    #expect(demo.stdout.contains("✓ a request with the old access token now gets HTTP 401"))
+    #expect(demo.stdout.contains("✓ the account's devices: 2 → 1"))
+  }
+
+  @Test func usageErrorsExit64WithOneLineOnStderr() async throws {
+    let temporary = try TemporaryDirectory()
+    let home = temporary.url.appendingPathComponent("home")
+    for arguments in [["watch", "--bogus"], ["pair"], ["frobnicate"], [], ["login", "--server"]] {
+      let result = try await serverbee(arguments, home: home)
+      #expect(result.status == 64, "\(arguments)")
+      #expect(result.stdout.isEmpty, "\(arguments)")
+      #expect(result.stderrLines.count == 1, "\(arguments): \(result.stderr)")
+    }
+  }
+
+  @Test func loginWithoutATerminalAndWithoutAPasswordIsAUsageError() async throws {
+    let temporary = try TemporaryDirectory()
+    let home = temporary.url.appendingPathComponent("home")
+    let result = try await serverbee(
+      ["login", "--server", "http://127.0.0.1:9", "--username", "ada"], home: home)
+    #expect(result.status == 64)
+    #expect(result.stderr == "serverbee: missing --password (no terminal to ask on)\n")
+  }
+
+  @Test func aRefusedConnectionIsOneReadableLineWithoutSecrets() async throws {
+    let temporary = try TemporaryDirectory()
+    let home = temporary.url.appendingPathComponent("home")
+    let result = try await serverbee(
+      ["login", "--server", "http://127.0.0.1:9", "--username", "ada", "--password", "hunter2"],
+      home: home)
+    #expect(result.status == 1)
+    #expect(result.stderrLines.count == 1)
+    #expect(result.stderr.hasPrefix("serverbee: cannot reach the server"))
+    #expect(!result.stderr.contains("hunter2"))
+  }
+
+  @Test func helpIsAvailableForEveryCommand() async throws {
+    let temporary = try TemporaryDirectory()
+    let home = temporary.url.appendingPathComponent("home")
+    let global = try await serverbee(["--help"], home: home)
+    #expect(global.status == 0)
+    for command in [
+      "demo", "login", "pair", "servers", "watch", "alerts", "devices", "logout", "recover",
+      "status",
+    ] {
+      #expect(global.stdout.contains("  \(command) "))
+      let help = try await serverbee([command, "--help"], home: home)
+      #expect(help.status == 0)
+      #expect(help.stdout.hasPrefix("usage: serverbee \(command)"))
+    }
+  }
+
+  @Test func aClosedStdoutEndsTheProgramQuietly() async throws {
+    let temporary = try TemporaryDirectory()
+    let stdout = Pipe()
+    try stdout.fileHandleForReading.close()
+    let process = Process()
+    process.executableURL = try BuiltExecutables.url("serverbee")
+    process.arguments = ["--home", temporary.url.path, "--help"]
+    process.standardOutput = stdout
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    process.waitUntilExit()
+    #expect(process.terminationReason == .exit)
+    #expect(process.terminationStatus == 0)
+  }
+}

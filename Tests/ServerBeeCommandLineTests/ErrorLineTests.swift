@@ -1,0 +1,81 @@
+import AuthSession
+import Foundation
+import SecureStore
+import ServerBeeModels
+import ServerBeeTransport
+import Testing
+
+@testable import ServerBeeCommandLine
+
+@Suite struct ErrorLineTests {
+  /// An error whose own description holds a secret; the line must never show it.
+  struct LeakyError: Error, CustomStringConvertible {
+    var description: String { "token=sb_secret_token" }
+  }
+
+  @Test func usageErrorsExit64AndEverythingElseExits1() {
+    #expect(ErrorLine.exitCode(for: CommandLineError(.usage, "x")) == 64)
+    #expect(ErrorLine.exitCode(for: CommandLineError(.notSignedIn, "x")) == 1)
+    #expect(ErrorLine.exitCode(for: AuthSessionError(.invalidCredentials, "x")) == 1)
+    #expect(ErrorLine.exitCode(for: LeakyError()) == 1)
+  }
+
+  @Test func authErrorsBecomeSentencesWithTheNextStep() {
+    #expect(
+      ErrorLine.text(for: AuthSessionError(.invalidCredentials, "401"))
+        == "the user name or password is wrong")
+    #expect(
+      ErrorLine.text(for: AuthSessionError(.notSignedIn, "no session"))
+        == "not signed in: run 'serverbee login' or 'serverbee pair' first")
+    #expect(
+      ErrorLine.text(for: AuthSessionError(.pairingCodeRejected, "400"))
+        == "the pairing code is invalid, already used or expired: generate a new one")
+    #expect(
+      ErrorLine.text(for: AuthSessionError(.recoveryRequired, "rejected"))
+        == "the server rejected this session: run 'serverbee recover'")
+    #expect(
+      ErrorLine.text(for: AuthSessionError(.sessionRejected, "refresh: 401"))
+        == "the server no longer accepts this session (revoked or expired): see 'serverbee status'")
+  }
+
+  @Test func networkFailuresNameTheTransportReason() {
+    let transport = ServerBeeTransportError(
+      .connectionRefused, "the server refused the connection")
+    let error = AuthSessionError(
+      .networkFailure, "/api/mobile/auth/login: the server could not be reached",
+      underlying: transport)
+    #expect(
+      ErrorLine.text(for: error) == "cannot reach the server: the server refused the connection")
+    #expect(
+      ErrorLine.text(for: transport) == "cannot reach the server: the server refused the connection"
+    )
+  }
+
+  @Test func apiFailuresSayWhatTheStatusMeans() {
+    #expect(
+      ErrorLine.text(for: APIFailure(status: 401, body: Data()))
+        == "the server rejected the session (HTTP 401)")
+    #expect(
+      ErrorLine.text(for: APIFailure(status: 404, body: Data()))
+        == "the server does not support this (HTTP 404: it may be too old)")
+    let body = Data(#"{"error":{"code":"INTERNAL_ERROR","message":"database down"}}"#.utf8)
+    #expect(
+      ErrorLine.text(for: APIFailure(status: 500, body: body))
+        == "the server answered HTTP 500 INTERNAL_ERROR: database down")
+  }
+
+  @Test func storeAndDecodingErrorsSayWhichPartFailed() {
+    #expect(
+      ErrorLine.text(for: SecureStoreError(.readOnly, "the store is read-only"))
+        == "the credential store cannot be used: the store is read-only")
+    #expect(
+      ErrorLine.text(for: ServerBeeModelsError(.missingField, "missing field 'data.id'"))
+        == "the server's answer could not be read: missing field 'data.id'")
+  }
+
+  @Test func unknownErrorsAreNamedByTypeNeverDumped() {
+    let text = ErrorLine.text(for: LeakyError())
+    #expect(text == "unexpected error (LeakyError)")
+    #expect(!text.contains("sb_secret_token"))
+  }
+}

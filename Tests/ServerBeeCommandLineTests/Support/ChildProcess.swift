@@ -1,0 +1,81 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The outcome of one finished `serverbee` run.
+struct RunResult: Sendable {
+  var status: Int32
+  var stdout: String
+  var stderr: String
+
+  /// The non-empty lines of stderr.
+  var stderrLines: [Substring] { stderr.split(separator: "\n") }
+}
+
+/// Runs child processes for the end-to-end tests, with output in files (no pipe can fill up)
+/// and a kill after a deadline.
+enum ChildProcess {
+  struct TimedOut: Error, CustomStringConvertible {
+    let description: String
+  }
+
+  /// Runs `executable` to completion.
+  /// - Parameters:
+  ///   - executable: The program.
+  ///   - arguments: Its arguments.
+  ///   - directory: Where stdout and stderr files are written.
+  ///   - timeout: Seconds before the process is killed and the call fails.
+  /// - Returns: The exit status and the output.
+  /// - Throws: ``TimedOut``, or an error when the process cannot start.
+  static func run(
+    _ executable: URL, _ arguments: [String], scratch directory: URL, timeout: Double = 60
+  ) async throws -> RunResult {
+    let name = UUID().uuidString
+    let outURL = directory.appendingPathComponent("\(name).out")
+    let errURL = directory.appendingPathComponent("\(name).err")
+    FileManager.default.createFile(atPath: outURL.path, contents: nil)
+    FileManager.default.createFile(atPath: errURL.path, contents: nil)
+    let out = try FileHandle(forWritingTo: outURL)
+    let err = try FileHandle(forWritingTo: errURL)
+    defer {
+      try? out.close()
+      try? err.close()
+    }
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    process.standardOutput = out
+    process.standardError = err
+    process.standardInput = FileHandle.nullDevice
+    let finished = AsyncStream<Void>.makeStream()
+    process.terminationHandler = { _ in finished.continuation.yield() }
+    try process.run()
+    let timedOut = try await withThrowingTaskGroup(of: Bool.self) { group in
+      group.addTask {
+        for await _ in finished.stream { return false }
+        return false
+      }
+      group.addTask {
+        try await Task.sleep(for: .seconds(timeout))
+        return true
+      }
+      defer { group.cancelAll() }
+      return try await group.next() ?? true
+    }
+    if timedOut {
+      kill(process.processIdentifier, SIGKILL)
+      process.waitUntilExit()
+      throw TimedOut(
+        description: "\(executable.lastPathComponent) \(arguments) took > \(timeout) s")
+    }
+    process.waitUntilExit()
+    return RunResult(
+      status: process.terminationStatus,
+      stdout: (try? String(contentsOf: outURL, encoding: .utf8)) ?? "",
+      stderr: (try? String(contentsOf: errURL, encoding: .utf8)) ?? "")
+  }
+}

@@ -1,0 +1,116 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A running `serverbee-simulator` child process and its control API.
+///
+/// Stop it with ``stop()`` (also done on release), so no child outlives its test.
+final class SimulatorProcess {
+  struct Failure: Error, CustomStringConvertible {
+    let description: String
+  }
+
+  /// The base URL it printed.
+  let url: String
+  /// The control token it printed.
+  let controlToken: String
+  private let process: Process
+
+  /// Starts the simulator and waits for its JSON line.
+  /// - Parameters:
+  ///   - port: The port; 0 picks one.
+  ///   - data: The data directory (the same one keeps the state across restarts).
+  ///   - servers: Servers to create.
+  /// - Throws: ``Failure`` when it does not announce itself, or a decoding error.
+  init(port: Int = 0, data: URL, servers: Int = 0) throws {
+    process = Process()
+    process.executableURL = try BuiltExecutables.url("serverbee-simulator")
+    process.arguments = [
+      "--port", "\(port)", "--data", data.path, "--admin", "admin:admin-password",
+      "--servers", "\(servers)", "--metrics-interval", "1",
+    ]
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    var line = Data()
+    let deadline = Date().addingTimeInterval(30)
+    while !line.contains(0x0A) {
+      guard let chunk = output.read(until: deadline), !chunk.isEmpty else {
+        process.terminate()
+        process.waitUntilExit()
+        throw Failure(description: "serverbee-simulator printed no JSON line")
+      }
+      line.append(chunk)
+    }
+    struct Announcement: Decodable {
+      var url: String
+      var controlToken: String
+      enum CodingKeys: String, CodingKey {
+        case url
+        case controlToken = "control_token"
+      }
+    }
+    do {
+      let announced = try JSONDecoder().decode(
+        Announcement.self, from: line.prefix { $0 != 0x0A })
+      url = announced.url
+      controlToken = announced.controlToken
+    } catch {
+      process.terminate()
+      process.waitUntilExit()
+      throw error
+    }
+  }
+
+  deinit { stop() }
+
+  /// The port it listens on.
+  var port: Int { Int(url.split(separator: ":").last ?? "") ?? 0 }
+
+  /// Stops the process (SIGTERM, then waits). Idempotent.
+  func stop() {
+    guard process.isRunning else { return }
+    process.terminate()
+    process.waitUntilExit()
+  }
+
+  /// Calls the control API and returns the decoded JSON object.
+  func control(_ method: String, _ path: String, _ body: [String: String] = [:]) async throws
+    -> [String: Any]
+  {
+    guard let endpoint = URL(string: url + path) else {
+      throw Failure(description: "bad URL \(url + path)")
+    }
+    var request = URLRequest(url: endpoint)
+    request.httpMethod = method
+    request.setValue(controlToken, forHTTPHeaderField: "X-Simulator-Token")
+    request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+    request.httpBody = try JSONSerialization.data(withJSONObject: body)
+    let (data, response) = try await URLSession.shared.data(for: request)
+    let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+    guard (200..<300).contains(status) else {
+      throw Failure(description: "\(method) \(path) answered \(status)")
+    }
+    if data.isEmpty { return [:] }
+    return (try JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:]
+  }
+
+  /// Creates a member and returns the QR payload of a fresh pairing code for them.
+  func pairingPayload(username: String = "ada") async throws -> String {
+    let user = try await control(
+      "POST", "/__simulator/users", ["username": username, "password": "pw", "role": "member"])
+    guard let id = user["id"] as? String else { throw Failure(description: "no user id") }
+    let code = try await control("POST", "/__simulator/users/\(id)/pair-code")
+    guard let text = code["qr_text"] as? String else { throw Failure(description: "no qr_text") }
+    return text
+  }
+}
