@@ -203,14 +203,19 @@ extension SimulatorCore {
     "ssh_new_ip_login", "ssh_brute_force_detected", "port_scan_detected",
   ]
 
-  func alertEvents(_ context: RequestContext, _ caller: Caller?) throws -> HTTPResponse {
-    var limit: Int64 = 20
-    if let text = context.query["limit"] {
-      guard let value = Int64(text), value >= 0 else {
-        throw APIError.plain(400, "Failed to deserialize query string: limit: invalid digit")
-      }
-      limit = value
+  /// A non-negative integer query value (serde `u32`-like): anything else is a plain-text 400.
+  static func queryCount(_ context: RequestContext, _ name: String, default value: Int64) throws
+    -> Int64
+  {
+    guard let text = context.query[name] else { return value }
+    guard let parsed = Int64(text), parsed >= 0 else {
+      throw APIError.plain(400, "Failed to deserialize query string: \(name): invalid digit")
     }
+    return parsed
+  }
+
+  func alertEvents(_ context: RequestContext, _ caller: Caller?) throws -> HTTPResponse {
+    let limit = try Self.queryCount(context, "limit", default: 20)
     let rows = try db.query(
       Self.alertStateSelect + " ORDER BY s.resolved ASC, s.updated_at DESC LIMIT ?", [.int(limit)])
     return Reply.data(rows.map { Self.alertState($0).event })
@@ -338,26 +343,33 @@ extension SimulatorCore {
       }, createdAt: row["created_at"].int ?? 0)
   }
 
-  func securityEvents(_ context: RequestContext, _ caller: Caller?) throws -> HTTPResponse {
+  /// The security filters present in the query (v1 §8.1): exact matches on `columns` (query
+  /// names equal column names) and `since`/`until` on `created_at`.
+  static func securityFilters(_ context: RequestContext, columns: [String]) throws
+    -> (clauses: [String], bindings: [SQLValue])
+  {
     var clauses: [String] = []
     var bindings: [SQLValue] = []
-    for (name, column) in [
-      ("server_id", "server_id"), ("event_type", "event_type"), ("source_ip", "source_ip"),
-      ("severity", "severity"),
-    ] {
-      if let value = context.query[name] {
+    for column in columns {
+      if let value = context.query[column] {
         clauses.append("\(column) = ?")
         bindings.append(.text(value))
       }
     }
-    if let since = try Self.queryTime(context, "since", required: false) {
+    if let since = try queryTime(context, "since", required: false) {
       clauses.append("created_at >= ?")
       bindings.append(.int(since))
     }
-    if let until = try Self.queryTime(context, "until", required: false) {
+    if let until = try queryTime(context, "until", required: false) {
       clauses.append("created_at <= ?")
       bindings.append(.int(until))
     }
+    return (clauses, bindings)
+  }
+
+  func securityEvents(_ context: RequestContext, _ caller: Caller?) throws -> HTTPResponse {
+    var (clauses, bindings) = try Self.securityFilters(
+      context, columns: ["server_id", "event_type", "source_ip", "severity"])
     if let cursor = context.query["cursor"] {
       guard let bytes = Crypto.decodeBase64URL(cursor),
         let text = String(bytes: bytes, encoding: .utf8), let bar = text.firstIndex(of: "|")
@@ -383,6 +395,37 @@ extension SimulatorCore {
       next = Crypto.base64URL(Array(text.utf8))
     }
     return Reply.data(SecurityEventPage(items: page.map(\.event), nextCursor: next))
+  }
+
+  /// `GET /api/security/stats` (v1 §8.3): `server_id`, `since`, `until` filter as for the event
+  /// list; rows by `group_by`, largest count first (ties by key), at most `limit` (default 50,
+  /// clamped to 1…500). `day` groups by the UTC date of `created_at`. A missing or unknown
+  /// `group_by` is a framework rejection (plain-text 400, v1 §1.3), as for a serde enum.
+  func securityStats(_ context: RequestContext, _ caller: Caller?) throws -> HTTPResponse {
+    guard let text = context.query["group_by"] else {
+      throw APIError.plain(400, "Failed to deserialize query string: missing field `group_by`")
+    }
+    let key: String
+    switch SecurityStatsGrouping(rawValue: text) {
+    case .eventType: key = "event_type"
+    case .sourceIP: key = "source_ip"
+    case .day: key = "strftime('%Y-%m-%d', created_at / 1000000000, 'unixepoch')"
+    default:
+      throw APIError.plain(
+        400,
+        "Failed to deserialize query string: group_by: unknown variant `\(text)`, expected one of "
+          + "`event_type`, `source_ip`, `day`")
+    }
+    let limit = min(max(try Self.queryCount(context, "limit", default: 50), 1), 500)
+    let (clauses, bindings) = try Self.securityFilters(context, columns: ["server_id"])
+    let filter = clauses.isEmpty ? "" : " WHERE " + clauses.joined(separator: " AND ")
+    let rows = try db.query(
+      """
+      SELECT \(key) AS key, COUNT(*) AS count FROM security_events\(filter)
+      GROUP BY 1 ORDER BY count DESC, key ASC LIMIT ?
+      """, bindings + [.int(limit)])
+    return Reply.data(
+      rows.map { SecurityStatsEntry(key: $0["key"].text ?? "", count: Int($0["count"].int ?? 0)) })
   }
 
   func securityEventDetail(_ context: RequestContext, _ caller: Caller?) throws -> HTTPResponse {

@@ -196,17 +196,23 @@ extension SimulatorCore {
       try createMobileSession(user: user, installationID: installationID, deviceName: deviceName))
   }
 
-  func logout(_ context: RequestContext, _ caller: Caller?) throws -> HTTPResponse {
-    guard let caller else { throw APIError.bare(401) }
+  /// The mobile login behind the `Authorization: Bearer` header, whatever credential the
+  /// middleware accepted (v1 §2.7, §2.10 steps 3–4): no Bearer header (an API key or a cookie)
+  /// or an unknown token → 401 JSON; a web token → 400 `This session is not a mobile session`.
+  func mobileBearer(_ context: RequestContext) throws -> (caller: Caller, sessionID: String) {
     guard let authorization = context.request.headers["authorization"],
-      authorization.hasPrefix("Bearer ")
+      authorization.hasPrefix("Bearer "),
+      let bearer = try caller(token: String(authorization.dropFirst(7)), viaBearer: true)
     else { throw APIError.unauthorized }
-    guard let bearer = try self.caller(token: String(authorization.dropFirst(7)), viaBearer: true)
-    else { throw APIError.unauthorized }
-    _ = caller
     guard bearer.source == "mobile", let sessionID = bearer.mobileSessionID else {
       throw APIError.badRequest("This session is not a mobile session")
     }
+    return (bearer, sessionID)
+  }
+
+  func logout(_ context: RequestContext, _ caller: Caller?) throws -> HTTPResponse {
+    guard caller != nil else { throw APIError.bare(401) }
+    let (bearer, sessionID) = try mobileBearer(context)
     try deleteMobileSession(sessionID)
     try db.execute("DELETE FROM access_sessions WHERE token_hash = ?", [.text(bearer.accessHash)])
     return Reply.data("ok")
@@ -259,7 +265,9 @@ extension SimulatorCore {
       "SELECT 1 FROM access_sessions WHERE mobile_session_id = ? LIMIT 1", [.text(sessionID)])
     let proofs = try db.scalar(
       "SELECT 1 FROM session_proofs WHERE session_id = ? LIMIT 1", [.text(sessionID)])
-    return access.int != nil || proofs.int != nil
+    let pushTokens = try db.scalar(
+      "SELECT 1 FROM push_legacy_tokens WHERE mobile_session_id = ? LIMIT 1", [.text(sessionID)])
+    return access.int != nil || proofs.int != nil || pushTokens.int != nil
   }
 
   func revoke(_ context: RequestContext) throws -> HTTPResponse {

@@ -16,6 +16,10 @@ extension SimulatorCore {
     Route("POST", "api/mobile/auth/logout", .protected) { try $0.logout($1, $2) },
     Route("GET", "api/mobile/auth/devices", .protected) { try $0.listDevices($1, $2) },
     Route("DELETE", "api/mobile/auth/devices/*", .protected) { try $0.revokeDevice($1, $2) },
+    Route("POST", "api/mobile/push/register", .protected) { try $0.registerLegacyPush($1, $2) },
+    Route("POST", "api/mobile/push/unregister", .protected) {
+      try $0.unregisterLegacyPush($1, $2)
+    },
     Route("GET", "api/auth/me", .ungated) { try $0.me($1, $2) },
     Route("PUT", "api/auth/password", .protected) { try $0.changePassword($1, $2) },
     Route("GET", "api/servers", .protected) { try $0.listServers($1, $2) },
@@ -28,6 +32,7 @@ extension SimulatorCore {
     Route("GET", "api/tasks", .admin) { try $0.tasks($1, $2) },
     Route("GET", "api/tasks/*", .admin) { try $0.taskDetail($1, $2) },
     Route("GET", "api/tasks/*/results", .admin) { try $0.taskResults($1, $2) },
+    Route("GET", "api/security/stats", .protected) { try $0.securityStats($1, $2) },
     Route("GET", "api/security/events", .protected) { try $0.securityEvents($1, $2) },
     Route("GET", "api/security/events/*", .protected) { try $0.securityEventDetail($1, $2) },
     Route("DELETE", "api/security/events/*", .admin) { try $0.deleteSecurityEvent($1, $2) },

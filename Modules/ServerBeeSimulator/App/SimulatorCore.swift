@@ -259,10 +259,13 @@ final class SimulatorCore: Sendable {
     return token
   }
 
-  /// Deletes one mobile session and everything that references it (v2 §2.5 "Deletion").
+  /// Deletes one mobile session and everything that references it (v2 §2.5 "Deletion"),
+  /// including its legacy push token (logout, device revoke, `/auth/revoke`, recover, password
+  /// changes); refresh never calls it, so registrations survive a refresh (v2 §1).
   func deleteMobileSession(_ id: String) throws {
     try db.execute("DELETE FROM access_sessions WHERE mobile_session_id = ?", [.text(id)])
     try db.execute("DELETE FROM session_proofs WHERE session_id = ?", [.text(id)])
+    try db.execute("DELETE FROM push_legacy_tokens WHERE mobile_session_id = ?", [.text(id)])
     try db.execute("DELETE FROM mobile_sessions WHERE id = ?", [.text(id)])
   }
 
@@ -276,6 +279,10 @@ final class SimulatorCore: Sendable {
     try db.execute(
       "DELETE FROM access_sessions WHERE user_id = ? AND token_hash != ?",
       [.text(userID), .text(keep?.accessHash ?? "")])
+    // A password change also deletes the user's push tokens (v1 §11); the kept login keeps its.
+    try db.execute(
+      "DELETE FROM push_legacy_tokens WHERE user_id = ? AND mobile_session_id != ?",
+      [.text(userID), .text(keep?.mobileSessionID ?? "")])
   }
 
   func mobileSession(id: String) throws -> MobileSessionRow? {

@@ -4,13 +4,19 @@ import ServerBeeModels
 ///
 /// Times are stored as INTEGER nanoseconds since 1970 (UTC) so the RFC 3339 output keeps every
 /// digit. A later feature adds tables with a new entry at the end of ``migrations``; existing
-/// entries are never edited. Reserved for the next migration (push, not built yet):
+/// entries are never edited.
+///
+/// Migration 2 adds `push_legacy_tokens` (v1 §2.10): one legacy APNs device token per
+/// installation, linked to the login that registered it. It has **no** foreign key on purpose,
+/// like the real server's `device_tokens`: v2 §2.5 counts a leftover legacy token as dangling
+/// state, so `SimulatorCore.deleteMobileSession` deletes it explicitly.
+///
+/// Reserved for a later migration (encrypted push, not built yet):
 /// `push_registrations(installation_id PK, user_id, mobile_session_id → mobile_sessions ON DELETE
 /// CASCADE, revision, key_id, content_key, device_token, environment, enabled, alerts, security,
-/// task_failure, task_success, updated_at)`, `push_legacy_tokens(installation_id PK, user_id,
-/// mobile_session_id, device_token)`, `push_tests(event_id PK, mobile_session_id, status, …)` and
-/// `push_outbox(event_id, installation_id, …, PRIMARY KEY(event_id, installation_id))`. Each one
-/// references `mobile_sessions(id)` so revoke and recover reach it by cascade.
+/// task_failure, task_success, updated_at)`, `push_tests(event_id PK, mobile_session_id, status,
+/// …)` and `push_outbox(event_id, installation_id, …, PRIMARY KEY(event_id, installation_id))`,
+/// each referencing `mobile_sessions(id)` so revoke and recover reach it by cascade.
 enum Schema {
   static let migrations: [[String]] = [
     [
@@ -120,7 +126,16 @@ enum Schema {
         detector_source TEXT NOT NULL, evidence_json TEXT, created_at INTEGER NOT NULL)
       """,
       "CREATE INDEX security_events_order ON security_events(created_at, id)",
-    ]
+    ],
+    [
+      """
+      CREATE TABLE push_legacy_tokens (
+        installation_id TEXT PRIMARY KEY, user_id TEXT NOT NULL, mobile_session_id TEXT NOT NULL,
+        device_token TEXT NOT NULL, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL)
+      """,
+      "CREATE INDEX push_legacy_tokens_session ON push_legacy_tokens(mobile_session_id)",
+      "CREATE INDEX push_legacy_tokens_user ON push_legacy_tokens(user_id)",
+    ],
   ]
 
   /// Applies every migration newer than the database's `user_version`.

@@ -1,0 +1,58 @@
+import ServerBeeModels
+import ServerBeeTransport
+
+/// Legacy push registration, v1 §2.10 with the v2 §3.8 unregister scope.
+///
+/// One `push_legacy_tokens` row per installation, linked to the user and the login (mobile
+/// session) that last registered it. Refresh keeps it; logout, device revoke, `/auth/revoke`,
+/// recover and password changes delete the affected logins' rows (`deleteMobileSession`).
+/// The encrypted-registration marker (v2 §3.8's 409) is not simulated: there is no
+/// encrypted push yet, so register never answers 409.
+extension SimulatorCore {
+  /// `POST /api/mobile/push/register {"device_token"}`, checks in v1 §2.10's order.
+  func registerLegacyPush(_ context: RequestContext, _ caller: Caller?) throws -> HTTPResponse {
+    guard caller != nil else { throw APIError.bare(401) }
+    let deviceToken = try context.jsonBody().string("device_token")
+    guard !deviceToken.isEmpty else { throw APIError.validation("device_token is required") }
+    let (bearer, session) = try pushLogin(context)
+    let owner = try db.scalar(
+      "SELECT user_id FROM push_legacy_tokens WHERE installation_id = ?",
+      [.text(session.installationID)]
+    ).text
+    if let owner, owner != bearer.user.id {
+      throw APIError.forbidden("This device is registered to another account")
+    }
+    try db.execute(
+      """
+      INSERT INTO push_legacy_tokens VALUES (?, ?, ?, ?, ?, ?)
+      ON CONFLICT(installation_id) DO UPDATE SET user_id = excluded.user_id,
+        mobile_session_id = excluded.mobile_session_id, device_token = excluded.device_token,
+        updated_at = excluded.updated_at
+      """,
+      [
+        .text(session.installationID), .text(bearer.user.id), .text(session.id),
+        .text(deviceToken), .int(now), .int(now),
+      ])
+    return Reply.data("ok")
+  }
+
+  /// `POST /api/mobile/push/unregister` (no body): deletes this installation's row for the
+  /// caller and this login only; `"ok"` even when nothing was registered.
+  func unregisterLegacyPush(_ context: RequestContext, _ caller: Caller?) throws -> HTTPResponse {
+    guard caller != nil else { throw APIError.bare(401) }
+    let (bearer, session) = try pushLogin(context)
+    try db.execute(
+      """
+      DELETE FROM push_legacy_tokens
+      WHERE installation_id = ? AND user_id = ? AND mobile_session_id = ?
+      """, [.text(session.installationID), .text(bearer.user.id), .text(session.id)])
+    return Reply.data("ok")
+  }
+
+  /// The Bearer's mobile login; a token whose session row is gone is 401.
+  private func pushLogin(_ context: RequestContext) throws -> (Caller, MobileSessionRow) {
+    let (bearer, sessionID) = try mobileBearer(context)
+    guard let session = try mobileSession(id: sessionID) else { throw APIError.unauthorized }
+    return (bearer, session)
+  }
+}
