@@ -24,15 +24,14 @@ package final class PeerProcess: @unchecked Sendable {
   package static func python(
     _ script: URL, _ arguments: [String] = []
   ) async throws -> PeerProcess {
-    try await offPool { try requirePythonWebsockets() }
+    try await requirePythonWebsockets()
     return try PeerProcess("python3", [script.path] + arguments)
   }
 
   /// Fails clearly when python3 or its `websockets` package is missing.
-  package static func requirePythonWebsockets() throws {
+  package static func requirePythonWebsockets() async throws {
     let check = try PeerProcess("python3", ["-c", "import websockets"])
-    check.process.waitUntilExit()
-    if check.process.terminationStatus != 0 {
+    if await check.finish().status != 0 {
       throw PeerError(
         "python3 cannot import websockets: run scripts/bootstrap.sh "
           + "(python3 -m pip install websockets)")
@@ -44,7 +43,7 @@ package final class PeerProcess: @unchecked Sendable {
     let line = try await readLine()
     guard let port = UInt16(line.trimmingCharacters(in: .whitespaces)) else {
       throw PeerError(
-        "peer printed \(line.debugDescription) instead of a port; stderr: \(errors())")
+        "peer printed \(line.debugDescription) instead of a port; stderr: \(await errors())")
     }
     return port
   }
@@ -60,7 +59,7 @@ package final class PeerProcess: @unchecked Sendable {
     while true {
       let chunk = handle.readData(ofLength: 1)
       guard let byte = chunk.first else {
-        throw PeerError("peer exited before printing a line; stderr: \(errors())")
+        throw PeerError("peer exited before printing a line; stderr: \(errorsBlocking())")
       }
       if byte == UInt8(ascii: "\n") { break }
       bytes.append(byte)
@@ -73,14 +72,18 @@ package final class PeerProcess: @unchecked Sendable {
     (try? await offPool { self.finishBlocking() }) ?? (-1, "")
   }
 
-  package func finishBlocking() -> (status: Int32, output: String) {
+  private func finishBlocking() -> (status: Int32, output: String) {
     let data = stdout.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     return (process.terminationStatus, String(decoding: data, as: UTF8.self))
   }
 
   /// What the peer wrote on stderr so far (only after it exited, to avoid blocking).
-  package func errors() -> String {
+  package func errors() async -> String {
+    (try? await offPool { self.errorsBlocking() }) ?? ""
+  }
+
+  private func errorsBlocking() -> String {
     guard !process.isRunning else { return "(still running)" }
     return String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
   }

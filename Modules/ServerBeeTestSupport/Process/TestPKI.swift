@@ -79,7 +79,7 @@ package final class TestPKI: @unchecked Sendable {
     let process = try PeerProcess("openssl", arguments)
     let result = await process.finish()
     guard result.status == 0 else {
-      throw PeerError("openssl \(arguments.first ?? "") failed: \(process.errors())")
+      throw PeerError("openssl \(arguments.first ?? "") failed: \(await process.errors())")
     }
     return result.output
   }
