@@ -58,11 +58,11 @@ import Testing
     let client = try #require(RawClient(port: r.port))
     for _ in 0..<3 {
       client.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
-      let reply = try #require(client.response())
+      let reply = try #require(await client.response())
       #expect(reply.0 == 200 && reply.2 == Array("ok".utf8))
     }
     client.send("GET /api/nope HTTP/1.1\r\nHost: x\r\n\r\n")
-    let unknown = try #require(client.response())
+    let unknown = try #require(await client.response())
     #expect(unknown.0 == 404 && unknown.2.isEmpty)
   }
 
@@ -74,9 +74,9 @@ import Testing
     client.send(
       "POST /api/mobile/auth/login HTTP/1.1\r\nContent-Type: application/json\r\n"
         + "Content-Length: \(body.utf8.count)\r\nExpect: 100-continue\r\n\r\n")
-    #expect(client.response()?.0 == 100)
+    #expect(await client.response()?.0 == 100)
     client.send(body)
-    #expect(client.response()?.0 == 200)
+    #expect(await client.response()?.0 == 200)
   }
 
   @Test func oversizedBodyIs413AndOversizedHeadIs431() async throws {
@@ -84,11 +84,11 @@ import Testing
     defer { r.h.simulator.stop() }
     let big = try #require(RawClient(port: r.port))
     big.send("POST /api/mobile/auth/login HTTP/1.1\r\nContent-Length: 1048577\r\n\r\n")
-    #expect(big.response()?.0 == 413)
+    #expect(await big.response()?.0 == 413)
     let head = try #require(RawClient(port: r.port))
     head.send(
       "GET /healthz HTTP/1.1\r\nX-Big: " + String(repeating: "a", count: 17_000) + "\r\n\r\n")
-    #expect(head.response()?.0 == 431)
+    #expect(await head.response()?.0 == 431)
   }
 
   @Test func twoHundredFiftySixConcurrentConnectionsAreServed() async throws {
@@ -98,7 +98,7 @@ import Testing
     for _ in 0..<256 { clients.append(try #require(RawClient(port: r.port))) }
     for client in clients { client.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n") }
     var served = 0
-    for client in clients where client.response()?.0 == 200 { served += 1 }
+    for client in clients { if await client.response()?.0 == 200 { served += 1 } }
     #expect(served == 256)
   }
 
@@ -108,20 +108,20 @@ import Testing
     _ = try r.h.simulator.createServers(count: 2)
     let access = try #require(try await login(r)["access_token"] as? String)
     let client = try #require(RawClient(port: r.port))
-    #expect(client.upgrade(bearer: access) == 101)
-    let sync = try #require(client.json())
+    #expect(await client.upgrade(bearer: access) == 101)
+    let sync = try #require(await client.json())
     #expect(sync["type"] as? String == "full_sync")
     #expect((sync["servers"] as? [Any])?.count == 2)
     try r.h.simulator.tick()
     for _ in 0..<2 {
-      let update = try #require(client.json())
+      let update = try #require(await client.json())
       #expect(update["type"] as? String == "update")
       let servers = try #require(update["servers"] as? [[String: Any]])
       #expect(servers.count == 1)
       #expect(servers[0]["mem_total"] == nil && servers[0]["online"] as? Bool == true)
     }
     client.sendFrame(opcode: 0x9, Array("hi".utf8))
-    let pong = try #require(client.frame())
+    let pong = try #require(await client.frame())
     #expect(pong.0 == 0xA && pong.1 == Array("hi".utf8))
   }
 
@@ -131,14 +131,14 @@ import Testing
     let server = try #require(try r.h.simulator.createServers(count: 1).first)
     let access = try #require(try await login(r)["access_token"] as? String)
     let client = try #require(RawClient(port: r.port))
-    #expect(client.upgrade(bearer: access) == 101)
-    _ = client.json()
+    #expect(await client.upgrade(bearer: access) == 101)
+    _ = await client.json()
     _ = await r.h.control(.post, "/servers/\(server)/offline")
-    #expect(client.json()?["type"] as? String == "server_offline")
+    #expect(await client.json()?["type"] as? String == "server_offline")
     _ = await r.h.control(.post, "/servers/\(server)/online")
-    #expect(client.json()?["type"] as? String == "server_online")
+    #expect(await client.json()?["type"] as? String == "server_online")
     _ = await r.h.control(.post, "/security-events", ["server_id": server, "source_port": 22])
-    let event = try #require(client.json())
+    let event = try #require(await client.json())
     #expect(event["type"] as? String == "security_event")
     let payload = try #require(event["event"] as? [String: Any])
     #expect(payload["started_at"] is Int && payload["id"] == nil)
@@ -149,17 +149,17 @@ import Testing
     defer { r.h.simulator.stop() }
     let access = try #require(try await login(r)["access_token"] as? String)
     let client = try #require(RawClient(port: r.port))
-    #expect(client.upgrade(bearer: access) == 101)
-    #expect(client.json()?["type"] as? String == "full_sync")
+    #expect(await client.upgrade(bearer: access) == 101)
+    #expect(await client.json()?["type"] as? String == "full_sync")
     r.h.clock.advance(by: 899)
-    #expect(client.frame(timeout: 0.3) == nil)
+    #expect(await client.frame(timeout: 0.3) == nil)
     r.h.clock.advance(by: 1)
-    let close = try #require(client.frame())
+    let close = try #require(await client.frame())
     #expect(close.0 == 0x8)
     #expect(close.1.prefix(2) == [0x0F, 0xA1])
     #expect(String(decoding: close.1.dropFirst(2), as: UTF8.self) == "token expired")
     let again = try #require(RawClient(port: r.port))
-    #expect(again.upgrade(bearer: access) == 401)
+    #expect(await again.upgrade(bearer: access) == 401)
   }
 
   @Test func cookieWebSocketIsNeverClosedForExpiry() async throws {
@@ -169,10 +169,10 @@ import Testing
     let cookie = try #require(
       await r.h.control(.post, "/users/\(id)/web-session")?["session_token"]?.stringValue)
     let client = try #require(RawClient(port: r.port))
-    #expect(client.upgrade(bearer: nil, cookie: cookie) == 101)
-    #expect(client.json()?["type"] as? String == "full_sync")
+    #expect(await client.upgrade(bearer: nil, cookie: cookie) == 101)
+    #expect(await client.json()?["type"] as? String == "full_sync")
     r.h.clock.advance(by: 3600)
-    #expect(client.frame(timeout: 0.3) == nil)
+    #expect(await client.frame(timeout: 0.3) == nil)
   }
 
   @Test func flaggedUserWebSocketIsHTTP401() async throws {
@@ -182,14 +182,14 @@ import Testing
     let id = try #require(try r.h.simulator.core.user(named: "admin")?.id)
     _ = await r.h.control(.patch, "/users/\(id)", ["must_change_password": true])
     let client = try #require(RawClient(port: r.port))
-    #expect(client.upgrade(bearer: access) == 401)
+    #expect(await client.upgrade(bearer: access) == 401)
   }
 
   @Test func webSocketWithoutCredentialsIsHTTP401() async throws {
     let r = try await start()
     defer { r.h.simulator.stop() }
     let client = try #require(RawClient(port: r.port))
-    #expect(client.upgrade(bearer: nil) == 401)
+    #expect(await client.upgrade(bearer: nil) == 401)
   }
 
   @Test func slowLaggingSubscriberGetsAFreshFullSync() async throws {
@@ -209,11 +209,11 @@ import Testing
     let port = UInt16(url.port ?? 0)
     let slow = try #require(RawClient(port: port))
     slow.send("GET /healthz HTTP/1.1\r\nHost: x\r\n")
-    #expect(slow.response(timeout: 3)?.0 == 408)
+    #expect(await slow.response(timeout: 3)?.0 == 408)
     let idle = try #require(RawClient(port: port))
     idle.send("GET /healthz HTTP/1.1\r\n\r\n")
-    #expect(idle.response()?.0 == 200)
-    #expect(idle.fill(timeout: 3) == false)
+    #expect(await idle.response()?.0 == 200)
+    #expect(await idle.fill(timeout: 3) == false)
   }
 
   @Test func connectionsBeyondTheCapAreClosedAtOnce() async throws {
@@ -223,19 +223,19 @@ import Testing
     let port = UInt16(url.port ?? 0)
     let first = try #require(RawClient(port: port))
     first.send("GET /healthz HTTP/1.1\r\n\r\n")
-    #expect(first.response()?.0 == 200)
+    #expect(await first.response()?.0 == 200)
     let second = try #require(RawClient(port: port))
     second.send("GET /healthz HTTP/1.1\r\n\r\n")
-    #expect(second.response(timeout: 2) == nil)
+    #expect(await second.response(timeout: 2) == nil)
   }
 
   @Test func stopClosesConnectionsAndFreesThePort() async throws {
     let r = try await start()
     let client = try #require(RawClient(port: r.port))
     client.send("GET /healthz HTTP/1.1\r\n\r\n")
-    #expect(client.response()?.0 == 200)
+    #expect(await client.response()?.0 == 200)
     r.h.simulator.stop()
-    #expect(client.fill(timeout: 2) == false)
+    #expect(await client.fill(timeout: 2) == false)
     #expect(RawClient(port: r.port) == nil)
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ServerBeeTestSupport
 
 #if canImport(Glibc)
   import Glibc
@@ -52,19 +53,25 @@ final class RawClient {
     }
   }
 
-  /// Reads more bytes; false on timeout or end of stream.
-  func fill(timeout: TimeInterval = 5) -> Bool {
-    var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
-    guard poll(&fds, 1, Int32(timeout * 1000)) > 0 else { return false }
-    var chunk = [UInt8](repeating: 0, count: 65536)
-    let count = recv(fd, &chunk, chunk.count, 0)
-    guard count > 0 else { return false }
-    buffer += chunk.prefix(count)
+  /// Reads more bytes; false on timeout or end of stream. The wait runs on its own thread, so
+  /// the in-process server keeps the cooperative pool.
+  func fill(timeout: TimeInterval = 5) async -> Bool {
+    let fd = fd
+    let chunk = try? await offPool { () -> [UInt8]? in
+      var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
+      guard poll(&fds, 1, Int32(timeout * 1000)) > 0 else { return nil }
+      var chunk = [UInt8](repeating: 0, count: 65536)
+      let count = recv(fd, &chunk, chunk.count, 0)
+      guard count > 0 else { return nil }
+      return Array(chunk.prefix(count))
+    }
+    guard let chunk else { return false }
+    buffer += chunk
     return true
   }
 
   /// Reads one HTTP response: (status, headers text, body).
-  func response(timeout: TimeInterval = 5) -> (Int, String, [UInt8])? {
+  func response(timeout: TimeInterval = 5) async -> (Int, String, [UInt8])? {
     while true {
       let text = Array(buffer)
       if let end = Self.find(text, [13, 10, 13, 10]) {
@@ -81,7 +88,7 @@ final class RawClient {
           return (status, head, Array(text[(end + 4)..<(end + 4 + length)]))
         }
       }
-      guard fill(timeout: timeout) else { return nil }
+      guard await fill(timeout: timeout) else { return nil }
     }
   }
 
@@ -95,18 +102,18 @@ final class RawClient {
   }
 
   /// Sends the WebSocket upgrade for `/api/ws/servers`; returns the HTTP status.
-  func upgrade(bearer: String?, cookie: String? = nil) -> Int {
+  func upgrade(bearer: String?, cookie: String? = nil) async -> Int {
     var request = "GET /api/ws/servers HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
     if let cookie { request += "Cookie: session_token=\(cookie)\r\n" }
     request += "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
     request += "Sec-WebSocket-Version: 13\r\n"
     if let bearer { request += "Authorization: Bearer \(bearer)\r\n" }
     send(request + "\r\n")
-    return response()?.0 ?? 0
+    return await response()?.0 ?? 0
   }
 
   /// Reads one server frame: (opcode, payload).
-  func frame(timeout: TimeInterval = 5) -> (UInt8, [UInt8])? {
+  func frame(timeout: TimeInterval = 5) async -> (UInt8, [UInt8])? {
     while true {
       if buffer.count >= 2 {
         var length = Int(buffer[1] & 0x7f)
@@ -125,13 +132,13 @@ final class RawClient {
           return (opcode, payload)
         }
       }
-      guard fill(timeout: timeout) else { return nil }
+      guard await fill(timeout: timeout) else { return nil }
     }
   }
 
   /// Reads frames until a text frame and returns its JSON object.
-  func json(timeout: TimeInterval = 5) -> [String: Any]? {
-    guard let (opcode, payload) = frame(timeout: timeout), opcode == 1 else { return nil }
+  func json(timeout: TimeInterval = 5) async -> [String: Any]? {
+    guard let (opcode, payload) = await frame(timeout: timeout), opcode == 1 else { return nil }
     return (try? JSONSerialization.jsonObject(with: Data(payload))) as? [String: Any]
   }
 

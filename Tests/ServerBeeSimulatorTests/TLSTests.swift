@@ -7,22 +7,10 @@ import Testing
 /// HTTPS over loopback, checked with `openssl` (a peer nobody here wrote): a test CA and a leaf
 /// for 127.0.0.1 made at test time, then `s_client` with that CA as its only trust anchor.
 @Suite(.timeLimit(.minutes(1))) struct TLSTests {
-  @discardableResult
-  static func openssl(_ arguments: [String], input: String = "") throws -> (Int32, String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["openssl"] + arguments
-    let stdin = Pipe()
-    let stdout = Pipe()
-    process.standardInput = stdin
-    process.standardOutput = stdout
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    stdin.fileHandleForWriting.write(Data(input.utf8))
-    let output = stdout.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    try? stdin.fileHandleForWriting.close()
-    return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+  static func openssl(_ arguments: [String], input: String) async throws -> (Int32, String) {
+    let result = try await Process.output(
+      of: URL(fileURLWithPath: "/usr/bin/env"), ["openssl"] + arguments, input: Data(input.utf8))
+    return (result.status, result.text)
   }
 
   @Test func httpsServesRequestsWithTheGivenCertificate() async throws {
@@ -32,7 +20,7 @@ import Testing
       tls: Simulator.TLSFiles(certificate: pki.leafCertificate, privateKey: pki.leafKey))
     defer { h.simulator.stop() }
     #expect(url.scheme == "https")
-    let (status, output) = try Self.openssl(
+    let (status, output) = try await Self.openssl(
       [
         "s_client", "-connect", "127.0.0.1:\(url.port ?? 0)", "-CAfile", pki.caFile.path,
         "-verify_return_error", "-verify_ip", "127.0.0.1", "-quiet",
