@@ -18,8 +18,8 @@ import Testing
     let temporary = try TemporaryDirectory()
     let first = temporary.url.appendingPathComponent("first")
     let second = temporary.url.appendingPathComponent("second")
-    let simulator = try SimulatorProcess(data: temporary.url.appendingPathComponent("data"))
-    defer { simulator.stop() }
+    let simulator = try await SimulatorProcess(data: temporary.url.appendingPathComponent("data"))
+    defer { simulator.terminate() }
     let paired = try await serverbee(["pair", try await simulator.pairingPayload()], home: first)
     #expect(paired.status == 0, "\(paired.stderr)")
 
@@ -40,8 +40,8 @@ import Testing
   @Test func recoverWithThePasswordClearsASessionTheServerRejected() async throws {
     let temporary = try TemporaryDirectory()
     let home = temporary.url.appendingPathComponent("home")
-    let simulator = try SimulatorProcess(data: temporary.url.appendingPathComponent("data"))
-    defer { simulator.stop() }
+    let simulator = try await SimulatorProcess(data: temporary.url.appendingPathComponent("data"))
+    defer { simulator.terminate() }
     // A login that never refreshed holds no confirmed deletion proof, so a rejection moves it to
     // recovery (the command line itself always confirms one right after signing in).
     let console = Console(
@@ -75,11 +75,11 @@ import Testing
 
   @Test func loginOnATerminalAsksForTheMissingPasswordWithoutEcho() async throws {
     let temporary = try TemporaryDirectory()
-    let simulator = try SimulatorProcess(data: temporary.url.appendingPathComponent("data"))
-    defer { simulator.stop() }
+    let simulator = try await SimulatorProcess(data: temporary.url.appendingPathComponent("data"))
+    defer { simulator.terminate() }
     let executable = try BuiltExecutables.url("serverbee").path
     let home = temporary.url.appendingPathComponent("home").path
-    let (status, transcript) = try PseudoTerminal.run(
+    let (status, transcript) = try await PseudoTerminal.run(
       "'\(executable)' --home '\(home)' login --server \(simulator.url)",
       answers: [("User name: ", "admin"), ("Password: ", "admin-password")])
     #expect(status == 0, "\(transcript)")
@@ -90,8 +90,8 @@ import Testing
   @Test func anAccountWithTwoFactorNeedsTheCodeWhenThereIsNoTerminal() async throws {
     let temporary = try TemporaryDirectory()
     let home = temporary.url.appendingPathComponent("home")
-    let simulator = try SimulatorProcess(data: temporary.url.appendingPathComponent("data"))
-    defer { simulator.stop() }
+    let simulator = try await SimulatorProcess(data: temporary.url.appendingPathComponent("data"))
+    defer { simulator.terminate() }
     _ = try await simulator.control(
       "POST", "/__simulator/users",
       [

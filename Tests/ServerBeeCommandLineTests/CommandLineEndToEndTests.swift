@@ -21,9 +21,9 @@ import Testing
   @Test func pairServersWatchAlertsAndLogoutAgainstTheSimulator() async throws {
     let temporary = try TemporaryDirectory()
     let home = temporary.url.appendingPathComponent("home")
-    let simulator = try SimulatorProcess(
+    let simulator = try await SimulatorProcess(
       data: temporary.url.appendingPathComponent("data"), servers: 3)
-    defer { simulator.stop() }
+    defer { simulator.terminate() }
 
     let paired = try await serverbee(["pair", try await simulator.pairingPayload()], home: home)
     #expect(paired.status == 0, "\(paired.stderr)")
@@ -68,9 +68,9 @@ import Testing
   @Test func watchWithADurationAppendsJSONSnapshotsAndStops() async throws {
     let temporary = try TemporaryDirectory()
     let home = temporary.url.appendingPathComponent("home")
-    let simulator = try SimulatorProcess(
+    let simulator = try await SimulatorProcess(
       data: temporary.url.appendingPathComponent("data"), servers: 2)
-    defer { simulator.stop() }
+    defer { simulator.terminate() }
     let paired = try await serverbee(["pair", try await simulator.pairingPayload()], home: home)
     #expect(paired.status == 0, "\(paired.stderr)")
 
@@ -90,12 +90,12 @@ import Testing
     let temporary = try TemporaryDirectory()
     let home = temporary.url.appendingPathComponent("home")
     let data = temporary.url.appendingPathComponent("data")
-    let first = try SimulatorProcess(data: data, servers: 1)
-    defer { first.stop() }
+    let first = try await SimulatorProcess(data: data, servers: 1)
+    defer { first.terminate() }
     let paired = try await serverbee(["pair", try await first.pairingPayload()], home: home)
     #expect(paired.status == 0, "\(paired.stderr)")
     let port = first.port
-    first.stop()
+    await first.stop()
 
     let logout = try await serverbee(["logout", "--json"], home: home)
     #expect(logout.status == 0, "\(logout.stderr)")
@@ -104,8 +104,8 @@ import Testing
     #expect(queued.stdout.contains(#""session":"signed_out""#))
     #expect(queued.stdout.contains(#""mobile_session_id""#))
 
-    let second = try SimulatorProcess(port: port, data: data)
-    defer { second.stop() }
+    let second = try await SimulatorProcess(port: port, data: data)
+    defer { second.terminate() }
     let status = try await serverbee(["status", "--json"], home: home)
     #expect(status.status == 0, "\(status.stderr)")
     #expect(status.stdout.contains(#""pending_cleanups":[]"#))
@@ -182,7 +182,7 @@ import Testing
     process.standardOutput = stdout
     process.standardError = FileHandle.nullDevice
     try process.run()
-    process.waitUntilExit()
+    await process.exited()
     #expect(process.terminationReason == .exit)
     #expect(process.terminationStatus == 0)
   }

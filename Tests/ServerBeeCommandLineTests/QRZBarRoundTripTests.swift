@@ -15,62 +15,63 @@ import Testing
   private func roundTrip(
     _ payload: [UInt8], level: QRErrorCorrectionLevel, mask: QRMask? = nil, scale: Int = 3,
     binary: Bool = false, sourceLocation: SourceLocation = #_sourceLocation
-  ) throws {
+  ) async throws {
     let code = try QRCode(bytes: payload, level: level, mask: mask)
     let png = try QRPNGRenderer(scale: scale).render(code)
     let name = "v\(code.version)-\(level)-m\(code.mask.rawValue)-\(payload.count).png"
-    let decoded = try zbar.decode(png: png, name: name, binary: binary)
+    let decoded = try await zbar.decode(png: png, name: name, binary: binary)
     #expect(
       decoded == payload, "\(name): zbarimg read \(decoded.count) bytes, not the payload",
       sourceLocation: sourceLocation)
   }
 
   @Test(arguments: QRErrorCorrectionLevel.allCases)
-  func pairingPayloadDecodesAtEveryLevel(level: QRErrorCorrectionLevel) throws {
-    try roundTrip(Array(QRTestPayloads.pairing.utf8), level: level)
+  func pairingPayloadDecodesAtEveryLevel(level: QRErrorCorrectionLevel) async throws {
+    try await roundTrip(Array(QRTestPayloads.pairing.utf8), level: level)
   }
 
   @Test(arguments: QRErrorCorrectionLevel.allCases)
-  func pairingJSONFrom50To400BytesDecodes(level: QRErrorCorrectionLevel) throws {
+  func pairingJSONFrom50To400BytesDecodes(level: QRErrorCorrectionLevel) async throws {
     for length in stride(from: 50, through: 400, by: 25) {
       let payload = Array(QRTestPayloads.pairingJSON(length: length).utf8)
       try #require(payload.count == length)
-      try roundTrip(payload, level: level)
+      try await roundTrip(payload, level: level)
     }
   }
 
   @Test(arguments: QRErrorCorrectionLevel.allCases)
-  func everyVersionDecodesWhenFilledToCapacity(level: QRErrorCorrectionLevel) throws {
+  func everyVersionDecodesWhenFilledToCapacity(level: QRErrorCorrectionLevel) async throws {
     for version in 1...40 {
       let capacity = QRCode.maximumPayloadLength(level: level, version: version)
       let payload = QRTestPayloads.ascii(count: capacity, seed: version)
       let code = try QRCode(bytes: payload, level: level)
       try #require(code.version == version)
-      try roundTrip(payload, level: level, scale: version > 20 ? 2 : 3)
+      try await roundTrip(payload, level: level, scale: version > 20 ? 2 : 3)
     }
   }
 
   @Test(arguments: QRMask.allCases)
-  func everyForcedMaskDecodes(mask: QRMask) throws {
+  func everyForcedMaskDecodes(mask: QRMask) async throws {
     // Version 2 (no version information) and version 8 (with it, and several blocks).
-    try roundTrip(Array(QRTestPayloads.pairingJSON(length: 60).utf8), level: .low, mask: mask)
-    try roundTrip(Array(QRTestPayloads.pairingJSON(length: 160).utf8), level: .quartile, mask: mask)
+    try await roundTrip(Array(QRTestPayloads.pairingJSON(length: 60).utf8), level: .low, mask: mask)
+    try await roundTrip(
+      Array(QRTestPayloads.pairingJSON(length: 160).utf8), level: .quartile, mask: mask)
   }
 
-  @Test func chineseUTF8TextDecodes() throws {
+  @Test func chineseUTF8TextDecodes() async throws {
     let text = "服务器蜜蜂配对码：请用手机扫描此二维码。ServerBee 配对 ✓"
     for level in QRErrorCorrectionLevel.allCases {
-      try roundTrip(Array(text.utf8), level: level)
+      try await roundTrip(Array(text.utf8), level: level)
     }
   }
 
-  @Test func binaryBytesDecodeExactly() throws {
+  @Test func binaryBytesDecodeExactly() async throws {
     let everyByte = (0...255).map { UInt8(($0 * 167 + 13) % 256) }
-    try roundTrip(everyByte, level: .medium, binary: true)
-    try roundTrip([0x00, 0xFF, 0x80, 0x0A, 0x0D, 0x1B], level: .high, binary: true)
+    try await roundTrip(everyByte, level: .medium, binary: true)
+    try await roundTrip([0x00, 0xFF, 0x80, 0x0A, 0x0D, 0x1B], level: .high, binary: true)
   }
 
-  @Test func terminalTextDrawsADecodableCode() throws {
+  @Test func terminalTextDrawsADecodableCode() async throws {
     let code = try QRCode(text: QRTestPayloads.pairing)
     for inverted in [false, true] {
       let grid = try #require(
@@ -82,7 +83,7 @@ import Testing
       ) { row, column in
         grid.isInked(row: row / scale, column: column / scale) == inverted
       }
-      let decoded = try zbar.decode(png: png, name: "terminal-\(inverted).png")
+      let decoded = try await zbar.decode(png: png, name: "terminal-\(inverted).png")
       #expect(decoded == Array(QRTestPayloads.pairing.utf8))
     }
   }

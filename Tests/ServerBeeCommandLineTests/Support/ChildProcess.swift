@@ -1,4 +1,5 @@
 import Foundation
+import ServerBeeTestSupport
 
 #if canImport(Glibc)
   import Glibc
@@ -68,11 +69,11 @@ enum ChildProcess {
     }
     if timedOut {
       kill(process.processIdentifier, SIGKILL)
-      process.waitUntilExit()
+      await process.exited()
       throw TimedOut(
         description: "\(executable.lastPathComponent) \(arguments) took > \(timeout) s")
     }
-    process.waitUntilExit()
+    await process.exited()
     return RunResult(
       status: process.terminationStatus,
       stdout: (try? String(contentsOf: outURL, encoding: .utf8)) ?? "",

@@ -1,4 +1,5 @@
 import Foundation
+import ServerBeeTestSupport
 
 /// Runs a command under `script(1)` (util-linux, part of every Debian), so it has a real
 /// terminal, and types answers only after their prompt appeared (so the terminal's echo setting
@@ -17,9 +18,13 @@ enum PseudoTerminal {
   /// - Throws: ``Failure`` when a prompt does not appear or the run hangs.
   static func run(
     _ command: String, answers: [(prompt: String, line: String)], timeout: Double = 60
-  )
-    throws -> (status: Int32, transcript: String)
-  {
+  ) async throws -> (status: Int32, transcript: String) {
+    try await offPool { try runBlocking(command, answers: answers, timeout: timeout) }
+  }
+
+  private static func runBlocking(
+    _ command: String, answers: [(prompt: String, line: String)], timeout: Double
+  ) throws -> (status: Int32, transcript: String) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
     process.arguments = ["-qefc", command, "/dev/null"]

@@ -1,4 +1,5 @@
 import Foundation
+import ServerBeeTestSupport
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -29,9 +30,19 @@ final class SimulatorProcess {
   ///   - data: The data directory (the same one keeps the state across restarts).
   ///   - servers: Servers to create.
   /// - Throws: ``Failure`` when it does not announce itself, or a decoding error.
-  init(port: Int = 0, data: URL, servers: Int = 0) throws {
-    process = Process()
-    process.executableURL = try BuiltExecutables.url("serverbee-simulator")
+  init(port: Int = 0, data: URL, servers: Int = 0) async throws {
+    let executable = try BuiltExecutables.url("serverbee-simulator")
+    (process, url, controlToken) = try await offPool {
+      try Self.launch(executable, port: port, data: data, servers: servers)
+    }
+  }
+
+  /// Starts the process and reads its announcement, blocking (run it off the pool).
+  private static func launch(_ executable: URL, port: Int, data: URL, servers: Int) throws -> (
+    Process, String, String
+  ) {
+    let process = Process()
+    process.executableURL = executable
     process.arguments = [
       "--port", "\(port)", "--data", data.path, "--admin", "admin:admin-password",
       "--servers", "\(servers)", "--metrics-interval", "1",
@@ -62,8 +73,7 @@ final class SimulatorProcess {
     do {
       let announced = try JSONDecoder().decode(
         Announcement.self, from: line.prefix { $0 != 0x0A })
-      url = announced.url
-      controlToken = announced.controlToken
+      return (process, announced.url, announced.controlToken)
     } catch {
       process.terminate()
       process.waitUntilExit()
@@ -71,16 +81,20 @@ final class SimulatorProcess {
     }
   }
 
-  deinit { stop() }
+  deinit { terminate() }
 
   /// The port it listens on.
   var port: Int { Int(url.split(separator: ":").last ?? "") ?? 0 }
 
-  /// Stops the process (SIGTERM, then waits). Idempotent.
-  func stop() {
-    guard process.isRunning else { return }
-    process.terminate()
-    process.waitUntilExit()
+  /// Stops the process (SIGTERM, then waits off the pool). Idempotent.
+  func stop() async {
+    terminate()
+    await process.exited()
+  }
+
+  /// Sends SIGTERM without waiting (for `defer` and release). Idempotent.
+  func terminate() {
+    if process.isRunning { process.terminate() }
   }
 
   /// Calls the control API and returns the decoded JSON object.

@@ -44,27 +44,18 @@ final class ZBarImage {
   ///     (and without the trailing newline).
   /// - Returns: The decoded bytes; a trailing newline that `--raw` adds in text mode is removed.
   /// - Throws: ``Failure`` when zbarimg finds no symbol or fails.
-  func decode(png: [UInt8], name: String, binary: Bool = false) throws -> [UInt8] {
+  func decode(png: [UInt8], name: String, binary: Bool = false) async throws -> [UInt8] {
     let file = temporary.url.appendingPathComponent(name)
     try Data(png).write(to: file)
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = ["--raw", "-q"] + (binary ? ["-Sbinary"] : []) + [file.path]
-    let output = Pipe()
-    let errors = Pipe()
-    process.standardOutput = output
-    process.standardError = errors
-    try process.run()
-    let decoded = output.fileHandleForReading.readDataToEndOfFile()
-    let diagnostics = errors.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
+    let result = try await Process.output(
+      of: executable, ["--raw", "-q"] + (binary ? ["-Sbinary"] : []) + [file.path])
+    guard result.status == 0 else {
       throw Failure(
         description:
-          "zbarimg exited \(process.terminationStatus) for \(name) (4 means no symbol found): "
-          + String(decoding: diagnostics, as: UTF8.self))
+          "zbarimg exited \(result.status) for \(name) (4 means no symbol found): "
+          + result.errorText)
     }
-    var bytes = [UInt8](decoded)
+    var bytes = [UInt8](result.stdout)
     if !binary, bytes.last == UInt8(ascii: "\n") { bytes.removeLast() }
     return bytes
   }
