@@ -23,21 +23,16 @@ import Testing
 
   /// A writer killed with SIGKILL while it commits a batch leaves every key with a complete
   /// value, all from the same batch: the one before the interrupted commit, or that one.
-  @Test func killedWriterLeavesEveryKeyWithACompleteValue() throws {
+  @Test func killedWriterLeavesEveryKeyWithACompleteValue() async throws {
     var previous = 0
     for round in 1...4 {
       let writer = try HelperProcess(["loop", directory.path])
       // The writer prints "committing N" just before committing batch N; killing it right
       // after reading that line interrupts the commit (or lands just after it).
       let target = previous + 10 * round
-      var committing = 0
-      while committing < target, let line = writer.nextLine() {
-        if line.hasPrefix("committing "), let value = Int(line.dropFirst(11)) {
-          committing = value
-        }
-      }
+      let (committing, status) = await writer.kill(afterCommitting: target)
       try #require(committing >= target, "the writer stopped at generation \(committing)")
-      #expect(writer.kill() == .killed)
+      #expect(status == .killed)
 
       let store = try EncryptedSQLiteCredentialStore(directory: directory)
       var generations: Set<Int> = []
@@ -54,7 +49,7 @@ import Testing
     }
   }
 
-  @Test func writersInSeveralProcessesAllLand() throws {
+  @Test func writersInSeveralProcessesAllLand() async throws {
     _ = try EncryptedSQLiteCredentialStore(directory: directory)
     let writers = try ["a", "b"].map { try HelperProcess(["write", directory.path, $0, "150"]) }
     let store = try EncryptedSQLiteCredentialStore(directory: directory)
@@ -63,8 +58,8 @@ import Testing
         Data(text: "c-\(index)"), forKey: CredentialKey("c-\(index)"), in: .appPrivate)
     }
     for writer in writers {
-      #expect(writer.nextLine() == "done")
-      #expect(writer.wait() == .exited(0))
+      #expect(await writer.nextLine() == "done")
+      #expect(await writer.wait() == .exited(0))
     }
     #expect(try store.keys(in: .appPrivate).count == 450)
     for prefix in ["a", "b", "c"] {
@@ -79,7 +74,7 @@ import Testing
   /// Files that cannot be written (a read-only copy, a read-only mount): reads still work,
   /// writes throw `readOnly`, and the value is unchanged. The probe runs as `nobody` when the
   /// tests run as root, because root ignores file modes.
-  @Test func readOnlyStoreStillReadsAndRefusesWrites() throws {
+  @Test func readOnlyStoreStillReadsAndRefusesWrites() async throws {
     try EncryptedSQLiteCredentialStore(directory: directory).setData(
       Data(text: "old"), forKey: "auth.login", in: .appPrivate)
     let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
@@ -92,8 +87,9 @@ import Testing
     }
 
     let probe = try HelperProcess(["probe", directory.path, "auth.login"])
-    #expect(probe.remainingLines() == ["open=ok", "readOnly=true", "read=old", "write=read_only"])
-    #expect(probe.wait() == .exited(0))
+    #expect(
+      await probe.remainingLines() == ["open=ok", "readOnly=true", "read=old", "write=read_only"])
+    #expect(await probe.wait() == .exited(0))
 
     try setMode(0o700, directory)
     for file in files { try setMode(0o600, directory.appendingPathComponent(file)) }
@@ -101,7 +97,7 @@ import Testing
     #expect(try store.data(forKey: "auth.login", in: .appPrivate) == Data(text: "old"))
   }
 
-  @Test func newStoreInReadOnlyDirectoryIsRefused() throws {
+  @Test func newStoreInReadOnlyDirectoryIsRefused() async throws {
     let parent = scratch.url.appendingPathComponent("read-only", isDirectory: true)
     try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: false)
     try handToProbe(parent, files: [])
@@ -109,8 +105,8 @@ import Testing
     defer { _ = chmod(parent.path, 0o700) }
     for target in [parent, parent.appendingPathComponent("store")] {
       let probe = try HelperProcess(["probe", target.path, "k"])
-      #expect(probe.remainingLines() == ["open=read_only"])
-      #expect(probe.wait() == .exited(0))
+      #expect(await probe.remainingLines() == ["open=read_only"])
+      #expect(await probe.wait() == .exited(0))
     }
     #expect(try FileManager.default.contentsOfDirectory(atPath: parent.path).isEmpty)
   }
@@ -130,7 +126,8 @@ import Testing
 }
 
 /// A running `securestore-crash-writer` with its standard output.
-final class HelperProcess {
+final class HelperProcess: @unchecked Sendable {
+  // @unchecked: one test drives it, one call at a time; blocking calls run off the pool.
   enum Status: Equatable {
     case exited(Int32)
     case killed
@@ -153,7 +150,11 @@ final class HelperProcess {
   }
 
   /// The next line the helper printed, or `nil` at end of output.
-  func nextLine() -> String? {
+  func nextLine() async -> String? {
+    (try? await offPool { self.nextLineBlocking() }) ?? nil
+  }
+
+  private func nextLineBlocking() -> String? {
     while true {
       if let newline = buffer.firstIndex(of: 0x0A) {
         let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
@@ -167,21 +168,37 @@ final class HelperProcess {
   }
 
   /// Every line until the helper closes its output.
-  func remainingLines() -> [String] {
+  func remainingLines() async -> [String] {
     var lines: [String] = []
-    while let line = nextLine() { lines.append(line) }
+    while let line = await nextLine() { lines.append(line) }
     return lines
   }
 
-  /// Sends SIGKILL and waits for the process to end.
-  func kill() -> Status {
-    _ = Glibc.kill(process.processIdentifier, SIGKILL)
-    return wait()
+  /// Reads lines until the helper printed "committing N" with N ≥ `target` (or its output
+  /// ended), then sends SIGKILL at once and waits. All of it runs on one thread of its own, so
+  /// no hop between line and kill lets the writer run on.
+  /// - Returns: The last N read and how the process ended.
+  func kill(afterCommitting target: Int) async -> (committing: Int, status: Status) {
+    (try? await offPool { () -> (Int, Status) in
+      var committing = 0
+      while committing < target, let line = self.nextLineBlocking() {
+        if line.hasPrefix("committing "), let value = Int(line.dropFirst(11)) {
+          committing = value
+        }
+      }
+      _ = Glibc.kill(self.process.processIdentifier, SIGKILL)
+      self.process.waitUntilExit()
+      return (committing, self.status)
+    }) ?? (0, .signalled(-1))
   }
 
   /// Waits for the process to end.
-  func wait() -> Status {
-    process.waitUntilExit()
+  func wait() async -> Status {
+    await process.exited()
+    return status
+  }
+
+  private var status: Status {
     switch process.terminationReason {
     case .exit: return .exited(process.terminationStatus)
     case .uncaughtSignal:
