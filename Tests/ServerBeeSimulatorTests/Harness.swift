@@ -34,6 +34,13 @@ final class Harness: Sendable {
     simulator = try Simulator(configuration: configuration, clock: clock)
   }
 
+  /// Starts the listener from a high-priority task: its accept loop and connection tasks inherit
+  /// that priority, so they are not queued behind the CPU-bound tests of other suites on the
+  /// small cooperative pool while a raw client waits for an answer with a deadline.
+  func listen(port: UInt16 = 0, tls: Simulator.TLSFiles? = nil) async throws -> URL {
+    try await Task(priority: .high) { try self.simulator.start(port: port, tls: tls) }.value
+  }
+
   deinit {
     simulator.stop()
     if !keepDirectory { try? FileManager.default.removeItem(at: directory) }

@@ -20,7 +20,7 @@ import Testing
   func start() async throws -> Running {
     let h = try Harness()
     await h.user("admin")
-    return Running(h: h, url: try h.simulator.start())
+    return Running(h: h, url: try await h.listen())
   }
 
   func login(_ r: Running, installation: String = "L1") async throws -> [String: Any] {
@@ -204,7 +204,7 @@ import Testing
 
   @Test func slowClientGets408AndIdleConnectionIsClosed() async throws {
     let h = try Harness { $0.idleTimeout = 0.3 }
-    let url = try h.simulator.start()
+    let url = try await h.listen()
     defer { h.simulator.stop() }
     let port = UInt16(url.port ?? 0)
     let slow = try #require(RawClient(port: port))
@@ -218,7 +218,7 @@ import Testing
 
   @Test func connectionsBeyondTheCapAreClosedAtOnce() async throws {
     let h = try Harness { $0.maximumConnections = 1 }
-    let url = try h.simulator.start()
+    let url = try await h.listen()
     defer { h.simulator.stop() }
     let port = UInt16(url.port ?? 0)
     let first = try #require(RawClient(port: port))
