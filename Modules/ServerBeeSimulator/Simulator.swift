@@ -41,6 +41,17 @@ public final class Simulator: Sendable {
     public var idleTimeout: TimeInterval = 30
     /// Most concurrent connections; further ones are closed at once.
     public var maximumConnections = 1024
+    /// The push relay, `[push_relay].url` of a real server (v2 §3.7): usable only as
+    /// `https://…` or `http://127.0.0.1:PORT`. `nil` (the default) means no push delivery:
+    /// `delivery_available` is false, encrypted-register answers 400, new tests 403.
+    public var relayURL: String?
+    /// How long one relay request may take, in seconds (15).
+    public var relayTimeout: TimeInterval = 15
+    /// How many outbox workers ``Simulator/start(port:tls:)`` starts (4); 0 leaves the outbox
+    /// to ``Simulator/runOutbox()`` and `POST /__simulator/push/outbox/run`.
+    public var outboxWorkers = 4
+    /// The HTTP client for the relay; a URLSession client with ``relayTimeout`` when `nil`.
+    public var relayTransport: (any HTTPTransport)?
 
     /// Creates a configuration.
     /// - Parameter dataDirectory: The database directory; `nil` makes a fresh temporary one.
@@ -55,6 +66,7 @@ public final class Simulator: Sendable {
   let core: SimulatorCore
   private let listener = Locked<HTTPListener?>(nil)
   private let ticker = Locked<Ticker?>(nil)
+  private let workers = Locked<OutboxWorkers?>(nil)
 
   /// Opens (or creates and migrates) the database and prepares the application.
   /// - Parameters:
@@ -89,7 +101,41 @@ public final class Simulator: Sendable {
   public func handle(_ request: HTTPRequest, remoteAddress: String = "127.0.0.1") async
     -> HTTPResponse
   {
-    core.respond(request, remoteAddress: remoteAddress)
+    let context = RequestContext(request, remoteAddress: remoteAddress)
+    if core.outboxRunRequest(context) != nil {
+      // The outbox pass awaits the relay; it must not block a thread of the cooperative pool.
+      guard context.method == "POST" else { return HTTPResponse(status: 405) }
+      guard request.headers["x-simulator-token"] == core.controlToken else {
+        return HTTPResponse(status: 401)
+      }
+      do {
+        return core.outboxReport(try await core.runOutboxPass())
+      } catch {
+        return HTTPResponse(status: 500)
+      }
+    }
+    return core.respond(request, remoteAddress: remoteAddress)
+  }
+
+  /// Sends every due outbox job once, in order, and records each answer, as
+  /// `POST /__simulator/push/outbox/run` does: the step-by-step way to drive delivery in tests
+  /// (with ``Configuration/outboxWorkers`` 0 and the clock advanced between steps).
+  ///
+  /// ```swift
+  /// simulator.clock.advance(by: 4)  // the first retry is due 4 s after attempt 1
+  /// let attempts = try await simulator.runOutbox()
+  /// ```
+  /// - Returns: How many attempts were made.
+  /// - Throws: ``ServerBeeSimulatorError`` with code `storageFailed`.
+  @discardableResult
+  public func runOutbox() async throws -> Int {
+    try await core.runOutboxPass().count
+  }
+
+  /// Points the simulator at a relay (or at none), as `PUT /__simulator/push/relay` does.
+  /// - Parameter url: The relay's base URL, for example `http://127.0.0.1:49200`, or `nil`.
+  public func setRelayURL(_ url: String?) {
+    core.relayURL.withLock { $0 = url }
   }
 
   /// Creates a user, as the control API's `POST /__simulator/users` does.
@@ -142,6 +188,12 @@ public final class Simulator: Sendable {
     let text = "\(scheme)://127.0.0.1:\(server.port)"
     core.serverURL.withLock { $0 = text }
     listener.withLock { $0 = server }
+    if core.settings.outboxWorkers > 0 {
+      let core = self.core
+      workers.withLock {
+        $0 = $0 ?? OutboxWorkers(core: core, count: core.settings.outboxWorkers)
+      }
+    }
     if let interval = core.settings.metricsInterval {
       let core = self.core
       ticker.withLock {
@@ -167,6 +219,11 @@ public final class Simulator: Sendable {
     }
     server?.stop()
     core.hub.closeAll()
+    let stopping = workers.withLock { value -> OutboxWorkers? in
+      defer { value = nil }
+      return value
+    }
+    stopping?.stop()
   }
 
   /// A PEM certificate chain and private key for the TLS listener.

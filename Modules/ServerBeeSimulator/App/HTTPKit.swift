@@ -174,6 +174,51 @@ struct JSONBody {
     }
   }
 
+  /// serde's `deny_unknown_fields` with every key required (v2 §3.1): an unknown key, then a
+  /// missing one, is a framework 422 with a plain-text body. `path` prefixes nested objects.
+  func requireExactly(_ keys: [String], path: String = "") throws {
+    guard case .object(let members) = value else {
+      throw APIError.plain(
+        422, "Failed to deserialize the JSON body into the target type: \(path)invalid type")
+    }
+    for member in members where !keys.contains(member.key) {
+      let expected =
+        keys.count == 2
+        ? "`\(keys[0])` or `\(keys[1])`"
+        : "one of " + keys.map { "`\($0)`" }.joined(separator: ", ")
+      throw APIError.plain(
+        422,
+        "Failed to deserialize the JSON body into the target type: \(path)unknown field "
+          + "`\(member.key)`, expected \(expected)")
+    }
+    for key in keys where value[key] == nil { throw missing(path + key) }
+  }
+
+  /// A required nested object whose keys are exactly `keys`.
+  func object(_ key: String, exactly keys: [String]) throws -> JSONBody {
+    guard let field = value[key] else { throw missing(key) }
+    guard case .object = field else { throw wrongType(key) }
+    let nested = JSONBody(value: field)
+    try nested.requireExactly(keys, path: key + ".")
+    return nested
+  }
+
+  /// A required boolean (no null).
+  func requiredBool(_ key: String) throws -> Bool {
+    guard let field = value[key] else { throw missing(key) }
+    guard case .bool(let flag) = field else { throw wrongType(key) }
+    return flag
+  }
+
+  /// A required integer that fits an i64 (no null, no fraction).
+  func requiredInt(_ key: String) throws -> Int64 {
+    guard let field = value[key] else { throw missing(key) }
+    guard case .number(let number) = field, number == number.rounded(),
+      abs(number) < 9.2e18
+    else { throw wrongType(key) }
+    return Int64(number)
+  }
+
   private func missing(_ key: String) -> APIError {
     .plain(422, "Failed to deserialize the JSON body into the target type: missing field `\(key)`")
   }

@@ -267,7 +267,10 @@ extension SimulatorCore {
       "SELECT 1 FROM session_proofs WHERE session_id = ? LIMIT 1", [.text(sessionID)])
     let pushTokens = try db.scalar(
       "SELECT 1 FROM push_legacy_tokens WHERE mobile_session_id = ? LIMIT 1", [.text(sessionID)])
+    let registrations = try db.scalar(
+      "SELECT 1 FROM push_registrations WHERE mobile_session_id = ? LIMIT 1", [.text(sessionID)])
     return access.int != nil || proofs.int != nil || pushTokens.int != nil
+      || registrations.int != nil
   }
 
   func revoke(_ context: RequestContext) throws -> HTTPResponse {

@@ -6,8 +6,9 @@ import ServerBeeTransport
 /// One `push_legacy_tokens` row per installation, linked to the user and the login (mobile
 /// session) that last registered it. Refresh keeps it; logout, device revoke, `/auth/revoke`,
 /// recover and password changes delete the affected logins' rows (`deleteMobileSession`).
-/// The encrypted-registration marker (v2 §3.8's 409) is not simulated: there is no
-/// encrypted push yet, so register never answers 409.
+/// After an encrypted registration of (installation, user), register answers 409 for ever
+/// (v2 §3.8); the check sits after the mobile-session check and before the owner check
+/// **[inferred]**. Unregister also deletes this login's encrypted registration.
 extension SimulatorCore {
   /// `POST /api/mobile/push/register {"device_token"}`, checks in v1 §2.10's order.
   func registerLegacyPush(_ context: RequestContext, _ caller: Caller?) throws -> HTTPResponse {
@@ -15,6 +16,12 @@ extension SimulatorCore {
     let deviceToken = try context.jsonBody().string("device_token")
     guard !deviceToken.isEmpty else { throw APIError.validation("device_token is required") }
     let (bearer, session) = try pushLogin(context)
+    let migrated = try db.scalar(
+      "SELECT 1 FROM push_migrations WHERE installation_id = ? AND user_id = ?",
+      [.text(session.installationID), .text(bearer.user.id)])
+    if migrated.int != nil {
+      throw APIError.conflict("This installation uses encrypted relay delivery")
+    }
     let owner = try db.scalar(
       "SELECT user_id FROM push_legacy_tokens WHERE installation_id = ?",
       [.text(session.installationID)]
@@ -36,14 +43,19 @@ extension SimulatorCore {
     return Reply.data("ok")
   }
 
-  /// `POST /api/mobile/push/unregister` (no body): deletes this installation's row for the
-  /// caller and this login only; `"ok"` even when nothing was registered.
+  /// `POST /api/mobile/push/unregister` (no body): deletes this installation's legacy row and
+  /// encrypted registration for the caller and this login only; `"ok"` even when nothing was registered.
   func unregisterLegacyPush(_ context: RequestContext, _ caller: Caller?) throws -> HTTPResponse {
     guard caller != nil else { throw APIError.bare(401) }
     let (bearer, session) = try pushLogin(context)
     try db.execute(
       """
       DELETE FROM push_legacy_tokens
+      WHERE installation_id = ? AND user_id = ? AND mobile_session_id = ?
+      """, [.text(session.installationID), .text(bearer.user.id), .text(session.id)])
+    try db.execute(
+      """
+      DELETE FROM push_registrations
       WHERE installation_id = ? AND user_id = ? AND mobile_session_id = ?
       """, [.text(session.installationID), .text(bearer.user.id), .text(session.id)])
     return Reply.data("ok")

@@ -20,6 +20,21 @@ extension SimulatorCore {
     Route("POST", "api/mobile/push/unregister", .protected) {
       try $0.unregisterLegacyPush($1, $2)
     },
+    Route("GET", "api/mobile/push/settings", .open) { core, context, _ in
+      try core.pushSettings(context)
+    },
+    Route("PUT", "api/mobile/push/settings", .open) { core, context, _ in
+      try core.updatePushSettings(context)
+    },
+    Route("POST", "api/mobile/push/encrypted-register", .open) { core, context, _ in
+      try core.encryptedRegister(context)
+    },
+    Route("POST", "api/mobile/push/test", .open) { core, context, _ in
+      try core.sendTestPush(context)
+    },
+    Route("GET", "api/mobile/push/test/*", .open) { core, context, _ in
+      try core.testPushStatus(context)
+    },
     Route("GET", "api/auth/me", .ungated) { try $0.me($1, $2) },
     Route("PUT", "api/auth/password", .protected) { try $0.changePassword($1, $2) },
     Route("GET", "api/servers", .protected) { try $0.listServers($1, $2) },
@@ -101,5 +116,16 @@ extension SimulatorCore {
     Route("DELETE", "__simulator/mobile-sessions/*", .open) { core, context, _ in
       try core.controlDeleteSession(context)
     },
+    Route("PUT", "__simulator/push/relay", .open) { core, context, _ in
+      try core.controlSetRelay(context)
+    },
+    Route("GET", "__simulator/push/outbox", .open) { core, context, _ in
+      try core.controlOutbox(context)
+    },
+    Route("GET", "__simulator/push/registrations", .open) { core, context, _ in
+      try core.controlRegistrations(context)
+    },
+    // `POST __simulator/push/outbox/run` waits for the relay, so it is answered outside the
+    // database lock (SimulatorCore.respond / Simulator.handle), not from this table.
   ]
 }

@@ -89,6 +89,10 @@ final class SimulatorCore: Sendable {
   let pairCodes = Locked<[String: PairCode]>([:])
   let loginWindows = Locked<[String: (start: Int64, count: Int)]>([:])
   let serverURL = Locked<String>("http://127.0.0.1")
+  /// `[push_relay].url` (v2 §3.7); changeable at run time through the control API.
+  let relayURL: Locked<String?>
+  let relayLink: RelayLink
+  let outboxSignal = OutboxSignal()
 
   static let second: Int64 = 1_000_000_000
 
@@ -104,6 +108,15 @@ final class SimulatorCore: Sendable {
     try Schema.migrate(db)
     controlToken = settings.controlToken ?? Crypto.token(random)
     hub = LiveHub()
+    relayURL = Locked(settings.relayURL)
+    relayLink = RelayLink(
+      transport: settings.relayTransport
+        ?? URLSessionHTTPTransport(
+          configuration: .init(timeout: .milliseconds(Int64(settings.relayTimeout * 1000)))))
+    // One process owns the database: a lease left by a previous run (killed in the middle of
+    // an attempt) is released at once, so the job is retried with the same event id.
+    try db.execute(
+      "UPDATE push_outbox SET lease_id = NULL, lease_until = NULL WHERE lease_id IS NOT NULL")
   }
 
   var now: Int64 { clock.nowNanos }
@@ -112,12 +125,36 @@ final class SimulatorCore: Sendable {
 
   func respond(_ request: HTTPRequest, remoteAddress: String) -> HTTPResponse {
     var context = RequestContext(request, remoteAddress: remoteAddress)
+    if let step = outboxRunRequest(context) {
+      // Waits for the relay: never under the database lock, and on the caller's own thread
+      // (the connection's), which may block.
+      return step { try runOutboxPassBlocking() }
+    }
     do {
       return try db.serial { try route(&context) }
     } catch let error as APIError {
       return error.response
     } catch {
       return Reply.error(500, .internalError, "Internal error: Database error")
+    }
+  }
+
+  /// For `POST /__simulator/push/outbox/run`: a function that answers it around a pass of the
+  /// outbox (a bad control token is a bare 401); `nil` for every other request.
+  func outboxRunRequest(_ context: RequestContext) -> (
+    (() throws -> [OutboxRow]) -> HTTPResponse
+  )? {
+    guard context.segments == ["__simulator", "push", "outbox", "run"] else { return nil }
+    return { [self] pass in
+      guard context.method == "POST" else { return APIError.bare(405).response }
+      guard context.request.headers["x-simulator-token"] == controlToken else {
+        return APIError.bare(401).response
+      }
+      do {
+        return outboxReport(try pass())
+      } catch {
+        return Reply.error(500, .internalError, "Internal error: Database error")
+      }
     }
   }
 
@@ -260,12 +297,14 @@ final class SimulatorCore: Sendable {
   }
 
   /// Deletes one mobile session and everything that references it (v2 §2.5 "Deletion"),
-  /// including its legacy push token (logout, device revoke, `/auth/revoke`, recover, password
+  /// including its legacy push token and its encrypted registration (releasing the
+  /// installation's row, v2 §3.1) (logout, device revoke, `/auth/revoke`, recover, password
   /// changes); refresh never calls it, so registrations survive a refresh (v2 §1).
   func deleteMobileSession(_ id: String) throws {
     try db.execute("DELETE FROM access_sessions WHERE mobile_session_id = ?", [.text(id)])
     try db.execute("DELETE FROM session_proofs WHERE session_id = ?", [.text(id)])
     try db.execute("DELETE FROM push_legacy_tokens WHERE mobile_session_id = ?", [.text(id)])
+    try db.execute("DELETE FROM push_registrations WHERE mobile_session_id = ?", [.text(id)])
     try db.execute("DELETE FROM mobile_sessions WHERE id = ?", [.text(id)])
   }
 
@@ -282,6 +321,9 @@ final class SimulatorCore: Sendable {
     // A password change also deletes the user's push tokens (v1 §11); the kept login keeps its.
     try db.execute(
       "DELETE FROM push_legacy_tokens WHERE user_id = ? AND mobile_session_id != ?",
+      [.text(userID), .text(keep?.mobileSessionID ?? "")])
+    try db.execute(
+      "DELETE FROM push_registrations WHERE user_id = ? AND mobile_session_id != ?",
       [.text(userID), .text(keep?.mobileSessionID ?? "")])
   }
 

@@ -11,12 +11,12 @@ import ServerBeeModels
 /// like the real server's `device_tokens`: v2 §2.5 counts a leftover legacy token as dangling
 /// state, so `SimulatorCore.deleteMobileSession` deletes it explicitly.
 ///
-/// Reserved for a later migration (encrypted push, not built yet):
-/// `push_registrations(installation_id PK, user_id, mobile_session_id → mobile_sessions ON DELETE
-/// CASCADE, revision, key_id, content_key, device_token, environment, enabled, alerts, security,
-/// task_failure, task_success, updated_at)`, `push_tests(event_id PK, mobile_session_id, status,
-/// …)` and `push_outbox(event_id, installation_id, …, PRIMARY KEY(event_id, installation_id))`,
-/// each referencing `mobile_sessions(id)` so revoke and recover reach it by cascade.
+/// Migration 3 adds encrypted push (v2 §3, §6): `push_registrations` (one row per installation,
+/// owned by one user and one login; deleted with that login by `deleteMobileSession`, like the
+/// legacy tokens, so no foreign key), `push_migrations` (the permanent "migrated" marker per
+/// installation and user, §3.8) and `push_outbox` (one row per event and installation; test
+/// pushes are outbox rows of kind `test`). Outbox times `created_at`/`expires_at` are Unix
+/// seconds (the content's own values); the scheduling columns are nanoseconds like the rest.
 enum Schema {
   static let migrations: [[String]] = [
     [
@@ -135,6 +135,37 @@ enum Schema {
       """,
       "CREATE INDEX push_legacy_tokens_session ON push_legacy_tokens(mobile_session_id)",
       "CREATE INDEX push_legacy_tokens_user ON push_legacy_tokens(user_id)",
+    ],
+    [
+      """
+      CREATE TABLE push_registrations (
+        installation_id TEXT PRIMARY KEY, user_id TEXT NOT NULL, mobile_session_id TEXT NOT NULL,
+        revision INTEGER NOT NULL, enabled INTEGER NOT NULL, alerts INTEGER NOT NULL,
+        security INTEGER NOT NULL, task_failure INTEGER NOT NULL, task_success INTEGER NOT NULL,
+        device_token TEXT, environment TEXT, content_key_id TEXT, content_key TEXT,
+        deployment_id TEXT, updated_at INTEGER NOT NULL)
+      """,
+      "CREATE INDEX push_registrations_session ON push_registrations(mobile_session_id)",
+      """
+      CREATE TABLE push_migrations (
+        installation_id TEXT NOT NULL, user_id TEXT NOT NULL, created_at INTEGER NOT NULL,
+        PRIMARY KEY (installation_id, user_id))
+      """,
+      // `content_key_digest` (SHA-256 of the key text) lets a 410 compare the key used for the
+      // send without a second copy of the key; `envelope_json` is erased at a terminal outcome.
+      """
+      CREATE TABLE push_outbox (
+        event_id TEXT NOT NULL, installation_id TEXT NOT NULL, kind TEXT NOT NULL,
+        category TEXT NOT NULL, user_id TEXT NOT NULL, mobile_session_id TEXT NOT NULL,
+        role TEXT NOT NULL, revision INTEGER NOT NULL, device_token TEXT NOT NULL,
+        environment TEXT NOT NULL, content_key_id TEXT NOT NULL, content_key_digest TEXT NOT NULL,
+        deployment_id TEXT NOT NULL, created_at INTEGER NOT NULL, expires_at INTEGER NOT NULL,
+        envelope_json TEXT, outcome TEXT NOT NULL, reason TEXT NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 0, next_attempt_at INTEGER NOT NULL,
+        lease_id TEXT, lease_until INTEGER, admitted_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL, PRIMARY KEY (event_id, installation_id))
+      """,
+      "CREATE INDEX push_outbox_due ON push_outbox(outcome, next_attempt_at)",
     ],
   ]
 

@@ -1,0 +1,143 @@
+import Foundation
+import ServerBeeModels
+import ServerBeeTransport
+
+/// A wake-up for the outbox workers: admission signals it so a new job is sent at once instead
+/// of at the next 250 ms poll.
+final class OutboxSignal: Sendable {
+  private let condition = NSCondition()
+  private let pending = Locked(false)
+
+  func signal() {
+    pending.withLock { $0 = true }
+    condition.lock()
+    condition.broadcast()
+    condition.unlock()
+  }
+
+  /// Waits until signalled or `seconds` pass; consumes the signal.
+  func wait(seconds: TimeInterval) {
+    condition.lock()
+    if !pending.withLock({ $0 }) {
+      _ = condition.wait(until: Date().addingTimeInterval(seconds))
+    }
+    condition.unlock()
+    pending.withLock { $0 = false }
+  }
+}
+
+/// Sends outbox attempts to the relay over real HTTP (`POST {relay}/v1/send`).
+struct RelayLink: Sendable {
+  let transport: any HTTPTransport
+
+  /// One attempt; any transport failure (refused, lost, the relay timeout) is `.failure`.
+  func send(_ attempt: RelayAttempt, relayURL: String) async -> RelayAnswer {
+    var base = relayURL
+    while base.hasSuffix("/") { base.removeLast() }
+    guard let url = URL(string: base + "/v1/send") else { return .failure }
+    let request = HTTPRequest(
+      method: .post, url: url, headers: ["Content-Type": "application/json"], body: attempt.body)
+    do {
+      let response = try await transport.send(request)
+      return .response(status: response.status, body: response.body)
+    } catch {
+      return .failure
+    }
+  }
+
+  /// ``send(_:relayURL:)`` from a thread that may block (a worker or a connection thread, never
+  /// the cooperative pool): the request itself runs as a task; this thread waits for it.
+  func sendBlocking(_ attempt: RelayAttempt, relayURL: String) -> RelayAnswer {
+    let result = Locked<RelayAnswer>(.failure)
+    let done = DispatchSemaphore(value: 0)
+    Task {
+      let answer = await send(attempt, relayURL: relayURL)
+      result.withLock { $0 = answer }
+      done.signal()
+    }
+    done.wait()
+    return result.withLock { $0 }
+  }
+}
+
+/// The outbox workers (v2 §6): `count` threads, each polling every 250 ms (or at once when a
+/// job is admitted), leasing one due job at a time, sending it and recording the answer.
+///
+/// Threads, not tasks: every step holds the SQLite lock or waits for the relay, which must not
+/// happen on Swift's cooperative pool.
+final class OutboxWorkers: Sendable {
+  private let stopped = Locked(false)
+  private let signal: OutboxSignal
+  private let finished = DispatchGroup()
+
+  init(core: SimulatorCore, count: Int, pollInterval: TimeInterval = 0.25) {
+    signal = core.outboxSignal
+    for index in 0..<max(count, 0) {
+      finished.enter()
+      let thread = Thread { [stopped, signal, finished] in
+        defer { finished.leave() }
+        while !stopped.withLock({ $0 }) {
+          let sent = (try? core.runOutboxStepBlocking()) ?? 0
+          if sent == 0 { signal.wait(seconds: pollInterval) }
+        }
+      }
+      thread.name = "serverbee-simulator-outbox-\(index + 1)"
+      thread.start()
+    }
+  }
+
+  /// Stops every worker after its current attempt and waits for them (at most `timeout`).
+  func stop(timeout: TimeInterval = 20) {
+    stopped.withLock { $0 = true }
+    signal.signal()
+    _ = finished.wait(timeout: .now() + timeout)
+  }
+}
+
+extension SimulatorCore {
+  /// Claims and sends one due job from a blocking thread; returns how many were sent (0 or 1).
+  func runOutboxStepBlocking() throws -> Int {
+    let attempts = try claimDueAttempts(limit: 1)
+    for attempt in attempts {
+      let answer =
+        usableRelayURL.map { relayLink.sendBlocking(attempt, relayURL: $0) } ?? .failure
+      try record(attempt, answer)
+    }
+    return attempts.count
+  }
+
+  /// Runs every due job once, in order, awaiting the relay for each (the step-by-step control
+  /// for tests). Returns the attempts made with their recorded outcome.
+  func runOutboxPass() async throws -> [OutboxRow] {
+    let attempts = try db.serial { try claimDueAttempts(limit: 10_000) }
+    var results: [OutboxRow] = []
+    for attempt in attempts {
+      let answer: RelayAnswer
+      if let relay = usableRelayURL {
+        answer = await relayLink.send(attempt, relayURL: relay)
+      } else {
+        answer = .failure
+      }
+      try record(attempt, answer)
+      if let row = try outboxRow(eventID: attempt.eventID, installationID: attempt.installationID) {
+        results.append(row)
+      }
+    }
+    return results
+  }
+
+  /// ``runOutboxPass()`` from a connection thread (the control route over the network).
+  func runOutboxPassBlocking() throws -> [OutboxRow] {
+    let attempts = try claimDueAttempts(limit: 10_000)
+    var results: [OutboxRow] = []
+    for attempt in attempts {
+      let answer =
+        usableRelayURL.map { relayLink.sendBlocking(attempt, relayURL: $0) } ?? .failure
+      try record(attempt, answer)
+      if let row = try outboxRow(eventID: attempt.eventID, installationID: attempt.installationID) {
+        results.append(row)
+      }
+    }
+    return results
+  }
+}
