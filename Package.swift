@@ -168,7 +168,7 @@ let package = Package(
       path: "Tests/ServerBeeCommandLineTests"),
     .testTarget(
       name: "ServerBeeSimulatorTests",
-      dependencies: ["ServerBeeSimulator", "ServerBeeTestSupport"],
+      dependencies: ["ServerBeeSimulator", "ServerBeeTestSupport", "PushEnvelopeCrypto"],
       path: "Tests/ServerBeeSimulatorTests"),
   ]
 )
