@@ -9,6 +9,7 @@ import ServerBeeSimulator
 
 // serverbee-simulator --port 0 --data DIR --admin NAME:PASSWORD [--member NAME:PASSWORD]
 //   [--servers N] [--metrics-interval SECONDS] [--tls-cert FILE --tls-key FILE]
+//   [--relay-url URL] [--outbox-workers N]
 // Prints one JSON line {"url":…,"control_token":…} on stdout once listening; logs to stderr.
 
 func log(_ text: String) {
@@ -30,6 +31,7 @@ while let flag = arguments.popFirst() {
 }
 let known: Set<String> = [
   "port", "data", "admin", "member", "servers", "metrics-interval", "tls-cert", "tls-key",
+  "relay-url", "outbox-workers",
 ]
 for name in options.keys where !known.contains(name) { fail("unknown option --\(name)") }
 
@@ -46,6 +48,17 @@ var configuration = Simulator.Configuration(
   dataDirectory: options["data"]?.first.map { URL(fileURLWithPath: $0) })
 if let interval = options["metrics-interval"]?.first {
   configuration.metricsInterval = Double(interval).flatMap { $0 > 0 ? $0 : nil }
+}
+if let relay = options["relay-url"]?.first {
+  // Kept even when unusable, as a real server keeps its config: the settings then say
+  // delivery_available:false (v2 §3.7).
+  configuration.relayURL = relay
+}
+if let workers = options["outbox-workers"]?.first {
+  guard let count = Int(workers), (0...64).contains(count) else {
+    fail("--outbox-workers takes a number from 0 to 64")
+  }
+  configuration.outboxWorkers = count
 }
 var tls: Simulator.TLSFiles?
 switch (options["tls-cert"]?.first, options["tls-key"]?.first) {
