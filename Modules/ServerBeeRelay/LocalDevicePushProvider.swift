@@ -120,6 +120,21 @@ public final class LocalDevicePushProvider: PushProvider {
     case badDeviceToken, unregistered
   }
 
+  /// Registers a device without opening a stream (it is offline until it subscribes), as if it
+  /// had subscribed once; re-registers an unregistered one.
+  /// - Parameters:
+  ///   - deviceToken: The lowercase hex token.
+  ///   - environment: Its environment; `sandbox` by default.
+  public func register(deviceToken: String, environment: PushEnvironment = .sandbox) {
+    state.withLock { state in
+      var device = state.devices[deviceToken] ?? Device(environment: environment)
+      if device.environment != environment || !device.registered { device.pending = nil }
+      device.environment = environment
+      device.registered = true
+      state.devices[deviceToken] = device
+    }
+  }
+
   // MARK: - For RelayServer
 
   /// Registers an open stream; returns its id and the pending payload to send first, if it has

@@ -23,6 +23,9 @@ struct DeviceStream {
       await core.respond(request, .permanent(400, .invalidRequest))
       return
     }
+    // Known before the 101 goes out, so a send that races the subscribe is kept as pending
+    // and delivered by `attach` instead of answering BadDeviceToken.
+    devices.register(deviceToken: token, environment: environment)
     guard
       let socket = try? await request.acceptWebSocket(
         options: WebSocketServerOptions(maxMessageSize: Self.maximumInbound))
