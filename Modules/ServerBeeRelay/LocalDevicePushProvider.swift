@@ -175,9 +175,4 @@ public final class LocalDevicePushProvider: PushProvider {
       return open
     }
   }
-
-  /// Every open stream, for shutdown.
-  func allConnections() -> [any WebSocketConnection] {
-    state.withLock { $0.devices.values.flatMap { $0.subscribers.values } }
-  }
 }

@@ -230,8 +230,8 @@ public final class RelayServer: Sendable {
       defer { value = nil }
       return value
     }
+    // Device streams are open connections of the server: they get close 1001 here too.
     listening?.stop()
-    core.closeDeviceStreams()
   }
 
   /// The `POST /v1/send` requests received so far (oldest first, at most

@@ -93,4 +93,13 @@ struct LocalDeviceTests {
       try #require(await device.subscribe(token: "abcd", environment: "development")).status
         == 400)
   }
+
+  @Test func stoppingTheRelayClosesDeviceStreamsWithGoingAway() async throws {
+    let device = try #require(RelayClient(port: harness.port))
+    #expect(try #require(await device.subscribe(token: SendBody.token)).status == 101)
+    harness.relay.stop()
+    let (opcode, payload) = try #require(await device.frame())
+    #expect(opcode == 8)
+    #expect(payload.prefix(2) == [0x03, 0xE9])
+  }
 }

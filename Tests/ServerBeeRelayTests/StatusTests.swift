@@ -179,4 +179,12 @@ struct StatusTests {
       #expect(reply.isVerdict(200, .accepted, .accepted))
     }
   }
+
+  @Test func startingTwiceIsAlreadyStarted() async throws {
+    let harness = try await RelayHarness()
+    #expect(throws: ServerBeeRelayError.self) { try harness.relay.start() }
+    harness.relay.stop()
+    let again = try harness.relay.start()
+    #expect(again.port != nil)
+  }
 }

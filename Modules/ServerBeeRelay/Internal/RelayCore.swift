@@ -239,15 +239,6 @@ final class RelayCore: Sendable {
 
   func clearCaptures() { captured.withLock { $0 = [] } }
 
-  func closeDeviceStreams() {
-    guard let devices else { return }
-    let open = devices.allConnections()
-    guard !open.isEmpty else { return }
-    Task {
-      for connection in open { await connection.close(code: .goingAway, reason: nil) }
-    }
-  }
-
   static func reason(_ status: Int) -> String {
     switch status {
     case 101: return "Switching Protocols"
