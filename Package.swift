@@ -16,9 +16,11 @@ let package = Package(
     .library(name: "NotificationPreferences", targets: ["NotificationPreferences"]),
     .library(name: "DeepLinkValidation", targets: ["DeepLinkValidation"]),
     .library(name: "ServerBeeSimulator", targets: ["ServerBeeSimulator"]),
+    .library(name: "ServerBeeRelay", targets: ["ServerBeeRelay"]),
     .executable(name: "serverbee", targets: ["serverbee"]),
     .executable(name: "serverbee-bench", targets: ["serverbee-bench"]),
     .executable(name: "serverbee-simulator", targets: ["serverbee-simulator"]),
+    .executable(name: "serverbee-relay", targets: ["serverbee-relay"]),
   ],
   targets: [
     // System-library shims (Debian: libsqlite3-dev, libssl-dev, zlib1g-dev).
@@ -74,6 +76,11 @@ let package = Package(
         "ServerBeeModels", "ServerBeeTransport", "PushEnvelopeCrypto", "CSQLite", "COpenSSL",
       ],
       path: "Modules/ServerBeeSimulator"),
+    // The push relay (v2 §7); it never sees content keys, so never PushEnvelopeCrypto.
+    .target(
+      name: "ServerBeeRelay",
+      dependencies: ["ServerBeeModels", "ServerBeeTransport"],
+      path: "Modules/ServerBeeRelay"),
     .target(
       name: "ServerBeeTestSupport",
       dependencies: ["ServerBeeModels", "ServerBeeTransport", "SecureStore"],
@@ -114,6 +121,9 @@ let package = Package(
     .executableTarget(
       name: "serverbee-simulator", dependencies: ["ServerBeeSimulator"],
       path: "Examples/serverbee-simulator"),
+    .executableTarget(
+      name: "serverbee-relay", dependencies: ["ServerBeeRelay", "ServerBeeModels"],
+      path: "Examples/serverbee-relay"),
 
     // Tests: one target per module.
     .testTarget(
@@ -170,6 +180,12 @@ let package = Package(
       name: "ServerBeeSimulatorTests",
       dependencies: ["ServerBeeSimulator", "ServerBeeTestSupport", "PushEnvelopeCrypto"],
       path: "Tests/ServerBeeSimulatorTests"),
+    .testTarget(
+      name: "ServerBeeRelayTests",
+      dependencies: [
+        "ServerBeeRelay", "ServerBeeModels", "ServerBeeTransport", "ServerBeeTestSupport",
+      ],
+      path: "Tests/ServerBeeRelayTests"),
   ]
 )
 

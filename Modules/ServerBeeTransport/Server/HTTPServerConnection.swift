@@ -42,6 +42,7 @@ package final class HTTPServerConnection: @unchecked Sendable {
   private var scratch = [UInt8](repeating: 0, count: 16 * 1024)
   private var continueSent = false
   private let shared = Locked(Shared())
+  private let rejection: HTTPServerRejection.Provider?
 
   private struct Shared {
     var closed = false
@@ -53,12 +54,15 @@ package final class HTTPServerConnection: @unchecked Sendable {
   ///   - socket: The accepted socket.
   ///   - tls: The certificate and key to serve TLS with, or `nil` for plain TCP.
   ///   - handshakeTimeout: How long the TLS handshake may take; 10 s by default.
+  ///   - rejection: Headers and body for the requests this connection rejects itself (400,
+  ///     408, 413, 431, 501), by status; `nil` (the default) answers them with an empty body.
   /// - Throws: ``ServerBeeTransportError`` (`connectionClosed` when the socket was taken,
   ///   `tlsHandshakeFailed`, `timedOut`, `connectionLost`) or `CancellationError`.
   package init(
     socket: AcceptedSocket, tls: TLSServerIdentity? = nil,
-    handshakeTimeout: Duration = .seconds(10)
+    handshakeTimeout: Duration = .seconds(10), rejection: HTTPServerRejection.Provider? = nil
   ) async throws {
+    self.rejection = rejection
     guard let descriptor = socket.take() else {
       throw ServerBeeTransportError(.connectionClosed, "the socket was already taken")
     }
@@ -332,10 +336,43 @@ package final class HTTPServerConnection: @unchecked Sendable {
 
   /// Answers a bad request (bounded to 5 s, best effort); the caller then closes.
   private func reject(_ status: Int, _ reason: String) {
-    let head = HTTPResponseHead(
-      status: status, reason: reason, headers: ["content-length": "0", "connection": "close"])
+    let custom = rejection?(status)
+    var headers = custom?.headers ?? [:]
+    let body = custom?.body ?? []
+    headers["content-length"] = String(body.count)
+    headers["connection"] = "close"
+    let head = HTTPResponseHead(status: status, reason: reason, headers: headers)
     try? BlockingIO.writeAll(
-      head.serialized, to: stream, deadline: ContinuousClock.now.advanced(by: .seconds(5)),
-      wake: wake)
+      head.serialized + body, to: stream,
+      deadline: ContinuousClock.now.advanced(by: .seconds(5)), wake: wake)
+  }
+}
+
+/// The headers and body a server wants on the answers that ``HTTPServerConnection`` writes by
+/// itself (400 malformed head, 408 slow request, 413 body over the cap, 431 head too large,
+/// 501 chunked body), so that those answers look like the server's own.
+///
+/// ```swift
+/// let rejection: HTTPServerRejection.Provider = { status in
+///   HTTPServerRejection(headers: ["content-type": "text/plain"], body: Array("no".utf8))
+/// }
+/// let connection = try await HTTPServerConnection(socket: socket, rejection: rejection)
+/// ```
+package struct HTTPServerRejection: Sendable, Hashable {
+  /// Builds the rejection for a status, or `nil` for the default empty answer.
+  package typealias Provider = @Sendable (_ status: Int) -> HTTPServerRejection?
+
+  /// Extra headers; `content-length` and `connection: close` are always set by the connection.
+  package var headers: HTTPHeaders
+  /// The body.
+  package var body: [UInt8]
+
+  /// Creates a rejection.
+  /// - Parameters:
+  ///   - headers: Extra headers.
+  ///   - body: The body.
+  package init(headers: HTTPHeaders = [:], body: [UInt8] = []) {
+    self.headers = headers
+    self.body = body
   }
 }

@@ -123,6 +123,9 @@ package final class HTTPServerRequest: Sendable {
       head, body: body, keepAlive: keepsAlive, headOnly: self.head.method == "HEAD")
   }
 
+  /// Whether the request was answered (responded to or upgraded).
+  var wasAnswered: Bool { answered.withLock { $0 } }
+
   private func claim() throws {
     let first = answered.withLock { answered in
       defer { answered = true }

@@ -1,0 +1,313 @@
+import Foundation
+import ServerBeeModels
+import ServerBeeTransport
+
+extension PushDeliveryReason {
+  // Reasons only the relay answers with (v2 §7); the shared ones live in ServerBeeModels.
+  static let notFound: Self = "NotFound"
+  static let methodNotAllowed: Self = "MethodNotAllowed"
+  static let requestTooLarge: Self = "RequestTooLarge"
+  static let unsupportedMediaType: Self = "UnsupportedMediaType"
+}
+
+/// A relay answer: status, verdict and any extra headers.
+struct RelayAnswer: Sendable {
+  var status: Int
+  var verdict: RelayVerdict
+  var headers: HTTPHeaders = [:]
+
+  static func permanent(_ status: Int, _ reason: PushDeliveryReason) -> RelayAnswer {
+    RelayAnswer(status: status, verdict: RelayVerdict(outcome: .permanent, reason: reason))
+  }
+
+  static func retryable(_ status: Int, _ reason: PushDeliveryReason, retryAfter: Int? = nil)
+    -> RelayAnswer
+  {
+    var answer = RelayAnswer(
+      status: status, verdict: RelayVerdict(outcome: .retryable, reason: reason))
+    if let retryAfter { answer.headers["retry-after"] = String(retryAfter) }
+    return answer
+  }
+
+  /// The compact verdict bytes, keys in §7 order.
+  var body: [UInt8] { RelayAnswer.encode(verdict) }
+
+  static func encode(_ verdict: RelayVerdict) -> [UInt8] {
+    if let data = try? WireJSON.encode(verdict) { return Array(data) }
+    // Unreachable: a verdict is two strings and a Bool.
+    return Array(
+      #"{"outcome":"retryable","reason":"NetworkUnavailable","device_invalid":false}"#.utf8)
+  }
+
+  /// The headers every verdict carries, plus the extra ones.
+  var allHeaders: HTTPHeaders {
+    var all = headers
+    all["content-type"] = "application/json"
+    all["cache-control"] = "no-store"
+    return all
+  }
+}
+
+/// The relay's request handling behind ``RelayServer``: routing, the `/v1/send` pipeline, the
+/// device routes and the control API. Shared state is behind locks; nothing here blocks.
+final class RelayCore: Sendable {
+  let configuration: RelayServer.Configuration
+  let provider: any PushProvider
+  let clock: RelayClock
+  let controlToken: String
+  let scripted: ScriptedPushProvider?
+  let devices: LocalDevicePushProvider?
+  private let limiter = Locked(RateLimiter())
+  private let inFlight = Locked(0)
+  private let captured = Locked<[RelayCapture]>([])
+
+  /// Bodies above this are refused from their `Content-Length` before they are read; the §7
+  /// limit itself is checked later, in the documented order.
+  static let transportBodyCap = 64 * 1024
+
+  init(configuration: RelayServer.Configuration, provider: any PushProvider, clock: RelayClock) {
+    self.configuration = configuration
+    self.provider = provider
+    self.clock = clock
+    controlToken = configuration.controlToken ?? Self.randomToken()
+    scripted = provider as? ScriptedPushProvider
+    devices =
+      (provider as? LocalDevicePushProvider)
+      ?? (scripted?.fallback as? LocalDevicePushProvider)
+  }
+
+  private static func randomToken() -> String {
+    var generator = SystemRandomNumberGenerator()
+    return (0..<4).map { _ in
+      let text = String(generator.next() as UInt64, radix: 16)
+      return String(repeating: "0", count: 16 - text.count) + text
+    }.joined()
+  }
+
+  func log(_ line: String) { configuration.log?(line) }
+
+  func serverConfiguration(host: String, port: UInt16, tls: TLSServerIdentity?)
+    -> HTTPServer.Configuration
+  {
+    HTTPServer.Configuration(
+      host: host, port: port, tls: tls, requestTimeout: configuration.uploadTimeout,
+      maximumBodySize: max(Self.transportBodyCap, configuration.maximumBodySize),
+      rejection: { [weak self] status in
+        let answer: RelayAnswer
+        switch status {
+        case 408: answer = .retryable(408, .requestTimeout)
+        case 413: answer = .permanent(413, .requestTooLarge)
+        default: answer = .permanent(status, .invalidRequest)
+        }
+        self?.log("rejected by the transport: \(status) \(answer.verdict.reason.rawValue)")
+        return HTTPServerRejection(headers: answer.allHeaders, body: answer.body)
+      })
+  }
+
+  // MARK: - Routing
+
+  func handle(_ request: HTTPServerRequest) async {
+    let head = request.head
+    let path = String(head.target.split(separator: "?", maxSplits: 1).first ?? "")
+    if path == "/__relay" || path.hasPrefix("/__relay/") {
+      await ControlAPI(core: self).handle(request, path: path)
+      return
+    }
+    if path == "/v1/send" {
+      guard head.method == "POST" else {
+        var answer = RelayAnswer.permanent(405, .methodNotAllowed)
+        answer.headers["allow"] = "POST"
+        await respond(request, answer)
+        return
+      }
+      await respond(request, await send(request))
+      return
+    }
+    if let devices, path == "/v1/devices/stream", head.method == "GET" {
+      await DeviceStream(core: self, devices: devices).subscribe(request)
+      return
+    }
+    if let devices, path.hasPrefix("/v1/devices/"), head.method == "DELETE" {
+      await DeviceStream(core: self, devices: devices).unregister(
+        request, token: String(path.dropFirst("/v1/devices/".count)))
+      return
+    }
+    await respond(request, .permanent(404, .notFound))
+  }
+
+  func respond(_ request: HTTPServerRequest, _ answer: RelayAnswer) async {
+    await request.respond(
+      HTTPResponseHead(
+        status: answer.status, reason: Self.reason(answer.status), headers: answer.allHeaders),
+      body: answer.body)
+  }
+
+  // MARK: - POST /v1/send
+
+  private func send(_ request: HTTPServerRequest) async -> RelayAnswer {
+    let now = clock.now()
+    let client = request.connection.peerAddress.isEmpty ? "unknown" : request.connection.peerAddress
+    var parsed: RelaySendRequest?
+    let answer = await decide(request, now: now, client: client, parsed: &parsed)
+    record(
+      RelayCapture(
+        receivedAt: now, clientAddress: client, body: Data(request.body), request: parsed,
+        status: answer.status, verdict: answer.verdict))
+    log(
+      "POST /v1/send \(answer.status) \(answer.verdict.outcome.rawValue)/"
+        + "\(answer.verdict.reason.rawValue)")
+    return answer
+  }
+
+  private func decide(
+    _ request: HTTPServerRequest, now: Int64, client: String, parsed: inout RelaySendRequest?
+  ) async -> RelayAnswer {
+    let headers = request.head.headers
+    guard configuration.isUsable else { return .permanent(503, .relayNotConfigured) }
+    guard Self.isJSON(headers["content-type"]) else {
+      return .permanent(415, .unsupportedMediaType)
+    }
+    if let encoding = headers["content-encoding"],
+      encoding.trimmingCharacters(in: .whitespaces).lowercased() != "identity"
+    {
+      return .permanent(415, .unsupportedMediaType)
+    }
+    guard request.body.count <= configuration.maximumBodySize else {
+      return .permanent(413, .requestTooLarge)
+    }
+    let limits = configuration.limits
+    let admitted = limiter.withLock {
+      $0.admit(
+        [("relay", limits.requestsPerRelay), ("ip:" + client, limits.requestsPerClient)], now: now)
+    }
+    guard admitted else { return .retryable(429, .rateLimited, retryAfter: 60) }
+    let entered = inFlight.withLock { count -> Bool in
+      guard count < limits.maximumInFlight else { return false }
+      count += 1
+      return true
+    }
+    guard entered else { return .retryable(503, .relayBusy, retryAfter: 1) }
+    defer { inFlight.withLock { $0 -= 1 } }
+
+    guard let send = SendValidator.parse(request.body) else {
+      return .permanent(400, .invalidRequest)
+    }
+    parsed = send
+    guard configuration.environments.contains(send.environment) else {
+      return .permanent(400, .environmentDisabled)
+    }
+    guard send.expiresAt <= now + 1800 else { return .permanent(400, .invalidRequest) }
+    guard send.expiresAt > now else {
+      return RelayAnswer(status: 200, verdict: RelayVerdict(outcome: .expired, reason: .expired))
+    }
+    let deviceKey = "device:\(send.environment.rawValue):\(send.deviceToken)"
+    guard limiter.withLock({ $0.admit([(deviceKey, limits.sendsPerDevice)], now: now) }) else {
+      return .retryable(429, .rateLimited, retryAfter: 60)
+    }
+    let delivery = RelayDelivery(
+      request: send, topic: configuration.topic, body: Data(request.body), clientAddress: client,
+      receivedAt: now)
+    guard delivery.payload.count <= configuration.maximumPayloadSize else {
+      return .permanent(200, .payloadTooLarge)
+    }
+    let answer = await ProviderCall.deliver(
+      delivery, to: provider, timeout: configuration.providerTimeout, clock: clock)
+    return RelayAnswer(
+      status: 200,
+      verdict: answer?.verdict
+        ?? RelayVerdict(outcome: .retryable, reason: .networkUnavailable))
+  }
+
+  /// `application/json`, any case, parameters (`; charset=utf-8`) allowed.
+  static func isJSON(_ contentType: String?) -> Bool {
+    guard let contentType else { return false }
+    let media = contentType.split(separator: ";", maxSplits: 1).first ?? ""
+    return media.trimmingCharacters(in: .whitespaces).lowercased() == "application/json"
+  }
+
+  // MARK: - Captures
+
+  private func record(_ capture: RelayCapture) {
+    let cap = max(0, configuration.maximumCapturedRequests)
+    captured.withLock { list in
+      list.append(capture)
+      if list.count > cap { list.removeFirst(list.count - cap) }
+    }
+  }
+
+  func captures() -> [RelayCapture] { captured.withLock { $0 } }
+
+  func clearCaptures() { captured.withLock { $0 = [] } }
+
+  static func reason(_ status: Int) -> String {
+    switch status {
+    case 101: return "Switching Protocols"
+    case 200: return "OK"
+    case 204: return "No Content"
+    case 400: return "Bad Request"
+    case 401: return "Unauthorized"
+    case 404: return "Not Found"
+    case 405: return "Method Not Allowed"
+    case 408: return "Request Timeout"
+    case 413: return "Content Too Large"
+    case 415: return "Unsupported Media Type"
+    case 429: return "Too Many Requests"
+    case 503: return "Service Unavailable"
+    default: return status >= 500 ? "Internal Server Error" : "Status"
+    }
+  }
+}
+
+/// Races a provider call against the provider timeout without a task group (a group would wait
+/// for a provider that ignores cancellation); the loser is cancelled.
+enum ProviderCall {
+  static func deliver(
+    _ delivery: RelayDelivery, to provider: any PushProvider, timeout: Duration, clock: RelayClock
+  ) async -> ProviderAnswer? {
+    let race = Race()
+    return await withCheckedContinuation { continuation in
+      race.begin(continuation)
+      // Both tasks are owned by `race`: whichever finishes first resumes the caller and cancels
+      // the other, so neither outlives the request by more than its cancellation.
+      let work = Task { race.finish(await provider.deliver(delivery)) }
+      let timer = Task {
+        try? await clock.sleep(timeout)
+        race.finish(nil)
+      }
+      race.own([work, timer])
+    }
+  }
+
+  private final class Race: Sendable {
+    private struct State {
+      var continuation: CheckedContinuation<ProviderAnswer?, Never>?
+      var done = false
+      var tasks: [Task<Void, Never>] = []
+    }
+    private let state = Locked(State())
+
+    func begin(_ continuation: CheckedContinuation<ProviderAnswer?, Never>) {
+      state.withLock { $0.continuation = continuation }
+    }
+
+    func own(_ tasks: [Task<Void, Never>]) {
+      let done = state.withLock { state -> Bool in
+        state.tasks = tasks
+        return state.done
+      }
+      if done { for task in tasks { task.cancel() } }
+    }
+
+    func finish(_ answer: ProviderAnswer?) {
+      let (continuation, tasks) = state.withLock {
+        state -> (CheckedContinuation<ProviderAnswer?, Never>?, [Task<Void, Never>]) in
+        guard !state.done else { return (nil, []) }
+        state.done = true
+        defer { state.continuation = nil }
+        return (state.continuation, state.tasks)
+      }
+      continuation?.resume(returning: answer)
+      for task in tasks { task.cancel() }
+    }
+  }
+}

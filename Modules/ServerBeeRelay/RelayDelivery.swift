@@ -1,0 +1,84 @@
+public import Foundation
+public import ServerBeeModels
+
+/// One push as the relay hands it to a ``PushProvider``: the validated relay request, the exact
+/// APNs payload of v2 §4.1 and the APNs request headers.
+///
+/// ```swift
+/// struct PrintingProvider: PushProvider {
+///   func deliver(_ delivery: RelayDelivery) async -> ProviderAnswer {
+///     print(delivery.headers["apns-id"] ?? "", delivery.payload.count)
+///     return .accepted
+///   }
+/// }
+/// ```
+///
+/// The payload is
+/// `{"aps":{"alert":{"title":"ServerBee","body":"Open ServerBee to view this notification."},"mutable-content":1,"sound":"default"},"serverbee_envelope":{…}}`
+/// with the envelope's keys in v2 §4.2 order (`version`, `key_id`, `identity`, `nonce`,
+/// `ciphertext`). The relay never opens the envelope.
+public struct RelayDelivery: Hashable, Sendable {
+  /// The relay request as validated.
+  public var request: RelaySendRequest
+  /// The APNs headers, lowercased names: `apns-push-type: alert`, `apns-priority: 10`,
+  /// `apns-expiration: <expires_at>`, `apns-id: <event_id>`, `apns-topic: <topic>`.
+  public var headers: [String: String]
+  /// The exact APNs payload bytes (compact UTF-8 JSON).
+  public var payload: Data
+  /// The relay request body exactly as received.
+  public var body: Data
+  /// The IP address the relay request came from.
+  public var clientAddress: String
+  /// When the relay received the request, Unix seconds.
+  public var receivedAt: Int64
+
+  /// The device token (lowercase hex).
+  public var deviceToken: String { request.deviceToken }
+  /// The APNs environment.
+  public var environment: PushEnvironment { request.environment }
+  /// The event id, sent as `apns-id`.
+  public var eventID: String { request.eventID }
+  /// The expiry, Unix seconds, sent as `apns-expiration`.
+  public var expiresAt: Int64 { request.expiresAt }
+  /// The payload as text (it is always UTF-8).
+  public var payloadText: String { String(decoding: payload, as: UTF8.self) }
+
+  /// Builds the delivery for a request: the payload and the headers.
+  /// - Parameters:
+  ///   - request: The validated relay request.
+  ///   - topic: The `apns-topic`.
+  ///   - body: The raw request body; empty by default.
+  ///   - clientAddress: The client IP; empty by default.
+  ///   - receivedAt: When it was received; 0 by default.
+  public init(
+    request: RelaySendRequest, topic: String, body: Data = Data(), clientAddress: String = "",
+    receivedAt: Int64 = 0
+  ) {
+    self.request = request
+    self.headers = [
+      "apns-push-type": "alert",
+      "apns-priority": "10",
+      "apns-expiration": String(request.expiresAt),
+      "apns-id": request.eventID,
+      "apns-topic": topic,
+    ]
+    self.payload = Self.payload(for: request.envelope)
+    self.body = body
+    self.clientAddress = clientAddress
+    self.receivedAt = receivedAt
+  }
+
+  /// The exact APNs payload of v2 §4.1 for an envelope.
+  /// - Parameter envelope: The envelope.
+  /// - Returns: Compact UTF-8 JSON.
+  public static func payload(for envelope: PushEnvelope) -> Data {
+    // WireJSON writes PushEnvelope's keys in declaration order, which is the §4.2 order.
+    let encoded = (try? WireJSON.encode(envelope)) ?? Data("{}".utf8)
+    var payload = Data(
+      (#"{"aps":{"alert":{"title":"ServerBee","body":"Open ServerBee to view this notification."},"#
+        + #""mutable-content":1,"sound":"default"},"serverbee_envelope":"#).utf8)
+    payload.append(encoded)
+    payload.append(UInt8(ascii: "}"))
+    return payload
+  }
+}

@@ -1,0 +1,190 @@
+import Foundation
+import ServerBeeModels
+import ServerBeeRelay
+import Testing
+
+/// The status rows of v2 §7 that do not depend on the provider: 404, 405, 413, 415, 408, 429,
+/// 503 busy and not configured.
+@Suite(.timeLimit(.minutes(1)))
+struct StatusTests {
+  @Test(arguments: [
+    "/", "/v1", "/v1/send/extra", "/v1/challenges", "/v1/attest", "/v1/renew", "/v1/revoke",
+    "/v1/grants/inspect", "/v1/devices/stream",
+  ])
+  func everyOtherPathIsNotFound(_ path: String) async throws {
+    let harness = try await RelayHarness()
+    let reply = try #require(await harness.send(SendBody().bytes, path: path))
+    #expect(reply.isVerdict(404, .permanent, .notFound), "\(path): \(reply.text)")
+  }
+
+  @Test(arguments: ["GET", "PUT", "DELETE", "PATCH", "OPTIONS"])
+  func otherMethodsOnSendAreMethodNotAllowedWithAllow(_ method: String) async throws {
+    let harness = try await RelayHarness()
+    let reply = try #require(await harness.send([], method: method))
+    #expect(reply.isVerdict(405, .permanent, .methodNotAllowed), "\(method): \(reply.text)")
+    #expect(reply.headers["allow"] == "POST")
+  }
+
+  @Test func aQueryStringStillReachesSend() async throws {
+    let harness = try await RelayHarness()
+    let reply = try #require(await harness.send(SendBody().bytes, path: "/v1/send?x=1"))
+    #expect(reply.isVerdict(200, .accepted, .accepted))
+  }
+
+  @Test(
+    arguments: [
+      [("Content-Type", "text/plain")], [],
+      [("Content-Type", "application/jsonx")],
+      [("Content-Type", "application/json"), ("Content-Encoding", "gzip")],
+      [("Content-Type", "application/json"), ("Content-Encoding", "br")],
+    ] as [[(String, String)]])
+  func aWrongMediaTypeOrEncodingIsUnsupportedMediaType(_ headers: [(String, String)]) async throws {
+    let harness = try await RelayHarness()
+    let reply = try #require(await harness.send(SendBody().bytes, headers: headers))
+    #expect(reply.isVerdict(415, .permanent, .unsupportedMediaType), "\(headers): \(reply.text)")
+    #expect(harness.provider.received().isEmpty)
+  }
+
+  @Test func jsonWithACharsetAndIdentityEncodingAreAccepted() async throws {
+    let harness = try await RelayHarness()
+    let reply = try #require(
+      await harness.send(
+        SendBody().bytes,
+        headers: [
+          ("Content-Type", "Application/JSON; charset=utf-8"), ("Content-Encoding", "identity"),
+        ]))
+    #expect(reply.isVerdict(200, .accepted, .accepted))
+  }
+
+  @Test(arguments: [8193, 70_000])
+  func aBodyOverTheLimitIsRequestTooLarge(_ size: Int) async throws {
+    let harness = try await RelayHarness()
+    let reply = try #require(await harness.send([UInt8](repeating: 0x20, count: size)))
+    #expect(reply.isVerdict(413, .permanent, .requestTooLarge), "\(size): \(reply.text)")
+  }
+
+  @Test func aBodyOfExactlyTheLimitIsRead() async throws {
+    let harness = try await RelayHarness()
+    var body = SendBody().bytes
+    body += [UInt8](repeating: 0x20, count: 8192 - body.count)
+    let reply = try #require(await harness.send(body))
+    #expect(reply.isVerdict(200, .accepted, .accepted))
+  }
+
+  @Test func aSlowUploadIsRequestTimeout() async throws {
+    let harness = try await RelayHarness { $0.uploadTimeout = .milliseconds(200) }
+    let client = try #require(RelayClient(port: harness.port))
+    let body = SendBody().bytes
+    client.request(
+      "POST", "/v1/send", headers: [("Content-Type", "application/json")],
+      body: Array(body.prefix(10)), contentLength: body.count)
+    let reply = try #require(await client.response())
+    #expect(reply.isVerdict(408, .retryable, .requestTimeout), "\(reply.text)")
+    #expect(harness.provider.received().isEmpty)
+  }
+
+  @Test func theClientIPLimitAnswersRateLimitedUntilTheNextMinute() async throws {
+    let harness = try await RelayHarness { $0.limits.requestsPerClient = 2 }
+    for index in 0..<2 {
+      let reply = try #require(await harness.send(SendBody(token: "0\(index)")))
+      #expect(reply.isVerdict(200, .accepted, .accepted))
+    }
+    let limited = try #require(await harness.send(SendBody(token: "0a")))
+    #expect(limited.isVerdict(429, .retryable, .rateLimited))
+    #expect(limited.headers["retry-after"] == "60")
+    harness.advance(by: 60)
+    let again = try #require(await harness.send(SendBody(token: "0b")))
+    #expect(again.isVerdict(200, .accepted, .accepted))
+  }
+
+  @Test func theDeviceLimitCountsPerEnvironmentAndToken() async throws {
+    let harness = try await RelayHarness { $0.limits.sendsPerDevice = 1 }
+    #expect(try #require(await harness.send(SendBody())).isVerdict(200, .accepted, .accepted))
+    let limited = try #require(await harness.send(SendBody()))
+    #expect(limited.isVerdict(429, .retryable, .rateLimited))
+    #expect(limited.headers["retry-after"] == "60")
+    let otherToken = try #require(await harness.send(SendBody(token: "ff")))
+    #expect(otherToken.isVerdict(200, .accepted, .accepted))
+    let otherEnvironment = try #require(await harness.send(SendBody(environment: "production")))
+    #expect(otherEnvironment.isVerdict(200, .accepted, .accepted))
+    #expect(harness.provider.received().count == 3)
+    harness.advance(by: 60)
+    #expect(try #require(await harness.send(SendBody())).isVerdict(200, .accepted, .accepted))
+  }
+
+  @Test func theRelayLimitCountsEveryRequest() async throws {
+    let harness = try await RelayHarness {
+      $0.limits.requestsPerRelay = 3
+      $0.limits.requestsPerClient = 100
+    }
+    #expect(try #require(await harness.send(SendBody(token: "01"))).status == 200)
+    // Invalid and expired requests count too: the limit comes before the schema.
+    #expect(try #require(await harness.send(Array("{}".utf8))).status == 400)
+    #expect(try #require(await harness.send(SendBody(expiresAt: 1))).status == 200)
+    let limited = try #require(await harness.send(SendBody(token: "02")))
+    #expect(limited.isVerdict(429, .retryable, .rateLimited))
+    #expect(limited.headers["retry-after"] == "60")
+  }
+
+  @Test func moreRequestsInFlightThanTheCapAreRelayBusy() async throws {
+    let cap = 3
+    let harness = try await RelayHarness { $0.limits.maximumInFlight = cap }
+    harness.provider.setDefault(.held(.accepted))
+    let port = harness.port
+    let held = (0..<cap).map { index in
+      Task { () -> RelayVerdict? in
+        guard let client = RelayClient(port: port) else { return nil }
+        client.request(
+          "POST", "/v1/send", headers: [("Content-Type", "application/json")],
+          body: SendBody(token: String(format: "%02x", index)).bytes)
+        return await client.response()?.verdict
+      }
+    }
+    await harness.provider.waitUntilReceived(count: cap)
+    let busy = try #require(await harness.send(SendBody(token: "ee")))
+    #expect(busy.isVerdict(503, .retryable, .relayBusy))
+    #expect(busy.headers["retry-after"] == "1")
+    harness.provider.release()
+    for task in held {
+      #expect(await task.value == RelayVerdict(outcome: .accepted, reason: .accepted))
+    }
+    harness.provider.setDefault(ScriptedAnswer(.accepted))
+    let after = try #require(await harness.send(SendBody(token: "ee")))
+    #expect(after.isVerdict(200, .accepted, .accepted))
+  }
+
+  @Test(arguments: ["", "bad topic"])
+  func aRelayWithoutAUsableTopicIsNotConfigured(_ topic: String) async throws {
+    let harness = try await RelayHarness { $0.topic = topic }
+    let reply = try #require(await harness.send(SendBody()))
+    #expect(reply.isVerdict(503, .permanent, .relayNotConfigured))
+    #expect(reply.headers["retry-after"] == nil)
+    #expect(harness.provider.received().isEmpty)
+  }
+
+  @Test func aRelayWithoutEnvironmentsIsNotConfigured() async throws {
+    let harness = try await RelayHarness { $0.environments = [] }
+    let reply = try #require(await harness.send(SendBody()))
+    #expect(reply.isVerdict(503, .permanent, .relayNotConfigured))
+  }
+
+  @Test func keepAliveServesSeveralRequestsOnOneConnection() async throws {
+    let harness = try await RelayHarness()
+    let client = try #require(RelayClient(port: harness.port))
+    for index in 0..<3 {
+      client.request(
+        "POST", "/v1/send", headers: [("Content-Type", "application/json")],
+        body: SendBody(token: "0\(index)").bytes)
+      let reply = try #require(await client.response())
+      #expect(reply.isVerdict(200, .accepted, .accepted))
+    }
+  }
+
+  @Test func startingTwiceIsAlreadyStarted() async throws {
+    let harness = try await RelayHarness()
+    #expect(throws: ServerBeeRelayError.self) { try harness.relay.start() }
+    harness.relay.stop()
+    let again = try harness.relay.start()
+    #expect(again.port != nil)
+  }
+}
