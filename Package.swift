@@ -178,7 +178,9 @@ let package = Package(
       path: "Tests/ServerBeeCommandLineTests"),
     .testTarget(
       name: "ServerBeeSimulatorTests",
-      dependencies: ["ServerBeeSimulator", "ServerBeeTestSupport", "PushEnvelopeCrypto"],
+      dependencies: [
+        "ServerBeeSimulator", "ServerBeeTestSupport", "PushEnvelopeCrypto", "ServerBeeRelay",
+      ],
       path: "Tests/ServerBeeSimulatorTests"),
     .testTarget(
       name: "ServerBeeRelayTests",

@@ -18,7 +18,7 @@ final class Harness: Sendable {
 
   init(
     directory: URL? = nil, keepDirectory: Bool = false,
-    start: Date = Date(timeIntervalSince1970: 1_800_000_000),
+    start: Date = Date(timeIntervalSince1970: 1_800_000_000), clock: SimulatorClock? = nil,
     configure: (inout Simulator.Configuration) -> Void = { _ in }
   ) throws {
     self.keepDirectory = keepDirectory
@@ -26,12 +26,12 @@ final class Harness: Sendable {
       directory
       ?? FileManager.default.temporaryDirectory.appendingPathComponent("sim-test-\(UUID())")
     self.directory = directory
-    clock = SimulatorClock(start: start)
+    self.clock = clock ?? SimulatorClock(start: start)
     var configuration = Simulator.Configuration(dataDirectory: directory)
     configuration.metricsInterval = nil
     configuration.controlToken = "control-token"
     configure(&configuration)
-    simulator = try Simulator(configuration: configuration, clock: clock)
+    simulator = try Simulator(configuration: configuration, clock: self.clock)
   }
 
   /// Starts the listener from a high-priority task: its accept loop and connection tasks inherit
