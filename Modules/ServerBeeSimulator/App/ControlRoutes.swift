@@ -4,11 +4,11 @@ import ServerBeeTransport
 
 /// The control API under `/__simulator/` (guarded by the `X-Simulator-Token` header).
 extension SimulatorCore {
-  private func controlBody(_ context: RequestContext) throws -> JSONBody {
+  func controlBody(_ context: RequestContext) throws -> JSONBody {
     context.request.body.isEmpty ? JSONBody(value: .object([])) : try context.jsonBody()
   }
 
-  private func object(_ members: [(String, JSONValue)]) -> HTTPResponse {
+  func object(_ members: [(String, JSONValue)]) -> HTTPResponse {
     Reply.json(200, JSONValue.object(members.map { (key: $0.0, value: $0.1) }))
   }
 
@@ -256,53 +256,44 @@ extension SimulatorCore {
     return object([("id", .string(id))])
   }
 
+  /// The rule evaluated as firing now (created on first use); pushes as v2 §5 says
+  /// (PushEvents.swift).
   func controlFireAlert(_ context: RequestContext) throws -> HTTPResponse {
     let body = try controlBody(context)
     let serverID = try body.string("server_id")
     let ruleType = try body.optionalString("rule_type") ?? "cpu"
     let ruleID = try body.optionalString("rule_id") ?? Crypto.uuid(random)
-    let eventKey =
-      Self.securityRuleTypes.contains(ruleType) ? (try body.optionalString("source_ip") ?? "") : ""
-    try db.execute(
-      "INSERT OR IGNORE INTO alert_rules VALUES (?, ?, ?, 1, ?, ?)",
-      [
-        .text(ruleID), .text(try body.optionalString("rule_name") ?? "High CPU"), .text(ruleType),
-        .text(try body.optionalString("trigger_mode") ?? "always"), .int(now),
+    let sourceIP = try body.optionalString("source_ip") ?? ""
+    let name = try body.optionalString("rule_name") ?? "High CPU"
+    let mode = try body.optionalString("trigger_mode") ?? "always"
+    return try db.transaction {
+      try db.execute(
+        """
+        INSERT OR IGNORE INTO alert_rules (id, name, rule_type, enabled, trigger_mode, created_at)
+        VALUES (?, ?, ?, 1, ?, ?)
+        """, [.text(ruleID), .text(name), .text(ruleType), .text(mode), .int(now)])
+      guard let rule = try alertRule(id: ruleID) else {
+        throw APIError.notFound("Alert rule \(ruleID) not found")
+      }
+      let (state, pushes) = try fireAlert(
+        rule, serverID: serverID, eventKey: rule.isSecurity ? sourceIP : "")
+      return object([
+        ("rule_id", .string(ruleID)), ("alert_key", .string(state?.alertKey ?? "")),
+        ("count", .number(Double(state?.count ?? 0))), ("pushes", .number(Double(pushes))),
       ])
-    try db.execute(
-      """
-      INSERT INTO alert_states VALUES (?, ?, ?, ?, ?, 1, 0, NULL, ?)
-      ON CONFLICT(rule_id, server_id, event_key) DO UPDATE SET
-        first_triggered_at = CASE WHEN resolved = 1 THEN excluded.first_triggered_at
-          ELSE first_triggered_at END,
-        count = CASE WHEN resolved = 1 THEN 1 ELSE count + 1 END,
-        resolved = 0, resolved_at = NULL, updated_at = excluded.updated_at,
-        last_notified_at = excluded.last_notified_at
-      """,
-      [.text(ruleID), .text(serverID), .text(eventKey), .int(now), .int(now), .int(now)])
-    let state = try db.query(
-      Self.alertStateSelect + " WHERE s.rule_id = ? AND s.server_id = ? AND s.event_key = ?",
-      [.text(ruleID), .text(serverID), .text(eventKey)]
-    ).first.map(Self.alertState)
-    return object([
-      ("rule_id", .string(ruleID)), ("alert_key", .string(state?.alertKey ?? "")),
-      ("count", .number(Double(state?.count ?? 0))),
-    ])
+    }
   }
 
   func controlResolveAlert(_ context: RequestContext) throws -> HTTPResponse {
     let body = try controlBody(context)
-    let changed = try db.execute(
-      """
-      UPDATE alert_states SET resolved = 1, resolved_at = ?, updated_at = ?
-      WHERE rule_id = ? AND server_id = ? AND resolved = 0
-      """,
-      [
-        .int(now), .int(now), .text(try body.string("rule_id")),
-        .text(try body.string("server_id")),
-      ]
-    )
-    return object([("resolved", .number(Double(changed)))])
+    let ruleID = try body.string("rule_id")
+    let serverID = try body.string("server_id")
+    let (resolved, pushes) = try db.transaction {
+      try resolveAlerts(ruleID: ruleID, serverID: serverID)
+    }
+    return object([
+      ("resolved", .number(Double(resolved))), ("pushes", .number(Double(pushes))),
+    ])
   }
 
   func controlDeleteRule(_ context: RequestContext) throws -> HTTPResponse {
@@ -318,8 +309,8 @@ extension SimulatorCore {
     try db.execute(
       """
       INSERT INTO tasks (id, command, server_ids_json, created_at, task_type, name,
-        cron_expression, enabled, timeout, retry_count, retry_interval)
-      VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?)
+        cron_expression, enabled, timeout, retry_count, retry_interval, created_by)
+      VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?)
       """,
       [
         .text(id), .text(try body.string("command")),
@@ -327,6 +318,7 @@ extension SimulatorCore {
         .text(type), (try body.optionalString("name")).sql,
         (try body.optionalString("cron_expression")).sql, (try body.int("timeout")).sql,
         .int(try body.int("retry_count") ?? 0), .int(try body.int("retry_interval") ?? 60),
+        (try body.optionalString("created_by")).sql,
       ])
     guard let row = try db.query("SELECT * FROM tasks WHERE id = ?", [.text(id)]).first else {
       throw APIError.notFound("Task \(id) not found")
@@ -336,34 +328,68 @@ extension SimulatorCore {
 
   /// Finishes one run: one result row per target attempt (`attempts` rows, the last with the
   /// given exit code, earlier ones failed with 1). Scheduled runs get a `run_id`; oneshot null.
+  /// A complete, uninterrupted scheduled run pushes its summary to the run owner (v2 §5).
   func controlFinishRun(_ context: RequestContext) throws -> HTTPResponse {
     let body = try controlBody(context)
     let taskID = context.parameter(0)
     guard let task = try db.query("SELECT * FROM tasks WHERE id = ?", [.text(taskID)]).first
     else { throw APIError.notFound("Task \(taskID) not found") }
     let scheduled = task["task_type"].text == "scheduled"
-    let runID: String? = scheduled ? Crypto.uuid(random) : nil
     guard case .array(let outcomes) = body.value["outcomes"] ?? .array([]) else {
       throw APIError.validation("outcomes must be an array")
     }
-    for outcome in outcomes {
-      let item = JSONBody(value: outcome)
-      let exit = try item.int("exit_code") ?? 0
-      let attempts = max(try item.int("attempts") ?? 1, 1)
-      for attempt in 1...attempts {
-        let last = attempt == attempts
-        let code = last ? exit : 1
-        try db.execute(
-          "INSERT INTO task_results VALUES (NULL, ?, ?, ?, ?, ?, ?, ?, ?)",
-          [
-            .text(taskID), .text(try item.string("server_id")),
-            .text(try item.optionalString("output") ?? Self.defaultOutput(code)), .int(code),
-            runID.sql, .int(attempt), scheduled ? .int(now) : .null, .int(now + attempt),
-          ])
-      }
+    let trigger = try body.optionalString("trigger") ?? "automatic"
+    guard trigger == "manual" || trigger == "automatic" else {
+      throw APIError.validation("trigger must be manual or automatic")
     }
-    try db.execute("UPDATE tasks SET last_run_at = ? WHERE id = ?", [.int(now), .text(taskID)])
-    return object([("run_id", runID.map(JSONValue.string) ?? .null)])
+    let initiator = try body.optionalString("initiator_id")
+    if trigger == "manual", initiator == nil {
+      throw APIError.validation("initiator_id is required for a manual run")
+    }
+    let complete = try body.bool("complete") ?? true
+    let interrupted = try body.bool("interrupted") ?? false
+    let runID: String? = scheduled ? Crypto.uuid(random) : nil
+    return try db.transaction {
+      var finals: [(server: String, exit: Int64)] = []
+      var completedAt = now
+      for outcome in outcomes {
+        let item = JSONBody(value: outcome)
+        let serverID = try item.string("server_id")
+        let exit = try item.int("exit_code") ?? 0
+        let attempts = max(try item.int("attempts") ?? 1, 1)
+        for attempt in 1...attempts {
+          let last = attempt == attempts
+          let code = last ? exit : 1
+          try db.execute(
+            "INSERT INTO task_results VALUES (NULL, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+              .text(taskID), .text(serverID),
+              .text(try item.optionalString("output") ?? Self.defaultOutput(code)), .int(code),
+              runID.sql, .int(attempt), scheduled ? .int(now) : .null, .int(now + attempt),
+            ])
+          completedAt = max(completedAt, now + attempt)
+        }
+        finals.removeAll { $0.server == serverID }
+        finals.append((serverID, exit))
+      }
+      try db.execute("UPDATE tasks SET last_run_at = ? WHERE id = ?", [.int(now), .text(taskID)])
+      // Every target of the task needs its final attempt; a missing one leaves the run incomplete.
+      let targets =
+        (task["server_ids_json"].text).flatMap {
+          try? WireJSON.decode([String].self, from: Data($0.utf8))
+        } ?? []
+      let reachedAll = targets.allSatisfy { target in finals.contains { $0.server == target } }
+      var pushes = 0
+      if let runID, complete, !interrupted, reachedAll {
+        pushes = try admitTaskRunPush(
+          taskID: taskID, runID: runID,
+          ownerID: trigger == "manual" ? initiator : task["created_by"].text,
+          finalExitCodes: finals.map(\.exit), completedAt: completedAt)
+      }
+      return object([
+        ("run_id", runID.map(JSONValue.string) ?? .null), ("pushes", .number(Double(pushes))),
+      ])
+    }
   }
 
   static func defaultOutput(_ exitCode: Int64) -> String {
@@ -377,6 +403,8 @@ extension SimulatorCore {
     }
   }
 
+  /// Stores a raw security event, broadcasts it and pushes when a security rule admits it
+  /// (v2 §5) → `{"data": SecurityEvent, "pushes": n}`.
   func controlSecurityEvent(_ context: RequestContext) throws -> HTTPResponse {
     let body = try controlBody(context)
     let id = Crypto.uuid(random)
@@ -387,24 +415,27 @@ extension SimulatorCore {
         ? nil : try WireJSON.decode(SecurityEventEvidence.self, from: try WireJSON.encode($0))
     }
     let evidenceJSON = try evidence.map { String(decoding: try WireJSON.encode($0), as: UTF8.self) }
-    try db.execute(
-      "INSERT INTO security_events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-      [
-        .text(id), .text(try body.string("server_id")),
-        .text(try body.optionalString("event_type") ?? "ssh_login"),
-        .text(try body.optionalString("severity") ?? "info"),
-        .text(try body.optionalString("source_ip") ?? "203.0.113.7"),
-        (try body.int("source_port")).sql, (try body.optionalString("username")).sql,
-        .int(try body.int("started_at") ?? seconds), .int(try body.int("ended_at") ?? seconds),
-        (try body.bool("first_seen") ?? false).sql,
-        .text(try body.optionalString("detector_source") ?? "journal"), evidenceJSON.sql,
-        .int(now),
-      ])
-    guard let row = try db.query("SELECT * FROM security_events WHERE id = ?", [.text(id)]).first
-    else { throw APIError.notFound("security event \(id) not found") }
-    let event = Self.securityEvent(row)
+    let (event, pushes) = try db.transaction {
+      try db.execute(
+        "INSERT INTO security_events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [
+          .text(id), .text(try body.string("server_id")),
+          .text(try body.optionalString("event_type") ?? "ssh_login"),
+          .text(try body.optionalString("severity") ?? "info"),
+          .text(try body.optionalString("source_ip") ?? "203.0.113.7"),
+          (try body.int("source_port")).sql, (try body.optionalString("username")).sql,
+          .int(try body.int("started_at") ?? seconds), .int(try body.int("ended_at") ?? seconds),
+          (try body.bool("first_seen") ?? false).sql,
+          .text(try body.optionalString("detector_source") ?? "journal"), evidenceJSON.sql,
+          .int(now),
+        ])
+      guard let row = try db.query("SELECT * FROM security_events WHERE id = ?", [.text(id)]).first
+      else { throw APIError.notFound("security event \(id) not found") }
+      let event = Self.securityEvent(row)
+      return (event, try admitSecurityPush(event))
+    }
     hub.broadcast(try WireJSON.encode(LiveStreamMessage.securityEvent(event)))
-    return Reply.data(event.event)
+    return Reply.json(200, SecurityEventAnswer(data: event.event, pushes: pushes))
   }
 
   func controlAdvanceClock(_ context: RequestContext) throws -> HTTPResponse {
@@ -435,6 +466,13 @@ extension SimulatorCore {
     }
     return object([("deleted", .bool(true))])
   }
+}
+
+/// The control answer to `POST /__simulator/security-events`: the stored event as the REST
+/// detail shows it, then how many pushes were queued.
+struct SecurityEventAnswer: Encodable {
+  var data: SecurityEvent
+  var pushes: Int
 }
 
 /// Realistic-looking agent numbers: a bounded random walk per server.

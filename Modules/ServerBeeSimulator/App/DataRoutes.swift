@@ -196,7 +196,7 @@ extension SimulatorCore {
       serverName: row["server_name"].text, eventKey: row["event_key"].text ?? "",
       firstTriggeredAt: row["first_triggered_at"].int ?? 0, count: row["count"].int ?? 0,
       resolved: row["resolved"].bool, resolvedAt: row["resolved_at"].int,
-      updatedAt: row["updated_at"].int ?? 0)
+      updatedAt: row["updated_at"].int ?? 0, lastNotifiedAt: row["last_notified_at"].int)
   }
 
   static let securityRuleTypes: Set<String> = [

@@ -125,6 +125,18 @@ extension SimulatorCore {
     Route("GET", "__simulator/push/registrations", .open) { core, context, _ in
       try core.controlRegistrations(context)
     },
+    Route("POST", "__simulator/alert-rules", .open) { core, context, _ in
+      try core.controlCreateRule(context)
+    },
+    Route("PATCH", "__simulator/alert-rules/*", .open) { core, context, _ in
+      try core.controlUpdateRule(context)
+    },
+    Route("POST", "__simulator/maintenance", .open) { core, context, _ in
+      try core.controlCreateMaintenance(context)
+    },
+    Route("DELETE", "__simulator/maintenance/*", .open) { core, context, _ in
+      try core.controlDeleteMaintenance(context)
+    },
     // `POST __simulator/push/outbox/run` waits for the relay, so it is answered outside the
     // database lock (SimulatorCore.respond / Simulator.handle), not from this table.
   ]

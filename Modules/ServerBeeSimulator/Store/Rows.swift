@@ -72,6 +72,8 @@ struct AlertStateRow: Sendable {
   var resolved: Bool
   var resolvedAt: Int64?
   var updatedAt: Int64
+  /// When the state last notified (the trigger time of its latest push), if it ever did.
+  var lastNotifiedAt: Int64? = nil
 
   /// The `v1.` key: base64url of `[rule_id, server_id, event_key, first_triggered_at]` (v2 §9.1).
   var alertKey: String {

@@ -17,6 +17,10 @@ import ServerBeeModels
 /// installation and user, §3.8) and `push_outbox` (one row per event and installation; test
 /// pushes are outbox rows of kind `test`). Outbox times `created_at`/`expires_at` are Unix
 /// seconds (the content's own values); the scheduling columns are nanoseconds like the rest.
+///
+/// Migration 4 adds what the push events need (v2 §5): the rule parameters of `alert_rules`
+/// (covered servers, security exclusions, thresholds and the dedupe window) and
+/// `maintenance_windows` (Unix seconds, like the control API that writes them).
 enum Schema {
   static let migrations: [[String]] = [
     [
@@ -166,6 +170,22 @@ enum Schema {
         updated_at INTEGER NOT NULL, PRIMARY KEY (event_id, installation_id))
       """,
       "CREATE INDEX push_outbox_due ON push_outbox(outcome, next_attempt_at)",
+    ],
+    [
+      // Rule parameters the push events read (v1 §6.5, §8.5): the covered servers (empty =
+      // every server), the security rules' exclusions and thresholds, and their dedupe window.
+      "ALTER TABLE alert_rules ADD COLUMN server_ids_json TEXT NOT NULL DEFAULT '[]'",
+      "ALTER TABLE alert_rules ADD COLUMN exclude_users_json TEXT NOT NULL DEFAULT '[]'",
+      "ALTER TABLE alert_rules ADD COLUMN exclude_cidrs_json TEXT NOT NULL DEFAULT '[]'",
+      "ALTER TABLE alert_rules ADD COLUMN min_failed_count INTEGER",
+      "ALTER TABLE alert_rules ADD COLUMN min_distinct_ports INTEGER",
+      "ALTER TABLE alert_rules ADD COLUMN dedupe_window_seconds INTEGER NOT NULL DEFAULT 600",
+      // `server_id` NULL covers every server; `[starts_at, ends_at)` in Unix seconds.
+      """
+      CREATE TABLE maintenance_windows (
+        id TEXT PRIMARY KEY, server_id TEXT, starts_at INTEGER NOT NULL,
+        ends_at INTEGER NOT NULL, created_at INTEGER NOT NULL)
+      """,
     ],
   ]
 
