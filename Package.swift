@@ -103,6 +103,7 @@ let package = Package(
       name: "serverbee-bench",
       dependencies: [
         "ServerBeeModels", "ServerBeeTransport", "RealtimeStream", "PushEnvelopeCrypto", "CZlib",
+        "ServerBeeSimulator", "ServerBeeRelay",
       ],
       path: "Benchmarks/serverbee-bench"),
     // An extension-sized process for the push memory budget (DESIGN §7).
