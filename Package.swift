@@ -92,7 +92,7 @@ let package = Package(
       name: "ServerBeeCommandLine",
       dependencies: [
         "ServerBeeModels", "ServerBeeTransport", "SecureStore", "AuthSession", "RealtimeStream",
-        "ServerBeeSimulator", "CZlib",
+        "ServerBeeSimulator", "ServerBeeRelay", "CZlib",
       ],
       path: "Examples/ServerBeeCommandLine"),
     .executableTarget(

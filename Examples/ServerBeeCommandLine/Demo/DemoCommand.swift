@@ -26,6 +26,9 @@ enum DemoCommand {
       dataDirectory: scratch.appendingPathComponent("simulator", isDirectory: true))
     defer { world.stop() }
     console.line("    \(world.url.absoluteString): 1 admin, 12 servers (2 offline), 5 alerts")
+    console.line(
+      "    push relay \(world.relayURL.absoluteString): the simulator delivers encrypted "
+        + "pushes through it")
 
     steps.begin("Generating a pairing code, as Settings → Mobile Devices does in the web app")
     let payload = try await world.pairingPayload()

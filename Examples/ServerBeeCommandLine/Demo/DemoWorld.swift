@@ -1,13 +1,19 @@
 import Foundation
 import ServerBeeModels
+import ServerBeeRelay
 import ServerBeeSimulator
 import ServerBeeTransport
 
 /// The embedded simulator of `serverbee demo`, seeded through its control API: an admin, a
-/// dozen servers with live metrics (two offline), firing and resolved alerts.
+/// dozen servers with live metrics (two offline), firing and resolved alerts — and an embedded
+/// `serverbee-relay` (local devices) that the simulator's outbox delivers pushes to over HTTP.
 struct DemoWorld: Sendable {
   /// The running simulator.
   let simulator: Simulator
+  /// The running push relay; devices of this machine subscribe to `/v1/devices/stream`.
+  let relay: RelayServer
+  /// Its base URL, `http://127.0.0.1:<port>`, the simulator's `[push_relay].url`.
+  let relayURL: URL
   /// Its base URL, `http://127.0.0.1:<port>`.
   let url: URL
   /// The admin's user id.
@@ -34,18 +40,35 @@ struct DemoWorld: Sendable {
   /// Starts a simulator with its data in `directory`, seeded for the demo.
   /// - Throws: ``CommandLineError`` with `.localFailure` when it cannot start or be seeded.
   static func start(dataDirectory directory: URL) async throws -> DemoWorld {
+    let relay = RelayServer(provider: LocalDevicePushProvider())
+    let relayURL: URL
+    do {
+      relayURL = try relay.start(port: 0)
+    } catch {
+      throw CommandLineError(.localFailure, "the embedded push relay did not start: \(error)")
+    }
     var configuration = Simulator.Configuration(dataDirectory: directory)
     configuration.metricsInterval = 1
-    let simulator = try Simulator(configuration: configuration)
+    configuration.relayURL = relayURL.absoluteString
+    let simulator: Simulator
+    let url: URL
+    let adminID: String
     let password = UUID().uuidString  // never printed
-    let adminID = try simulator.createUser(username: "admin", password: password, role: "admin")
-    let url = try simulator.start(port: 0)
+    do {
+      simulator = try Simulator(configuration: configuration)
+      adminID = try simulator.createUser(username: "admin", password: password, role: "admin")
+      url = try simulator.start(port: 0)
+    } catch {
+      relay.stop()
+      throw error
+    }
     let world = DemoWorld(
-      simulator: simulator, url: url, adminID: adminID, adminPassword: password)
+      simulator: simulator, relay: relay, relayURL: relayURL, url: url, adminID: adminID,
+      adminPassword: password)
     do {
       try await world.seed()
     } catch {
-      simulator.stop()
+      world.stop()
       throw error
     }
     return world
@@ -98,8 +121,11 @@ struct DemoWorld: Sendable {
     return key
   }
 
-  /// Stops the simulator.
-  func stop() { simulator.stop() }
+  /// Stops the simulator and the relay.
+  func stop() {
+    simulator.stop()
+    relay.stop()
+  }
 
   /// Calls the control API in process.
   private func control(_ method: String, _ path: String, _ body: [String: String]) async throws
