@@ -15,23 +15,7 @@ import Testing
 @Suite(.timeLimit(.minutes(1)))
 struct ExecutableTests {
   /// The executable next to this test bundle (`swift build` puts both in `.build/<config>`).
-  static func executable() throws -> URL {
-    var candidates: [URL] = []
-    for url in [Bundle.main.executableURL, Bundle.main.bundleURL]
-      + Bundle.allBundles.map(\.bundleURL)
-    {
-      guard var directory = url?.deletingLastPathComponent() else { continue }
-      for _ in 0..<4 {
-        candidates.append(directory)
-        directory = directory.deletingLastPathComponent()
-      }
-    }
-    for directory in candidates {
-      let path = directory.appendingPathComponent("serverbee-relay")
-      if FileManager.default.isExecutableFile(atPath: path.path) { return path }
-    }
-    throw PeerError("serverbee-relay is not built next to the test bundle (run `swift build`)")
-  }
+  static func executable() throws -> URL { try BuiltExecutable.url("serverbee-relay") }
 
   /// Reads one line from a pipe, giving up at the deadline (off the pool).
   static func readLine(_ pipe: Pipe, seconds: Int32 = 30) async throws -> String {
