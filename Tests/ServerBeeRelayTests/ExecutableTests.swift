@@ -81,7 +81,7 @@ struct ExecutableTests {
 
   @Test(arguments: [
     ["--port", "70000"], ["--nope", "1"], ["--port"], ["--provider", "apns"],
-    ["--environments", "sandbox,development"], ["--tls-cert", "/tmp/x"], ["stray"],
+    ["--environments", "sandbox,development"], ["--tls-cert", "cert.pem"], ["stray"],
   ])
   func badFlagsExitWithStatusTwoAndOneLine(_ arguments: [String]) async throws {
     let result = try await Process.output(of: try Self.executable(), arguments)
