@@ -118,26 +118,28 @@ extension SimulatorCore {
       } else {
         answer = .failure
       }
-      try record(attempt, answer)
-      if let row = try outboxRow(eventID: attempt.eventID, installationID: attempt.installationID) {
-        results.append(row)
-      }
+      results += try recordAndRead(attempt, answer)
     }
     return results
   }
 
   /// ``runOutboxPass()`` from a connection thread (the control route over the network).
   func runOutboxPassBlocking() throws -> [OutboxRow] {
-    let attempts = try claimDueAttempts(limit: 10_000)
     var results: [OutboxRow] = []
-    for attempt in attempts {
+    for attempt in try claimDueAttempts(limit: 10_000) {
       let answer =
         usableRelayURL.map { relayLink.sendBlocking(attempt, relayURL: $0) } ?? .failure
-      try record(attempt, answer)
-      if let row = try outboxRow(eventID: attempt.eventID, installationID: attempt.installationID) {
-        results.append(row)
-      }
+      results += try recordAndRead(attempt, answer)
     }
     return results
+  }
+
+  /// Records an answer and reads the job back as stored (for the pass's report).
+  private func recordAndRead(_ attempt: RelayAttempt, _ answer: RelayAnswer) throws
+    -> [OutboxRow]
+  {
+    try record(attempt, answer)
+    let row = try outboxRow(eventID: attempt.eventID, installationID: attempt.installationID)
+    return row.map { [$0] } ?? []
   }
 }
