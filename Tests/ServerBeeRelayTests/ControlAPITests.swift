@@ -1,6 +1,7 @@
 import Foundation
 import ServerBeeModels
 import ServerBeeRelay
+import ServerBeeTestSupport
 import Testing
 
 /// The control API under `/__relay/`.

@@ -1,5 +1,6 @@
 import Foundation
 import ServerBeeModels
+import ServerBeeTestSupport
 import ServerBeeTransport
 import Testing
 
@@ -59,11 +60,11 @@ import Testing
     for _ in 0..<3 {
       client.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
       let reply = try #require(await client.response())
-      #expect(reply.0 == 200 && reply.2 == Array("ok".utf8))
+      #expect(reply.status == 200 && reply.body == Array("ok".utf8))
     }
     client.send("GET /api/nope HTTP/1.1\r\nHost: x\r\n\r\n")
     let unknown = try #require(await client.response())
-    #expect(unknown.0 == 404 && unknown.2.isEmpty)
+    #expect(unknown.status == 404 && unknown.body.isEmpty)
   }
 
   @Test func expectContinueGetsAnInterimResponseBeforeTheBody() async throws {
@@ -74,9 +75,9 @@ import Testing
     client.send(
       "POST /api/mobile/auth/login HTTP/1.1\r\nContent-Type: application/json\r\n"
         + "Content-Length: \(body.utf8.count)\r\nExpect: 100-continue\r\n\r\n")
-    #expect(await client.response()?.0 == 100)
+    #expect(await client.response()?.status == 100)
     client.send(body)
-    #expect(await client.response()?.0 == 200)
+    #expect(await client.response()?.status == 200)
   }
 
   @Test func oversizedBodyIs413AndOversizedHeadIs431() async throws {
@@ -84,11 +85,11 @@ import Testing
     defer { r.h.simulator.stop() }
     let big = try #require(RawClient(port: r.port))
     big.send("POST /api/mobile/auth/login HTTP/1.1\r\nContent-Length: 1048577\r\n\r\n")
-    #expect(await big.response()?.0 == 413)
+    #expect(await big.response()?.status == 413)
     let head = try #require(RawClient(port: r.port))
     head.send(
       "GET /healthz HTTP/1.1\r\nX-Big: " + String(repeating: "a", count: 17_000) + "\r\n\r\n")
-    #expect(await head.response()?.0 == 431)
+    #expect(await head.response()?.status == 431)
   }
 
   @Test func twoHundredFiftySixConcurrentConnectionsAreServed() async throws {
@@ -98,7 +99,7 @@ import Testing
     for _ in 0..<256 { clients.append(try #require(RawClient(port: r.port))) }
     for client in clients { client.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n") }
     var served = 0
-    for client in clients { if await client.response()?.0 == 200 { served += 1 } }
+    for client in clients { if await client.response()?.status == 200 { served += 1 } }
     #expect(served == 256)
   }
 
@@ -209,10 +210,10 @@ import Testing
     let port = UInt16(url.port ?? 0)
     let slow = try #require(RawClient(port: port))
     slow.send("GET /healthz HTTP/1.1\r\nHost: x\r\n")
-    #expect(await slow.response(timeout: 3)?.0 == 408)
+    #expect(await slow.response(timeout: 3)?.status == 408)
     let idle = try #require(RawClient(port: port))
     idle.send("GET /healthz HTTP/1.1\r\n\r\n")
-    #expect(await idle.response()?.0 == 200)
+    #expect(await idle.response()?.status == 200)
     #expect(await idle.fill(timeout: 3) == false)
   }
 
@@ -223,7 +224,7 @@ import Testing
     let port = UInt16(url.port ?? 0)
     let first = try #require(RawClient(port: port))
     first.send("GET /healthz HTTP/1.1\r\n\r\n")
-    #expect(await first.response()?.0 == 200)
+    #expect(await first.response()?.status == 200)
     let second = try #require(RawClient(port: port))
     second.send("GET /healthz HTTP/1.1\r\n\r\n")
     #expect(await second.response(timeout: 2) == nil)
@@ -233,7 +234,7 @@ import Testing
     let r = try await start()
     let client = try #require(RawClient(port: r.port))
     client.send("GET /healthz HTTP/1.1\r\n\r\n")
-    #expect(await client.response()?.0 == 200)
+    #expect(await client.response()?.status == 200)
     r.h.simulator.stop()
     #expect(await client.fill(timeout: 2) == false)
     #expect(RawClient(port: r.port) == nil)
