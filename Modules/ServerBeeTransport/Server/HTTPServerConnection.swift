@@ -47,6 +47,11 @@ package final class HTTPServerConnection: @unchecked Sendable {
   private struct Shared {
     var closed = false
     var webSocket: SocketWebSocketConnection?
+    /// Between writing `101` and handing the socket to the WebSocket: a ``close()`` then must
+    /// not cut the socket (the peer would see no close frame) but close the WebSocket once it
+    /// exists.
+    var upgrading = false
+    var closeRequested = false
   }
 
   /// Takes over an accepted socket, performing the TLS server handshake when `tls` is given.
@@ -150,6 +155,10 @@ package final class HTTPServerConnection: @unchecked Sendable {
   package func close() {
     let webSocket = shared.withLock { state -> SocketWebSocketConnection? in
       if let webSocket = state.webSocket { return webSocket }
+      if state.upgrading {
+        state.closeRequested = true
+        return nil
+      }
       if !state.closed {
         state.closed = true
         // The descriptor stays open (owned by `stream`) until deinit, so this cannot hit a reused
@@ -159,7 +168,16 @@ package final class HTTPServerConnection: @unchecked Sendable {
       return nil
     }
     webSocket?.beginClose(code: .goingAway, reason: "")
-    wake.cancel()
+    if !shared.withLock({ $0.upgrading && $0.webSocket == nil }) { wake.cancel() }
+  }
+
+  /// Marks the start of an upgrade (before the `101` is written); `false` when already closed.
+  func beginUpgrade() -> Bool {
+    shared.withLock { state in
+      guard !state.closed else { return false }
+      state.upgrading = true
+      return true
+    }
   }
 
   /// Closes from the owning task (no read or write in flight): a TLS stream also sends its
@@ -168,6 +186,7 @@ package final class HTTPServerConnection: @unchecked Sendable {
     shared.withLock { state in
       guard state.webSocket == nil, !state.closed else { return }
       state.closed = true
+      state.upgrading = false
       stream.close()
     }
   }
@@ -220,15 +239,18 @@ package final class HTTPServerConnection: @unchecked Sendable {
     let connection = try SocketWebSocketConnection(
       stream: stream, leftover: buffer, options: options, clock: clock)
     buffer = []
-    let handedOver = shared.withLock { state -> Bool in
-      guard !state.closed else { return false }
+    let (handedOver, closeRequested) = shared.withLock { state -> (Bool, Bool) in
+      state.upgrading = false
+      guard !state.closed else { return (false, false) }
       state.webSocket = connection
-      return true
+      return (true, state.closeRequested)
     }
     guard handedOver else {
       throw ServerBeeTransportError(.connectionClosed, "the connection is closed")
     }
     connection.start()
+    // A close() that came while the 101 was being written: close the WebSocket properly now.
+    if closeRequested { connection.beginClose(code: .goingAway, reason: "") }
     return connection
   }
 

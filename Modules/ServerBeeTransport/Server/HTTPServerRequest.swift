@@ -98,6 +98,9 @@ package final class HTTPServerRequest: Sendable {
       ? PerMessageDeflateParameters.negotiate(offers: head.headers["sec-websocket-extensions"])
       : nil
     let response = WebSocketHandshake.switchingProtocols(key: key, extensions: negotiated?.response)
+    guard connection.beginUpgrade() else {
+      throw ServerBeeTransportError(.connectionClosed, "the connection is closed")
+    }
     guard await connection.write(response.serialized, timeout: options.closeTimeout) else {
       connection.finish()
       throw ServerBeeTransportError(.connectionLost, "could not write the 101 response")
