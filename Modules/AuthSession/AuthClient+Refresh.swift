@@ -1,7 +1,7 @@
 import Foundation
 import SecureStore
 import ServerBeeModels
-import ServerBeeTransport
+public import ServerBeeTransport
 
 extension AuthClient {
   /// A valid access token, refreshing first when it expires within

@@ -1,7 +1,7 @@
 import Foundation
 import SecureStore
 import ServerBeeModels
-import ServerBeeTransport
+public import ServerBeeTransport
 
 extension AuthClient {
   /// Logs in with a user name and password (`POST /api/mobile/auth/login`).

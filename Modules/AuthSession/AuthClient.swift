@@ -56,7 +56,7 @@ public import ServerBeeTransport
 /// ### Recovery
 /// - ``recoverSession(_:)``
 /// - ``recoverSession(selecting:with:)``
-public actor AuthClient: AccessTokenProvider {
+public actor AuthClient: SessionContext {
   /// Settings of an ``AuthClient``.
   public struct Configuration: Sendable, Hashable {
     /// The device name sent at login and pairing (shown in the web UI's device list).
@@ -103,7 +103,7 @@ public actor AuthClient: AccessTokenProvider {
   let now: @Sendable () -> Date
   let randomBytes: @Sendable (Int) -> [UInt8]
   let makeUUID: @Sendable () -> UUID
-  let states = SessionStateBroadcaster(.restoring)
+  let states = ValueBroadcaster<SessionState>(.restoring)
 
   /// The stored login as last read or written; `nil` when signed out.
   var record: LoginRecord?
@@ -181,6 +181,16 @@ public actor AuthClient: AccessTokenProvider {
   /// latest one.
   /// - Returns: The stream.
   public nonisolated func stateChanges() -> AsyncStream<SessionState> { states.subscribe() }
+
+  /// The stored login's identity, in any state that has one (``SessionContext``).
+  public nonisolated var currentIdentity: SessionIdentity? { currentState.identity }
+
+  /// The identity now and after every change; `nil` while signed out or restoring
+  /// (``SessionContext``).
+  /// - Returns: A new stream for one subscriber.
+  public nonisolated func identityChanges() -> AsyncStream<SessionIdentity?> {
+    states.subscribe { $0.identity }
+  }
 
   /// Reads the stored login and publishes the resulting state. Idempotent.
   ///

@@ -1,5 +1,6 @@
 public import Foundation
 public import ServerBeeModels
+public import ServerBeeTransport
 
 /// The answer to ``AuthClient/login(server:username:password:totpCode:)``.
 public enum LoginOutcome: Sendable, Hashable {

@@ -16,13 +16,14 @@ public import ServerBeeTransport
 /// as it is, whatever its status.
 public struct AuthorizedHTTPTransport: HTTPTransport {
   private let base: any HTTPTransport
-  private let client: AuthClient
+  private let client: any SessionContext
 
   /// Creates the decorator.
   /// - Parameters:
   ///   - base: The transport that performs the exchanges.
-  ///   - client: The client that provides and refreshes tokens.
-  public init(wrapping base: any HTTPTransport, client: AuthClient) {
+  ///   - client: The session that provides and refreshes tokens: an ``AuthClient``, or any
+  ///     other `SessionContext` (a fake in tests).
+  public init(wrapping base: any HTTPTransport, client: any SessionContext) {
     self.base = base
     self.client = client
   }
@@ -35,7 +36,7 @@ public struct AuthorizedHTTPTransport: HTTPTransport {
   ///   `.recoveryRequired`, `.foreignHost`, or a
   ///   refresh error), or the base transport's error.
   public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-    guard let server = client.currentState.identity?.server else {
+    guard let server = client.currentIdentity?.server else {
       throw AuthSessionError(.notSignedIn, "no session is signed in")
     }
     guard Self.isSameOrigin(request.url, server.url) else {

@@ -1,4 +1,5 @@
 public import ServerBeeModels
+public import ServerBeeTransport
 
 /// Where the login lifecycle stands, as published by ``AuthClient/stateChanges()``.
 ///
@@ -37,39 +38,4 @@ public enum SessionState: Sendable, Hashable {
       return identity
     }
   }
-}
-
-/// Who a stored login belongs to: never a secret.
-public struct SessionIdentity: Sendable, Hashable {
-  /// A local identifier of this login (a new one for every login or pairing).
-  public var loginID: String
-  /// The normalised server URL the login was made against.
-  public var server: ServerURL
-  /// The signed-in user, as last reported by the server.
-  public var user: SessionUser
-  /// This installation's identifier, as sent to the server.
-  public var installationID: String
-  /// The server's stable id of this login (v2); `nil` for a v1 server.
-  public var mobileSessionID: String?
-
-  /// Creates an identity.
-  /// - Parameters:
-  ///   - loginID: The local login identifier.
-  ///   - server: The server.
-  ///   - user: The user.
-  ///   - installationID: The installation identifier.
-  ///   - mobileSessionID: The server's session id, if known.
-  public init(
-    loginID: String, server: ServerURL, user: SessionUser, installationID: String,
-    mobileSessionID: String?
-  ) {
-    self.loginID = loginID
-    self.server = server
-    self.user = user
-    self.installationID = installationID
-    self.mobileSessionID = mobileSessionID
-  }
-
-  /// Whether the server speaks the v2 session API (stable session ids, revoke, recovery).
-  public var serverSupportsRevocation: Bool { mobileSessionID != nil }
 }

@@ -1,6 +1,7 @@
 import AuthSession
 import Foundation
 import ServerBeeTestSupport
+import ServerBeeTransport
 import Testing
 
 @testable import ServerBeeCommandLine

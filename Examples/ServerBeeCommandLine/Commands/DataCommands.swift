@@ -1,6 +1,7 @@
 import AuthSession
 import Foundation
 import ServerBeeModels
+import ServerBeeTransport
 
 /// `serverbee servers`, `alerts` and `devices`: one request each, a table or JSON.
 enum DataCommands {

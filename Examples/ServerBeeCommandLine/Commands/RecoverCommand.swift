@@ -1,6 +1,7 @@
 import AuthSession
 import Foundation
 import ServerBeeModels
+import ServerBeeTransport
 
 /// `serverbee recover`: asks the server to delete a session it rejected.
 enum RecoverCommand {

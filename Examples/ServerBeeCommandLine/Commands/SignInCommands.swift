@@ -1,5 +1,6 @@
 import AuthSession
 import ServerBeeModels
+import ServerBeeTransport
 
 /// `serverbee login` and `serverbee pair`.
 enum SignInCommands {

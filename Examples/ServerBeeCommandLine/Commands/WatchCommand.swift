@@ -2,6 +2,7 @@ import AuthSession
 import Foundation
 import RealtimeStream
 import ServerBeeModels
+import ServerBeeTransport
 
 /// `serverbee watch`: the live metrics table.
 enum WatchCommand {

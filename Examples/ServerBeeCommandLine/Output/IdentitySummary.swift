@@ -1,5 +1,6 @@
 import AuthSession
 import ServerBeeModels
+import ServerBeeTransport
 
 /// Who is signed in, for `login`, `pair` and `status` output (never a secret).
 struct IdentitySummary: Codable, Sendable, Hashable {

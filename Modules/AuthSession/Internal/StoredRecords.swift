@@ -1,6 +1,7 @@
 import Foundation
 import SecureStore
 import ServerBeeModels
+import ServerBeeTransport
 
 /// The stored login: one atomic value in the app-private group (v2 §2.8 "login record").
 ///

@@ -1,3 +1,5 @@
+public import Foundation
+
 /// Names the module an error comes from; one conforming type per module.
 ///
 /// Every module of ServerBeeKit reports failures with one public error type,
@@ -67,6 +69,46 @@ public struct ServerBeeError<Domain: ServerBeeErrorDomain>: Error, Sendable,
   public var description: String {
     var text = "\(Domain.name).\(code.rawValue): \(message)"
     if let httpStatus { text += " (HTTP \(httpStatus))" }
+    return text
+  }
+}
+
+/// What every ServerBeeKit error offers, whatever module it comes from: catch this one protocol
+/// to handle any of them.
+///
+/// ```swift
+/// do {
+///   try await client.login(server: url, username: name, password: password)
+/// } catch let error as any ServerBeeErrorProtocol {
+///   print(error.localizedDescription)  // "Wrong user name or password (HTTP 401)."
+///   if error.httpStatus == 401 { showLoginAgain() }
+/// }
+/// ```
+public protocol ServerBeeErrorProtocol: LocalizedError, CustomStringConvertible, Sendable {
+  /// The module the error comes from, for example `"AuthSession"`.
+  var domainName: String { get }
+  /// The stable error code, for example `"refresh_rejected"`.
+  var codeName: String { get }
+  /// A readable message without secrets.
+  var message: String { get }
+  /// The HTTP status that caused it, if any.
+  var httpStatus: Int? { get }
+}
+
+extension ServerBeeError: ServerBeeErrorProtocol {
+  /// The module the error comes from (`Domain.name`).
+  public var domainName: String { Domain.name }
+
+  /// The code's wire text.
+  public var codeName: String { code.rawValue }
+
+  /// A sentence a user can read: the message, capitalised, with the HTTP status when there is
+  /// one, for example `The server refused the connection (HTTP 503).` It is what
+  /// `localizedDescription` shows instead of "The operation could not be completed".
+  public var errorDescription: String? {
+    var text = message.prefix(1).uppercased() + message.dropFirst()
+    if let httpStatus { text += " (HTTP \(httpStatus))" }
+    if !text.hasSuffix(".") { text += "." }
     return text
   }
 }
