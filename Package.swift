@@ -60,15 +60,11 @@ let package = Package(
       path: "Modules/RealtimeStream"),
     .target(
       name: "NotificationPreferences",
-      dependencies: [
-        "ServerBeeModels", "ServerBeeTransport", "SecureStore", "PushEnvelopeCrypto",
-      ],
+      dependencies: ["ServerBeeModels"],
       path: "Modules/NotificationPreferences"),
     .target(
       name: "DeepLinkValidation",
-      dependencies: [
-        "ServerBeeModels", "ServerBeeTransport", "SecureStore", "PushEnvelopeCrypto",
-      ],
+      dependencies: ["ServerBeeModels"],
       path: "Modules/DeepLinkValidation"),
     .target(
       name: "ServerBeeSimulator",
@@ -102,7 +98,7 @@ let package = Package(
     .executableTarget(
       name: "serverbee-bench",
       dependencies: [
-        "ServerBeeModels", "ServerBeeTransport", "RealtimeStream", "PushEnvelopeCrypto", "CZlib",
+        "ServerBeeModels", "ServerBeeTransport", "RealtimeStream", "PushEnvelopeCrypto",
         "ServerBeeSimulator", "ServerBeeRelay",
       ],
       path: "Benchmarks/serverbee-bench"),

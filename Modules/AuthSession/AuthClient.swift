@@ -182,11 +182,11 @@ public actor AuthClient: SessionContext {
   /// - Returns: The stream.
   public nonisolated func stateChanges() -> AsyncStream<SessionState> { states.subscribe() }
 
-  /// The stored login's identity, in any state that has one (``SessionContext``).
+  /// The stored login's identity, in any state that has one (`SessionContext`).
   public nonisolated var currentIdentity: SessionIdentity? { currentState.identity }
 
   /// The identity now and after every change; `nil` while signed out or restoring
-  /// (``SessionContext``).
+  /// (`SessionContext`).
   /// - Returns: A new stream for one subscriber.
   public nonisolated func identityChanges() -> AsyncStream<SessionIdentity?> {
     states.subscribe { $0.identity }
