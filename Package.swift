@@ -13,6 +13,7 @@ let package = Package(
     .library(name: "PushEnvelopeCrypto", targets: ["PushEnvelopeCrypto"]),
     .library(name: "AuthSession", targets: ["AuthSession"]),
     .library(name: "RealtimeStream", targets: ["RealtimeStream"]),
+    .library(name: "ServerBeeAPI", targets: ["ServerBeeAPI"]),
     .library(name: "NotificationPreferences", targets: ["NotificationPreferences"]),
     .library(name: "DeepLinkValidation", targets: ["DeepLinkValidation"]),
     .library(name: "ServerBeeSimulator", targets: ["ServerBeeSimulator"]),
@@ -58,6 +59,10 @@ let package = Package(
       name: "RealtimeStream",
       dependencies: ["ServerBeeModels", "ServerBeeTransport"],
       path: "Modules/RealtimeStream"),
+    .target(
+      name: "ServerBeeAPI",
+      dependencies: ["ServerBeeModels", "ServerBeeTransport"],
+      path: "Modules/ServerBeeAPI"),
     .target(
       name: "NotificationPreferences",
       dependencies: [
@@ -165,6 +170,10 @@ let package = Package(
         "ServerBeeTestSupport",
       ],
       path: "Tests/RealtimeStreamIntegrationTests"),
+    .testTarget(
+      name: "ServerBeeAPITests",
+      dependencies: ["ServerBeeAPI", "ServerBeeTestSupport"],
+      path: "Tests/ServerBeeAPITests"),
     .testTarget(
       name: "NotificationPreferencesTests",
       dependencies: ["NotificationPreferences"],
