@@ -174,6 +174,11 @@ let package = Package(
       name: "ServerBeeAPITests",
       dependencies: ["ServerBeeAPI", "ServerBeeTestSupport"],
       path: "Tests/ServerBeeAPITests"),
+    // ServerBeeAPI against ServerBeeSimulator over loopback, signed in with AuthSession.
+    .testTarget(
+      name: "ServerBeeAPIIntegrationTests",
+      dependencies: ["ServerBeeAPI", "ServerBeeSimulator", "AuthSession", "ServerBeeTestSupport"],
+      path: "Tests/ServerBeeAPIIntegrationTests"),
     .testTarget(
       name: "NotificationPreferencesTests",
       dependencies: ["NotificationPreferences"],
