@@ -97,7 +97,7 @@ let package = Package(
       name: "ServerBeeCommandLine",
       dependencies: [
         "ServerBeeModels", "ServerBeeTransport", "SecureStore", "AuthSession", "RealtimeStream",
-        "ServerBeeSimulator", "ServerBeeRelay", "CZlib",
+        "ServerBeeAPI", "ServerBeeSimulator", "ServerBeeRelay", "CZlib",
       ],
       path: "Examples/ServerBeeCommandLine"),
     .executableTarget(
