@@ -13,6 +13,7 @@ let package = Package(
     .library(name: "PushEnvelopeCrypto", targets: ["PushEnvelopeCrypto"]),
     .library(name: "AuthSession", targets: ["AuthSession"]),
     .library(name: "RealtimeStream", targets: ["RealtimeStream"]),
+    .library(name: "ServerBeeAPI", targets: ["ServerBeeAPI"]),
     .library(name: "NotificationPreferences", targets: ["NotificationPreferences"]),
     .library(name: "DeepLinkValidation", targets: ["DeepLinkValidation"]),
     .library(name: "ServerBeeSimulator", targets: ["ServerBeeSimulator"]),
@@ -59,6 +60,10 @@ let package = Package(
       dependencies: ["ServerBeeModels", "ServerBeeTransport"],
       path: "Modules/RealtimeStream"),
     .target(
+      name: "ServerBeeAPI",
+      dependencies: ["ServerBeeModels", "ServerBeeTransport"],
+      path: "Modules/ServerBeeAPI"),
+    .target(
       name: "NotificationPreferences",
       dependencies: ["ServerBeeModels"],
       path: "Modules/NotificationPreferences"),
@@ -88,7 +93,7 @@ let package = Package(
       name: "ServerBeeCommandLine",
       dependencies: [
         "ServerBeeModels", "ServerBeeTransport", "SecureStore", "AuthSession", "RealtimeStream",
-        "ServerBeeSimulator", "ServerBeeRelay", "CZlib",
+        "ServerBeeAPI", "ServerBeeSimulator", "ServerBeeRelay", "CZlib",
       ],
       path: "Examples/ServerBeeCommandLine"),
     .executableTarget(
@@ -161,6 +166,15 @@ let package = Package(
         "ServerBeeTestSupport",
       ],
       path: "Tests/RealtimeStreamIntegrationTests"),
+    .testTarget(
+      name: "ServerBeeAPITests",
+      dependencies: ["ServerBeeAPI", "ServerBeeTestSupport"],
+      path: "Tests/ServerBeeAPITests"),
+    // ServerBeeAPI against ServerBeeSimulator over loopback, signed in with AuthSession.
+    .testTarget(
+      name: "ServerBeeAPIIntegrationTests",
+      dependencies: ["ServerBeeAPI", "ServerBeeSimulator", "AuthSession", "ServerBeeTestSupport"],
+      path: "Tests/ServerBeeAPIIntegrationTests"),
     .testTarget(
       name: "NotificationPreferencesTests",
       dependencies: ["NotificationPreferences"],

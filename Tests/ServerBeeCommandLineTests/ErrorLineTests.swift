@@ -1,6 +1,7 @@
 import AuthSession
 import Foundation
 import SecureStore
+import ServerBeeAPI
 import ServerBeeModels
 import ServerBeeTransport
 import Testing
@@ -62,6 +63,24 @@ import Testing
     #expect(
       ErrorLine.text(for: APIFailure(status: 500, body: body))
         == "the server answered HTTP 500 INTERNAL_ERROR: database down")
+  }
+
+  @Test func apiClientErrorsReadAsTheirCause() {
+    let failure = APIFailure(status: 403, body: Data())
+    #expect(
+      ErrorLine.text(for: ServerBeeAPIError(.forbidden, "GET /api/tasks", underlying: failure))
+        == "this account may not do that (HTTP 403)")
+    let transport = ServerBeeTransportError(.connectionRefused, "the server refused the connection")
+    #expect(
+      ErrorLine.text(for: ServerBeeAPIError(.transport, "GET /api/servers", underlying: transport))
+        == "cannot reach the server: the server refused the connection")
+    let auth = AuthSessionError(.sessionRejected, "refresh: 401")
+    #expect(
+      ErrorLine.text(for: ServerBeeAPIError(.transport, "GET /api/servers", underlying: auth))
+        == "the server no longer accepts this session (revoked or expired): see 'serverbee status'")
+    #expect(
+      ErrorLine.text(for: ServerBeeAPIError(.invalidArgument, "the device id must not be empty"))
+        == "the device id must not be empty")
   }
 
   @Test func storeAndDecodingErrorsSayWhichPartFailed() {

@@ -1,5 +1,6 @@
 import AuthSession
 import Foundation
+import ServerBeeAPI
 import ServerBeeModels
 import ServerBeeTransport
 
@@ -29,7 +30,7 @@ enum DataCommands {
     }
     let session = try await context.openSession()
     let identity = try await session.requireSignedIn(server: context.server)
-    let api = ServerAPI(server: identity.server, transport: session.api)
+    let api = ServerBeeAPIClient(server: identity.server, transport: session.api)
     let events = try await Spinner.run("Loading alert events", console: context.console) {
       try await api.alertEvents(limit: limit)
     }
@@ -40,7 +41,7 @@ enum DataCommands {
   static func devices(_ context: CommandContext) async throws {
     let session = try await context.openSession()
     let identity = try await session.requireSignedIn(server: context.server)
-    let api = ServerAPI(server: identity.server, transport: session.api)
+    let api = ServerBeeAPIClient(server: identity.server, transport: session.api)
     let devices = try await Spinner.run("Loading devices", console: context.console) {
       try await api.devices()
     }

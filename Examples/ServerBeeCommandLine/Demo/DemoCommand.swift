@@ -1,6 +1,7 @@
 import AuthSession
 import Foundation
 import SecureStore
+import ServerBeeAPI
 import ServerBeeModels
 import ServerBeeTransport
 
@@ -58,7 +59,7 @@ enum DemoCommand {
       "Streaming live metrics for \(String(format: "%g", duration)) s over /api/ws/servers")
     try await streamMetrics(session: session, server: identity.server, duration: duration)
 
-    let api = ServerAPI(server: identity.server, transport: session.api)
+    let api = ServerBeeAPIClient(server: identity.server, transport: session.api)
     steps.begin("Alerts: GET /api/alert-events")
     DataCommands.printAlerts(try await api.alertEvents(limit: 20), console: console)
 

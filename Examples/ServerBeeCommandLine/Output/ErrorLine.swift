@@ -1,5 +1,6 @@
 import AuthSession
 import SecureStore
+import ServerBeeAPI
 import ServerBeeModels
 import ServerBeeTransport
 
@@ -25,6 +26,11 @@ enum ErrorLine {
     case let error as CommandLineError: return error.message
     case let error as AuthSessionError: return text(for: error)
     case let failure as APIFailure: return text(for: failure)
+    case let error as ServerBeeAPIError:
+      // The API client wraps its cause once (an APIFailure, a transport or AuthSession error,
+      // a decoding error); the line names the cause, as it did before the client existed.
+      if let cause = error.underlying { return text(for: cause) }
+      return error.message
     case let error as ServerBeeTransportError: return "cannot reach the server: \(error.message)"
     case let error as SecureStoreError:
       return "the credential store cannot be used: \(error.message)"

@@ -1,6 +1,7 @@
 import AuthSession
 import Foundation
 import RealtimeStream
+import ServerBeeAPI
 import ServerBeeModels
 import ServerBeeTransport
 
@@ -29,8 +30,8 @@ struct FleetFeed: Sendable {
   /// Fetches the configuration, starts the stream and merges the configuration into it.
   /// - Throws: The configuration request's errors (which also validate the session).
   static func start(session: ClientSession, server: ServerURL) async throws -> FleetFeed {
-    let configurations = try await ServerAPI(server: server, transport: session.api)
-      .serverConfigurations()
+    let configurations = try await ServerBeeAPIClient(server: server, transport: session.api)
+      .servers()
     let stream = MetricsStreamClient(
       server: server, tokens: session.auth, transport: SocketWebSocketTransport())
     await stream.mergeConfiguration(configurations)

@@ -1,0 +1,76 @@
+public import ServerBeeModels
+import ServerBeeTransport
+
+extension ServerBeeAPIClient {
+  /// `GET /api/tasks[?type=…]`: one-shot and scheduled tasks, newest first (v1 §7.1).
+  /// **Admin only, including every read**: a member gets `.forbidden` (an empty-body 403).
+  ///
+  /// ```swift
+  /// let scheduled = try await api.tasks(type: .scheduled)
+  /// ```
+  /// - Parameter type: Only tasks of this type; `nil` for all.
+  /// - Returns: The tasks.
+  /// - Throws: ``ServerBeeAPIError``, or `CancellationError`.
+  public func tasks(type: TaskType? = nil) async throws -> [ServerTask] {
+    try await send(Endpoint(.get, "tasks", query: [("type", type?.rawValue)]))
+  }
+
+  /// `GET /api/tasks/{id}`: one task (v1 §7.1). **Admin only**.
+  ///
+  /// ```swift
+  /// let task = try await api.task(id: content.taskID)
+  /// ```
+  /// - Parameter id: The task id.
+  /// - Returns: The task.
+  /// - Throws: ``ServerBeeAPIError`` (`.notFound` for an unknown id), or `CancellationError`.
+  public func task(id: String) async throws -> ServerTask {
+    try Self.requireNonEmpty(id, "the task id")
+    return try await send(Endpoint(.get, "tasks", id))
+  }
+
+  /// `GET /api/tasks/{id}/results`: up to 500 result rows, newest first (v1 §7.3).
+  /// **Admin only**. An unknown task gives an empty array.
+  ///
+  /// ```swift
+  /// for run in TaskRun.group(try await api.taskResults(taskID: task.id)) {
+  ///   print(run.runID ?? "one-shot", run.summary.failed)
+  /// }
+  /// ```
+  /// - Parameter taskID: The task id.
+  /// - Returns: The rows (every run, target and attempt).
+  /// - Throws: ``ServerBeeAPIError``, or `CancellationError`.
+  public func taskResults(taskID: String) async throws -> [TaskResult] {
+    try Self.requireNonEmpty(taskID, "the task id")
+    return try await send(Endpoint(.get, "tasks", taskID, "results"))
+  }
+
+  /// `GET /api/tasks/{id}/results?run_id=…`: the rows of one run, every target and attempt
+  /// (v2 §9.2). **Admin only**.
+  ///
+  /// Every returned row has `runID == runID`. A v1 server ignores the filter and answers every
+  /// run; that is reported as `.serverTooOld` instead of returning rows of other runs.
+  ///
+  /// ```swift
+  /// let rows = try await api.taskResults(taskID: content.taskID, runID: content.runID)
+  /// let summary = TaskRun(runID: content.runID, results: rows).summary
+  /// ```
+  /// - Parameters:
+  ///   - taskID: The task id.
+  ///   - runID: The run id (from a `task_run` push or a result row).
+  /// - Returns: The run's rows.
+  /// - Throws: ``ServerBeeAPIError``: `.notFound` for an unknown run, `.serverTooOld` from a v1
+  ///   server, `.forbidden` for a member. Or `CancellationError`.
+  public func taskResults(taskID: String, runID: String) async throws -> [TaskResult] {
+    try Self.requireNonEmpty(taskID, "the task id")
+    try Self.requireNonEmpty(runID, "the run id")
+    let endpoint = Endpoint(.get, "tasks", taskID, "results", query: [("run_id", runID)])
+    let rows: [TaskResult] = try await send(endpoint)
+    guard rows.allSatisfy({ $0.runID == runID }) else {
+      throw ServerBeeAPIError(
+        .serverTooOld,
+        "\(endpoint.summary): the server ignored run_id and answered other runs (a v1 server)",
+        httpStatus: 200)
+    }
+    return rows
+  }
+}

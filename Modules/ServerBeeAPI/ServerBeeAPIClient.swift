@@ -1,0 +1,192 @@
+public import ServerBeeModels
+public import ServerBeeTransport
+
+/// A typed client for the REST data routes of a ServerBee server: servers and their records,
+/// server groups, alert events and rules, tasks and their results, security events, and the
+/// account's own user and mobile devices (wire contract v1 §2, §5–§9 and v2 §9).
+///
+/// The client is a small `Sendable` value over any `HTTPTransport`. It adds no credentials
+/// itself: give it a transport that does, normally AuthSession's `AuthorizedHTTPTransport`, which
+/// signs each request with the session's bearer token and refreshes once on a 401.
+///
+/// ```swift
+/// let auth = AuthClient(configuration: .init(deviceName: "Ops laptop"), store: store)
+/// let identity = try await auth.pair(scannedPayload: scannedText)
+/// let api = ServerBeeAPIClient(
+///   server: identity.server,
+///   transport: AuthorizedHTTPTransport(wrapping: URLSessionHTTPTransport(), client: auth))
+///
+/// let servers = try await api.servers()
+/// let firing = try await api.alertEvents(limit: 50).filter { $0.status == .firing }
+/// for try await page in api.securityEvents(SecurityEventQuery(severity: .critical)) {
+///   for event in page.items { print(event.sourceIP) }
+/// }
+/// ```
+///
+/// ### Errors
+///
+/// Every call throws ``ServerBeeAPIError`` (or `CancellationError`, untouched). The status of a
+/// non-200 answer becomes the code: 401 `.unauthorized`, 403 `.forbidden` (the empty-body admin
+/// gate included) or `.mustChangePassword`, 404 `.notFound`, 400 `.badRequest`, 409
+/// `.conflict`, 422/415 `.validation`, 429 `.rateLimited`, 5xx `.server`, anything else
+/// `.unexpectedStatus`. A 200 that does not decode is `.decoding`; a thrown transport error is
+/// `.transport`.
+///
+/// ### Server generations
+///
+/// The rule for ``ServerBeeAPIError`` code `.serverTooOld`:
+/// - An **empty-body 404** on any route is the router's "no such route" answer (v1 §1.3); every
+///   handler 404 carries a `Not found: …` message. So it means the server predates the route.
+/// - ``alertEvent(key:)`` with a `v1.` key (v2 §9.1): a v1 server looks for a `:` in the key,
+///   finds none and answers 400; that 400 means the server predates `v1.` keys.
+/// - ``taskResults(taskID:runID:)`` (v2 §9.2): a v1 server ignores `?run_id=` and answers every
+///   run's rows; an answer holding a row of another run means the server predates the filter.
+///   (A v2 server answers an unknown run with 404 `.notFound`.)
+///
+/// ## Topics
+///
+/// ### Creating a client
+///
+/// - ``init(server:transport:)``
+/// - ``server``
+///
+/// ### Servers
+///
+/// - ``servers()``
+/// - ``server(id:)``
+/// - ``records(serverID:query:)``
+/// - ``records(serverID:from:to:interval:)``
+/// - ``serverGroups()``
+///
+/// ### Alerts
+///
+/// - ``alertEvents(limit:)``
+/// - ``alertEvent(key:)``
+/// - ``alertEvent(_:)``
+/// - ``alertRules()``
+/// - ``alertRule(id:)``
+/// - ``alertRuleStates(ruleID:)``
+///
+/// ### Tasks
+///
+/// - ``tasks(type:)``
+/// - ``task(id:)``
+/// - ``taskResults(taskID:)``
+/// - ``taskResults(taskID:runID:)``
+///
+/// ### Security
+///
+/// - ``securityEvents(_:)``
+/// - ``securityEventPage(_:cursor:)``
+/// - ``securityEvent(id:)``
+/// - ``securityStats(groupedBy:serverID:since:until:limit:)``
+/// - ``deleteSecurityEvent(id:)``
+///
+/// ### Account
+///
+/// - ``currentUser()``
+/// - ``devices()``
+/// - ``revokeDevice(id:)``
+public struct ServerBeeAPIClient: Sendable {
+  /// The server every request goes to.
+  public let server: ServerURL
+  private let transport: any HTTPTransport
+
+  /// Creates a client.
+  ///
+  /// ```swift
+  /// let api = ServerBeeAPIClient(
+  ///   server: try ServerURL("https://monitor.example.com:9527"),
+  ///   transport: AuthorizedHTTPTransport(wrapping: URLSessionHTTPTransport(), client: auth))
+  /// ```
+  /// - Parameters:
+  ///   - server: The server's base URL; requests go to `server.endpoint("/api/…")`.
+  ///   - transport: The transport that performs the exchanges and adds credentials (for example
+  ///     AuthSession's `AuthorizedHTTPTransport`). It must return every status as a response.
+  public init(server: ServerURL, transport: any HTTPTransport) {
+    self.server = server
+    self.transport = transport
+  }
+
+  // MARK: Machinery
+
+  /// Sends the request and decodes the payload under `data`, wrapping every failure once.
+  func send<Payload: Decodable>(_ endpoint: Endpoint, as type: Payload.Type = Payload.self)
+    async throws -> Payload
+  {
+    let response = try await exchange(endpoint)
+    guard response.status == 200 else {
+      throw Self.error(for: APIFailure(status: response.status, body: response.body), endpoint)
+    }
+    do {
+      return try WireJSON.decode(APIResponse<Payload>.self, from: response.body).data
+    } catch let error as ServerBeeModelsError {
+      throw ServerBeeAPIError(
+        .decoding, "\(endpoint.summary): the answer could not be read: \(error.message)",
+        httpStatus: response.status, underlying: error)
+    }
+  }
+
+  private func exchange(_ endpoint: Endpoint) async throws -> HTTPResponse {
+    let request = HTTPRequest(
+      method: endpoint.method, url: server.endpoint(endpoint.pathAndQuery),
+      headers: ["accept": "application/json"])
+    do {
+      return try await transport.send(request)
+    } catch is CancellationError {
+      throw CancellationError()
+    } catch let error as ServerBeeTransportError {
+      throw ServerBeeAPIError(
+        .transport, "\(endpoint.summary): the server could not be reached: \(error.message)",
+        underlying: error)
+    } catch {
+      // A decorator's own refusal (AuthSession's AuthSessionError, say). Its text is not read:
+      // only the type name goes into the message, so nothing it holds can leak.
+      throw ServerBeeAPIError(
+        .transport, "\(endpoint.summary): the request was not sent (\(type(of: error)))",
+        underlying: error)
+    }
+  }
+
+  /// Maps a non-200 answer to the code its status means (see the type's discussion).
+  static func error(for failure: APIFailure, _ endpoint: Endpoint) -> ServerBeeAPIError {
+    let code: ServerBeeAPIError.Code
+    let fallback: String
+    switch failure.kind {
+    case .unauthorized: (code, fallback) = (.unauthorized, "the server rejected the credentials")
+    case .notPermitted: (code, fallback) = (.forbidden, "this account may not do this")
+    case .mustChangePassword:
+      (code, fallback) = (.mustChangePassword, "the account must change its password first")
+    case .routeNotFound:
+      (code, fallback) = (.serverTooOld, "the server has no such route (it may be too old)")
+    case .notFound: (code, fallback) = (.notFound, "not found")
+    case .badRequest:
+      if endpoint.v2Requirement == .v1AlertKey {
+        (code, fallback) = (.serverTooOld, "the server does not accept v1. alert keys")
+      } else {
+        (code, fallback) = (.badRequest, "the server refused the request")
+      }
+    case .twoFactorRequired, .invalidRequest:
+      (code, fallback) = (.validation, "the server refused a value")
+    case .conflict: (code, fallback) = (.conflict, "conflict")
+    case .rateLimited: (code, fallback) = (.rateLimited, "too many requests")
+    case .serverError: (code, fallback) = (.server, "the server failed")
+    case .other: (code, fallback) = (.unexpectedStatus, "unexpected answer")
+    }
+    var detail = fallback
+    if code == .serverTooOld, failure.body != .empty {
+      detail += " (\(failure.message.map { String($0.prefix(200)) } ?? ""))"
+    } else if let message = failure.message, !message.isEmpty {
+      detail = String(message.prefix(200))
+    }
+    return ServerBeeAPIError(
+      code, "\(endpoint.summary): \(detail)", httpStatus: failure.status, underlying: failure)
+  }
+
+  /// Refuses an empty path argument before anything is sent: it would name another route.
+  static func requireNonEmpty(_ value: String, _ name: String) throws {
+    guard !value.isEmpty else {
+      throw ServerBeeAPIError(.invalidArgument, "\(name) must not be empty")
+    }
+  }
+}
