@@ -16,6 +16,7 @@ let package = Package(
     .library(name: "ServerBeeAPI", targets: ["ServerBeeAPI"]),
     .library(name: "NotificationPreferences", targets: ["NotificationPreferences"]),
     .library(name: "DeepLinkValidation", targets: ["DeepLinkValidation"]),
+    .library(name: "ServerBeeKit", targets: ["ServerBeeKit"]),
     .library(name: "ServerBeeSimulator", targets: ["ServerBeeSimulator"]),
     .library(name: "ServerBeeRelay", targets: ["ServerBeeRelay"]),
     .executable(name: "serverbee", targets: ["serverbee"]),
@@ -71,6 +72,14 @@ let package = Package(
       name: "DeepLinkValidation",
       dependencies: ["ServerBeeModels"],
       path: "Modules/DeepLinkValidation"),
+    // The facade: re-exports the SDK modules and wires live defaults (ServerBeeClient).
+    .target(
+      name: "ServerBeeKit",
+      dependencies: [
+        "ServerBeeModels", "ServerBeeTransport", "SecureStore", "AuthSession", "RealtimeStream",
+        "ServerBeeAPI",
+      ],
+      path: "Modules/ServerBeeKit"),
     .target(
       name: "ServerBeeSimulator",
       dependencies: [
@@ -93,7 +102,7 @@ let package = Package(
       name: "ServerBeeCommandLine",
       dependencies: [
         "ServerBeeModels", "ServerBeeTransport", "SecureStore", "AuthSession", "RealtimeStream",
-        "ServerBeeAPI", "ServerBeeSimulator", "ServerBeeRelay", "CZlib",
+        "ServerBeeAPI", "ServerBeeKit", "ServerBeeSimulator", "ServerBeeRelay", "CZlib",
       ],
       path: "Examples/ServerBeeCommandLine"),
     .executableTarget(
@@ -193,6 +202,10 @@ let package = Package(
         "ServerBeeSimulator", "ServerBeeTestSupport", "PushEnvelopeCrypto", "ServerBeeRelay",
       ],
       path: "Tests/ServerBeeSimulatorTests"),
+    .testTarget(
+      name: "ServerBeeKitTests",
+      dependencies: ["ServerBeeKit", "ServerBeeSimulator", "ServerBeeTestSupport"],
+      path: "Tests/ServerBeeKitTests"),
     .testTarget(
       name: "ServerBeeRelayTests",
       dependencies: [

@@ -1,14 +1,17 @@
 import AuthSession
 import Foundation
 import SecureStore
+import ServerBeeKit
 import ServerBeeModels
 import ServerBeeTransport
 
-/// The SDK objects one command works with: the encrypted store in the home directory, the auth
-/// client over it, and the plain and signed HTTP transports.
+/// The SDK objects one command works with: the SDK's `ServerBeeClient` over the encrypted store
+/// in the home directory, and the parts of it commands use directly.
 struct ClientSession: Sendable {
   /// The state directory.
   let home: URL
+  /// The SDK facade (store, auth, REST client, live fleet).
+  let client: ServerBeeClient
   /// The auth client (restored).
   let auth: AuthClient
   /// Unsigned HTTP (auth requests, checks with an explicit token).
@@ -21,17 +24,11 @@ struct ClientSession: Sendable {
   /// Opens the store in `home` (creating it) and restores the stored login.
   /// - Throws: `SecureStoreError` or `AuthSessionError` when the store cannot be used.
   static func open(home: URL, console: Console) throws -> ClientSession {
-    let store = try EncryptedSQLiteCredentialStore(directory: home)
-    let http = URLSessionHTTPTransport(configuration: .init(timeout: .seconds(15)))
     let hostName = ProcessInfo.processInfo.hostName
-    let auth = AuthClient(
-      configuration: .init(deviceName: "serverbee CLI on \(hostName)"), store: store,
-      transport: http)
-    let session = ClientSession(
-      home: home, auth: auth, http: http,
-      api: AuthorizedHTTPTransport(wrapping: http, client: auth),
-      console: console)
-    return session
+    let client = try ServerBeeClient(home: home, deviceName: "serverbee CLI on \(hostName)")
+    return ClientSession(
+      home: home, client: client, auth: client.auth, http: client.http,
+      api: client.authorizedHTTP, console: console)
   }
 
   /// Restores the login and finishes queued sign-outs while their servers are reachable (best

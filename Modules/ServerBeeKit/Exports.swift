@@ -1,0 +1,7 @@
+// One import for integrators: `import ServerBeeKit` brings every SDK module.
+@_exported public import AuthSession
+@_exported public import RealtimeStream
+@_exported public import SecureStore
+@_exported public import ServerBeeAPI
+@_exported public import ServerBeeModels
+@_exported public import ServerBeeTransport

@@ -1,0 +1,174 @@
+public import AuthSession
+public import Foundation
+public import RealtimeStream
+public import SecureStore
+public import ServerBeeAPI
+public import ServerBeeModels
+public import ServerBeeTransport
+
+/// The one entry point: a signed-in ServerBee client with its store, auth, REST API and live
+/// fleet wired with the live defaults.
+///
+/// ```swift
+/// import ServerBeeKit
+///
+/// let client = try ServerBeeClient(home: homeDirectory, deviceName: "Status board")
+/// try await client.restore()
+/// _ = try await client.signIn(server: "https://monitor.example.com", username: "ada",
+///                             password: password)
+/// for server in try await client.api().servers() { print(server.name) }
+/// let fleet = try await client.watchFleet()
+/// print(try await fleet.firstSync().servers.count)
+/// await fleet.stop()
+/// _ = try await client.signOut()
+/// ```
+///
+/// Everything underneath stays reachable for what the facade does not cover: ``auth`` is the
+/// `AuthClient` (recovery, pending clean-ups, state changes), ``api()`` the typed REST client,
+/// ``LiveFleet/stream`` the stream client. Tests construct it with fakes through the package
+/// initialiser that takes every seam.
+public final class ServerBeeClient: Sendable {
+  /// Settings with sensible defaults.
+  public struct Configuration: Sendable, Hashable {
+    /// The device name shown in the server's device list.
+    public var deviceName: String
+    /// The total time one HTTP request may take (15 s).
+    public var requestTimeout: Duration
+
+    /// Creates a configuration.
+    /// - Parameters:
+    ///   - deviceName: The device name.
+    ///   - requestTimeout: The HTTP request timeout; 15 s by default.
+    public init(deviceName: String, requestTimeout: Duration = .seconds(15)) {
+      self.deviceName = deviceName
+      self.requestTimeout = requestTimeout
+    }
+  }
+
+  /// The auth client: login, pairing, refresh, logout, recovery, state changes.
+  public let auth: AuthClient
+  /// HTTP without the session's token (what ``auth`` sends its requests over).
+  public let http: any HTTPTransport
+  private let webSocket: any WebSocketTransport
+
+  /// A client whose credentials live in the encrypted store in `home` (created when missing,
+  /// key file `0600`).
+  /// - Parameters:
+  ///   - home: The state directory, for example `~/.serverbee`.
+  ///   - deviceName: The device name shown in the server's device list.
+  /// - Throws: `SecureStoreError` when the store cannot be opened.
+  public convenience init(home: URL, deviceName: String) throws {
+    self.init(
+      store: try EncryptedSQLiteCredentialStore(directory: home),
+      configuration: Configuration(deviceName: deviceName))
+  }
+
+  /// A client over any credential store (the Keychain store on Apple platforms).
+  /// - Parameters:
+  ///   - store: Where credentials live.
+  ///   - configuration: The settings.
+  public convenience init(store: any CredentialStore, configuration: Configuration) {
+    let http = URLSessionHTTPTransport(configuration: .init(timeout: configuration.requestTimeout))
+    self.init(
+      store: store, configuration: configuration, http: http,
+      webSocket: SocketWebSocketTransport())
+  }
+
+  /// Every seam: the store and both transports (fakes in tests).
+  package init(
+    store: any CredentialStore, configuration: Configuration, http: any HTTPTransport,
+    webSocket: any WebSocketTransport
+  ) {
+    self.http = http
+    self.webSocket = webSocket
+    auth = AuthClient(
+      configuration: .init(deviceName: configuration.deviceName), store: store, transport: http)
+  }
+
+  /// The session state now.
+  public var state: SessionState { auth.currentState }
+
+  /// Reads the stored login, then finishes queued sign-outs while their servers are reachable
+  /// (best effort: failures stay queued).
+  /// - Returns: The state after restoring.
+  /// - Throws: `AuthSessionError` when the store cannot be read.
+  @discardableResult
+  public func restore() async throws -> SessionState {
+    let state = try await auth.restore()
+    if let pending = try? await auth.pendingCleanups(), !pending.isEmpty {
+      _ = try? await auth.completePendingCleanups()
+    }
+    return state
+  }
+
+  /// Signs in with a user name and password (and a TOTP code when the account has 2FA).
+  /// - Parameters:
+  ///   - server: The server URL, for example `https://monitor.example.com`.
+  ///   - username: The user name.
+  ///   - password: The password (never stored).
+  ///   - totpCode: The 6-digit code, if the account has 2FA.
+  /// - Returns: Signed in, or "2FA required".
+  /// - Throws: `AuthSessionError`.
+  public func signIn(
+    server: String, username: String, password: String, totpCode: String? = nil
+  ) async throws -> LoginOutcome {
+    try await auth.login(
+      server: server, username: username, password: password, totpCode: totpCode)
+  }
+
+  /// Pairs with the text of a scanned ServerBee QR code.
+  /// - Parameter scannedPayload: The QR text (`{"type":"serverbee_pair",…}`).
+  /// - Returns: The new login's identity.
+  /// - Throws: `AuthSessionError`.
+  @discardableResult
+  public func pair(scannedPayload: String) async throws -> SessionIdentity {
+    try await auth.pair(scannedPayload: scannedPayload)
+  }
+
+  /// The typed REST client for the signed-in server; every request carries the session's
+  /// token and is retried once after a refresh on 401.
+  /// - Returns: The client.
+  /// - Throws: ``ServerBeeClientError`` with `.notSignedIn`.
+  public func api() throws -> ServerBeeAPIClient {
+    ServerBeeAPIClient(server: try signedInIdentity().server, transport: authorizedHTTP)
+  }
+
+  /// HTTP with the session's bearer token, for routes the typed client does not cover.
+  public var authorizedHTTP: AuthorizedHTTPTransport {
+    AuthorizedHTTPTransport(wrapping: http, client: auth)
+  }
+
+  /// Fetches the server configuration, starts the live stream and merges the configuration in
+  /// (names and totals before the first update).
+  /// - Returns: The started fleet; call ``LiveFleet/stop()`` when done.
+  /// - Throws: ``ServerBeeClientError`` with `.notSignedIn`, or `ServerBeeAPIError` from the
+  ///   configuration request (which also validates the session).
+  public func watchFleet() async throws -> LiveFleet {
+    let server = try signedInIdentity().server
+    let configurations = try await api().servers()
+    let stream = MetricsStreamClient(server: server, tokens: auth, transport: webSocket)
+    await stream.mergeConfiguration(configurations)
+    await stream.start()
+    return LiveFleet(stream: stream)
+  }
+
+  /// Signs out with revocation; works offline (the revocation is queued and finished by a
+  /// later ``restore()``).
+  /// - Returns: What happened on the server.
+  /// - Throws: `AuthSessionError`.
+  @discardableResult
+  public func signOut() async throws -> LogoutOutcome {
+    try await auth.logout()
+  }
+
+  private func signedInIdentity() throws -> SessionIdentity {
+    guard case .signedIn(let identity) = auth.currentState else {
+      throw ServerBeeClientError(
+        .notSignedIn,
+        auth.currentState.identity == nil
+          ? "no login is stored: sign in or pair first"
+          : "the server rejected this login: recover it first")
+    }
+    return identity
+  }
+}
