@@ -18,6 +18,9 @@ let package = Package(
     .library(name: "DeepLinkValidation", targets: ["DeepLinkValidation"]),
     .library(name: "ServerBeeKit", targets: ["ServerBeeKit"]),
     .library(name: "ServerBeeSimulator", targets: ["ServerBeeSimulator"]),
+    // Fakes for integrators' own tests (StubHTTPTransport, FakeWebSocketTransport,
+    // FakeSessionContext, ManualClock, …); it links Swift Testing, so use it in test targets.
+    .library(name: "ServerBeeTestSupport", targets: ["ServerBeeTestSupport"]),
     .library(name: "ServerBeeRelay", targets: ["ServerBeeRelay"]),
     .executable(name: "serverbee", targets: ["serverbee"]),
     .executable(name: "serverbee-bench", targets: ["serverbee-bench"]),

@@ -7,22 +7,6 @@ import Testing
 
 @testable import AuthSession
 
-/// A session that is not an AuthClient: proves the decorator needs only the seam.
-struct FixedSession: SessionContext {
-  let identity: SessionIdentity?
-  let token: String
-
-  var currentIdentity: SessionIdentity? { identity }
-  func identityChanges() -> AsyncStream<SessionIdentity?> {
-    AsyncStream { $0.yield(identity) }
-  }
-  func confirmDeletionProof() async throws -> SessionIdentity {
-    guard let identity else { throw AuthSessionError(.notSignedIn, "signed out") }
-    return identity
-  }
-  func validAccessToken() async throws -> String { token }
-}
-
 /// The session seam of ServerBeeTransport (`SessionContext`) as AuthClient provides it: the
 /// identity, its changes, the login scope, and the decorator working over any session.
 @Suite(.timeLimit(.minutes(1))) struct SessionContextTests {
@@ -81,22 +65,19 @@ struct FixedSession: SessionContext {
   }
 
   @Test func theDecoratorSignsWithAnySessionContext() async throws {
-    let identity = SessionIdentity(
-      loginID: "l", server: try ServerURL(Wire.server),
-      user: SessionUser(id: Wire.userID, username: "ada", role: .member), installationID: "i",
-      mobileSessionID: nil)
+    let session = FakeSessionContext()
+    session.signIn(
+      try FakeSessionContext.identity(user: "ada", server: Wire.server), token: "t-1")
     let http = StubHTTPTransport()
     await http.expect(.get, "/api/servers", reply: .json(200, #"{"data":[]}"#))
-    let api = AuthorizedHTTPTransport(
-      wrapping: http, client: FixedSession(identity: identity, token: "t-1"))
+    let api = AuthorizedHTTPTransport(wrapping: http, client: session)
     let response = try await api.send(
       HTTPRequest(url: try ServerURL(Wire.server).endpoint("/api/servers")))
     #expect(response.status == 200)
     #expect(await http.received.first?.headers["authorization"] == "Bearer t-1")
-    let signedOut = AuthorizedHTTPTransport(
-      wrapping: http, client: FixedSession(identity: nil, token: "t"))
+    session.signOut()
     await #expect(throws: AuthSessionError.self) {
-      _ = try await signedOut.send(
+      _ = try await api.send(
         HTTPRequest(url: try ServerURL(Wire.server).endpoint("/api/servers")))
     }
   }

@@ -1,4 +1,4 @@
-package import Foundation
+public import Foundation
 
 /// A `Clock` whose time only moves when a test calls ``advance(by:)``.
 ///
@@ -13,37 +13,37 @@ package import Foundation
 /// ```
 ///
 /// ``currentDate`` moves with the clock, so a `now: () -> Date` seam can follow it.
-package final class ManualClock: Clock, @unchecked Sendable {
+public final class ManualClock: Clock, @unchecked Sendable {
   // Safe to share: every stored mutable property is only touched while `lock` is held, and
   // continuations are resumed after the lock is released.
 
   /// A point on the manual timeline: the time elapsed since the clock was created.
-  package struct Instant: InstantProtocol, Hashable, Sendable {
+  public struct Instant: InstantProtocol, Hashable, Sendable {
     /// The time since the clock's start.
-    package var offset: Duration
+    public var offset: Duration
 
     /// Creates an instant.
     /// - Parameter offset: The time since the clock's start.
-    package init(offset: Duration) { self.offset = offset }
+    public init(offset: Duration) { self.offset = offset }
 
     /// The instant `duration` later.
     /// - Parameter duration: The distance.
     /// - Returns: The later instant.
-    package func advanced(by duration: Duration) -> Instant {
+    public func advanced(by duration: Duration) -> Instant {
       Instant(offset: offset + duration)
     }
 
     /// The distance from this instant to another.
     /// - Parameter other: The other instant.
     /// - Returns: `other - self`.
-    package func duration(to other: Instant) -> Duration { other.offset - offset }
+    public func duration(to other: Instant) -> Duration { other.offset - offset }
 
     /// Orders instants.
     /// - Parameters:
     ///   - lhs: An instant.
     ///   - rhs: Another instant.
     /// - Returns: Whether `lhs` is earlier.
-    package static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
+    public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
   }
 
   private struct Sleeper {
@@ -60,32 +60,32 @@ package final class ManualClock: Clock, @unchecked Sendable {
 
   /// Creates a clock at offset zero.
   /// - Parameter startDate: The wall-clock date that offset zero stands for.
-  package init(startDate: Date = Date(timeIntervalSince1970: 1_800_000_000)) {
+  public init(startDate: Date = Date(timeIntervalSince1970: 1_800_000_000)) {
     self.startDate = startDate
   }
 
   /// The current instant.
-  package var now: Instant { lock.withLock { Instant(offset: offset) } }
+  public var now: Instant { lock.withLock { Instant(offset: offset) } }
 
   /// The clock's resolution: exact.
-  package var minimumResolution: Duration { .zero }
+  public var minimumResolution: Duration { .zero }
 
   /// The wall-clock date of the current instant: the start date plus the elapsed time.
-  package var currentDate: Date {
+  public var currentDate: Date {
     let elapsed = lock.withLock { offset }
     let (seconds, attoseconds) = elapsed.components
     return startDate.addingTimeInterval(Double(seconds) + Double(attoseconds) / 1e18)
   }
 
   /// The number of tasks currently asleep on this clock.
-  package var sleeperCount: Int { lock.withLock { sleepers.count } }
+  public var sleeperCount: Int { lock.withLock { sleepers.count } }
 
   /// Suspends until the clock reaches `deadline` or the task is cancelled.
   /// - Parameters:
   ///   - deadline: When to wake.
   ///   - tolerance: Ignored.
   /// - Throws: `CancellationError` when the task is cancelled first.
-  package func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+  public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
     let id = UUID()
     try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation {
@@ -115,7 +115,7 @@ package final class ManualClock: Clock, @unchecked Sendable {
 
   /// Moves time forward and wakes every sleeper whose deadline has been reached, earliest first.
   /// - Parameter duration: How far to move; must not be negative.
-  package func advance(by duration: Duration) {
+  public func advance(by duration: Duration) {
     let due = lock.withLock { () -> [Sleeper] in
       offset += duration
       let due = sleepers.filter { $0.deadline.offset <= offset }
@@ -128,7 +128,7 @@ package final class ManualClock: Clock, @unchecked Sendable {
 
   /// Suspends until at least `count` tasks are asleep on this clock.
   /// - Parameter count: The number of sleepers to wait for.
-  package func waitForSleepers(_ count: Int = 1) async {
+  public func waitForSleepers(_ count: Int = 1) async {
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
       let ready = lock.withLock { () -> Bool in
         if sleepers.count >= count { return true }

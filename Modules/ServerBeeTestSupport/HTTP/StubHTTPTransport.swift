@@ -1,6 +1,6 @@
-package import Foundation
-package import ServerBeeTransport
-package import Testing
+public import Foundation
+public import ServerBeeTransport
+public import Testing
 
 /// An `HTTPTransport` that answers from a script of expected requests, in order.
 ///
@@ -17,15 +17,15 @@ package import Testing
 /// A request that does not match the next expectation (or arrives when none is left) is recorded
 /// as a test issue with `Issue.record` and answered by throwing ``StubHTTPTransport/Unexpected``.
 /// Every request, expected or not, is kept in ``received``.
-package actor StubHTTPTransport: HTTPTransport {
+public actor StubHTTPTransport: HTTPTransport {
   /// The error thrown for a request that was not expected.
-  package struct Unexpected: Error, CustomStringConvertible {
+  public struct Unexpected: Error, CustomStringConvertible {
     /// What was received and what was expected.
-    package let description: String
+    public let description: String
   }
 
   /// How a scripted exchange answers.
-  package typealias Responder = @Sendable (HTTPRequest) async throws -> HTTPResponse
+  public typealias Responder = @Sendable (HTTPRequest) async throws -> HTTPResponse
 
   private struct Expectation {
     let method: HTTPMethod
@@ -36,10 +36,10 @@ package actor StubHTTPTransport: HTTPTransport {
 
   private var expectations: [Expectation] = []
   /// Every request received, in order.
-  package private(set) var received: [HTTPRequest] = []
+  public private(set) var received: [HTTPRequest] = []
 
   /// Creates a stub with no expectations.
-  package init() {}
+  public init() {}
 
   /// Scripts the next exchange: a request with this method and path gets this reply.
   /// - Parameters:
@@ -47,7 +47,7 @@ package actor StubHTTPTransport: HTTPTransport {
   ///   - path: The expected URL path, for example `/api/mobile/auth/refresh`.
   ///   - reply: The response to return.
   ///   - sourceLocation: Where the expectation was written, for failure messages.
-  package func expect(
+  public func expect(
     _ method: HTTPMethod, _ path: String, reply: HTTPResponse,
     sourceLocation: SourceLocation = #_sourceLocation
   ) {
@@ -60,7 +60,7 @@ package actor StubHTTPTransport: HTTPTransport {
   ///   - path: The expected URL path.
   ///   - error: The error to throw, for example a transport failure.
   ///   - sourceLocation: Where the expectation was written, for failure messages.
-  package func expect(
+  public func expect(
     _ method: HTTPMethod, _ path: String, throwing error: any Error & Sendable,
     sourceLocation: SourceLocation = #_sourceLocation
   ) {
@@ -74,7 +74,7 @@ package actor StubHTTPTransport: HTTPTransport {
   ///   - path: The expected URL path.
   ///   - sourceLocation: Where the expectation was written, for failure messages.
   ///   - respond: Builds the response from the request, or throws.
-  package func expect(
+  public func expect(
     _ method: HTTPMethod, _ path: String, sourceLocation: SourceLocation = #_sourceLocation,
     respond: @escaping Responder
   ) {
@@ -86,7 +86,7 @@ package actor StubHTTPTransport: HTTPTransport {
   /// - Parameter request: The request.
   /// - Returns: The scripted response.
   /// - Throws: The scripted error, or ``Unexpected`` when the request was not expected.
-  package func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+  public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
     received.append(request)
     let summary = "\(request.method.rawValue) \(request.url.path)"
     guard let next = expectations.first else {
@@ -108,13 +108,13 @@ package actor StubHTTPTransport: HTTPTransport {
   /// The requests received whose URL path is `path`.
   /// - Parameter path: A URL path.
   /// - Returns: The matching requests, in order.
-  package func requests(to path: String) -> [HTTPRequest] {
+  public func requests(to path: String) -> [HTTPRequest] {
     received.filter { $0.url.path == path }
   }
 
   /// Records a test issue for every scripted exchange that did not happen.
   /// - Parameter sourceLocation: Where the check was written.
-  package func verifyAllConsumed(sourceLocation: SourceLocation = #_sourceLocation) {
+  public func verifyAllConsumed(sourceLocation: SourceLocation = #_sourceLocation) {
     for leftover in expectations {
       Issue.record(
         "expected request \(leftover.method.rawValue) \(leftover.path) was never sent",
@@ -129,7 +129,7 @@ extension HTTPResponse {
   ///   - status: The status code.
   ///   - body: The body text (often JSON).
   /// - Returns: The response with `content-type: application/json` when the body is not empty.
-  package static func json(_ status: Int, _ body: String) -> HTTPResponse {
+  public static func json(_ status: Int, _ body: String) -> HTTPResponse {
     HTTPResponse(
       status: status, headers: body.isEmpty ? [:] : ["content-type": "application/json"],
       body: Data(body.utf8))
@@ -144,17 +144,17 @@ extension HTTPResponse {
 /// // … start callers, then …
 /// await gate.open()
 /// ```
-package actor Gate {
+public actor Gate {
   private var isOpen = false
   private var waiters: [CheckedContinuation<Void, Never>] = []
   private var arrivals = 0
   private var arrivalWaiters: [(Int, CheckedContinuation<Void, Never>)] = []
 
   /// Creates a closed gate.
-  package init() {}
+  public init() {}
 
   /// Suspends until the gate is open.
-  package func wait() async {
+  public func wait() async {
     arrivals += 1
     resumeArrivalWaiters()
     if isOpen { return }
@@ -163,13 +163,13 @@ package actor Gate {
 
   /// Suspends until at least `count` tasks have called ``wait()``.
   /// - Parameter count: The number of arrivals to wait for.
-  package func waitForArrivals(_ count: Int) async {
+  public func waitForArrivals(_ count: Int) async {
     if arrivals >= count { return }
     await withCheckedContinuation { arrivalWaiters.append((count, $0)) }
   }
 
   /// Opens the gate and lets every waiting task continue.
-  package func open() {
+  public func open() {
     isOpen = true
     let pending = waiters
     waiters = []

@@ -4,16 +4,16 @@
 /// var random = SeededRandom(seed: 42)
 /// let bytes = random.bytes(32)  // the same 32 bytes on every run
 /// ```
-package struct SeededRandom: RandomNumberGenerator, Sendable {
+public struct SeededRandom: RandomNumberGenerator, Sendable {
   private var state: UInt64
 
   /// Creates a generator.
   /// - Parameter seed: The seed; equal seeds give equal sequences.
-  package init(seed: UInt64) { state = seed }
+  public init(seed: UInt64) { state = seed }
 
   /// The next 64 random bits.
   /// - Returns: A pseudo-random value.
-  package mutating func next() -> UInt64 {
+  public mutating func next() -> UInt64 {
     state &+= 0x9E37_79B9_7F4A_7C15
     var z = state
     z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -24,7 +24,7 @@ package struct SeededRandom: RandomNumberGenerator, Sendable {
   /// The next `count` random bytes.
   /// - Parameter count: How many bytes.
   /// - Returns: The bytes.
-  package mutating func bytes(_ count: Int) -> [UInt8] {
+  public mutating func bytes(_ count: Int) -> [UInt8] {
     (0..<count).map { _ in UInt8(truncatingIfNeeded: next()) }
   }
 }

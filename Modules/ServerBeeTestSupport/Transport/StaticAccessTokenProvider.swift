@@ -1,5 +1,5 @@
 import Foundation
-package import ServerBeeTransport
+public import ServerBeeTransport
 
 /// An ``AccessTokenProvider`` that hands out scripted tokens and counts the calls.
 ///
@@ -8,7 +8,7 @@ package import ServerBeeTransport
 /// let client = MetricsStreamClient(tokens: tokens, …)
 /// #expect(tokens.callCount == 2)
 /// ```
-package final class StaticAccessTokenProvider: AccessTokenProvider, @unchecked Sendable {
+public final class StaticAccessTokenProvider: AccessTokenProvider, @unchecked Sendable {
   // @unchecked: the mutable state is behind `lock`.
   private let lock = NSLock()
   private var tokens: [String]
@@ -17,21 +17,21 @@ package final class StaticAccessTokenProvider: AccessTokenProvider, @unchecked S
 
   /// Creates a provider; the last token repeats once the others are used up.
   /// - Parameter tokens: The tokens to return, in order (at least one).
-  package init(_ tokens: String...) {
+  public init(_ tokens: String...) {
     self.tokens = tokens.isEmpty ? ["test-access-token"] : tokens
   }
 
   /// Makes later calls throw `error` (for example a revoked session).
   /// - Parameter error: The error.
-  package func fail(with error: any Error & Sendable) { lock.withLock { failure = error } }
+  public func fail(with error: any Error & Sendable) { lock.withLock { failure = error } }
 
   /// How many times ``validAccessToken()`` was called.
-  package var callCount: Int { lock.withLock { calls } }
+  public var callCount: Int { lock.withLock { calls } }
 
   /// The next scripted token.
   /// - Returns: The token.
   /// - Throws: The error set by ``fail(with:)``.
-  package func validAccessToken() async throws -> String {
+  public func validAccessToken() async throws -> String {
     let next = lock.withLock { () -> (token: String, error: (any Error & Sendable)?) in
       calls += 1
       let token = tokens.count > 1 ? tokens.removeFirst() : tokens[0]

@@ -1,6 +1,6 @@
-package import Foundation
-import ServerBeeModels
-package import ServerBeeTransport
+public import Foundation
+public import ServerBeeModels
+public import ServerBeeTransport
 
 /// A working in-memory `WebSocketTransport` whose server end each test drives.
 ///
@@ -16,9 +16,9 @@ package import ServerBeeTransport
 /// peer.send(#"{"type":"full_sync","servers":[],"upgrades":[]}"#)
 /// peer.close(code: .tokenExpired, reason: "token expired")
 /// ```
-package final class FakeWebSocketTransport: WebSocketTransport, Sendable {
+public final class FakeWebSocketTransport: WebSocketTransport, Sendable {
   /// How one `connect` call is answered.
-  package enum Outcome: Sendable {
+  public enum Outcome: Sendable {
     /// The upgrade succeeds.
     case accept
     /// The upgrade is answered with this HTTP status (`upgradeRejected`).
@@ -28,24 +28,24 @@ package final class FakeWebSocketTransport: WebSocketTransport, Sendable {
   }
 
   /// The server ends of accepted connections, in order.
-  package let peers: AsyncStream<FakeWebSocketPeer>
+  public let peers: AsyncStream<FakeWebSocketPeer>
   private let peerContinuation: AsyncStream<FakeWebSocketPeer>.Continuation
   private let state: Locked<(script: [Outcome], requests: [(URL, HTTPHeaders)])>
 
   /// Creates a transport answering `connect` calls with `script`, then accepting.
   /// - Parameter script: The answers, in order.
-  package init(script: [Outcome] = []) {
+  public init(script: [Outcome] = []) {
     (peers, peerContinuation) = AsyncStream.makeStream(of: FakeWebSocketPeer.self)
     state = Locked((script, []))
   }
 
   /// The URL and headers of every `connect` call, in order.
-  package var requests: [(url: URL, headers: HTTPHeaders)] {
+  public var requests: [(url: URL, headers: HTTPHeaders)] {
     state.withLock { $0.requests.map { (url: $0.0, headers: $0.1) } }
   }
 
   /// Answers with the next scripted outcome.
-  package func connect(to url: URL, headers: HTTPHeaders) async throws
+  public func connect(to url: URL, headers: HTTPHeaders) async throws
     -> any WebSocketConnection
   {
     let outcome = state.withLock { state -> Outcome in
@@ -67,11 +67,11 @@ package final class FakeWebSocketTransport: WebSocketTransport, Sendable {
 }
 
 /// The server end of a fake connection.
-package final class FakeWebSocketPeer: Sendable {
+public final class FakeWebSocketPeer: Sendable {
   /// The client end handed to the code under test.
-  package let client: FakeWebSocketConnection
+  public let client: FakeWebSocketConnection
   /// What the client sent, in order.
-  package let received: AsyncStream<WebSocketMessage>
+  public let received: AsyncStream<WebSocketMessage>
 
   init() {
     let (received, receivedContinuation) = AsyncStream.makeStream(of: WebSocketMessage.self)
@@ -81,31 +81,31 @@ package final class FakeWebSocketPeer: Sendable {
 
   /// Sends a text frame to the client.
   /// - Parameter text: The frame.
-  package func send(_ text: String) { client.deliver(.text(text)) }
+  public func send(_ text: String) { client.deliver(.text(text)) }
 
   /// Closes the connection with a close frame; the client's inbound stream finishes.
   /// - Parameters:
   ///   - code: The close code.
   ///   - reason: The reason.
-  package func close(code: WebSocketCloseCode, reason: String = "") {
+  public func close(code: WebSocketCloseCode, reason: String = "") {
     client.closedByPeer(WebSocketClose(code: code, reason: reason))
   }
 
   /// Drops the connection without a close frame; the client's inbound stream throws.
-  package func drop() { client.dropped() }
+  public func drop() { client.dropped() }
 
   /// Whether pings are answered (default `true`); when `false` a ping waits until cancelled.
-  package var answersPings: Bool {
+  public var answersPings: Bool {
     get { client.answersPings }
     set { client.answersPings = newValue }
   }
 
   /// The close the client sent, if it closed.
-  package var clientClose: WebSocketClose? { client.sentClose }
+  public var clientClose: WebSocketClose? { client.sentClose }
 }
 
 /// The client end of a fake connection.
-package final class FakeWebSocketConnection: WebSocketConnection, Sendable {
+public final class FakeWebSocketConnection: WebSocketConnection, Sendable {
   private struct State {
     var answersPings = true
     var sentClose: WebSocketClose?
@@ -114,7 +114,7 @@ package final class FakeWebSocketConnection: WebSocketConnection, Sendable {
   }
 
   /// The messages the peer sent.
-  package let inbound: AsyncThrowingStream<WebSocketMessage, any Error>
+  public let inbound: AsyncThrowingStream<WebSocketMessage, any Error>
   private let inboundContinuation: AsyncThrowingStream<WebSocketMessage, any Error>.Continuation
   private let sent: AsyncStream<WebSocketMessage>.Continuation
   private let state = Locked(State())
@@ -126,9 +126,9 @@ package final class FakeWebSocketConnection: WebSocketConnection, Sendable {
   }
 
   /// The peer's close frame, once it closed.
-  package var receivedClose: WebSocketClose? { state.withLock { $0.receivedClose } }
+  public var receivedClose: WebSocketClose? { state.withLock { $0.receivedClose } }
   /// How many pings the client sent.
-  package var pingCount: Int { state.withLock { $0.pings } }
+  public var pingCount: Int { state.withLock { $0.pings } }
 
   var answersPings: Bool {
     get { state.withLock { $0.answersPings } }
@@ -138,7 +138,7 @@ package final class FakeWebSocketConnection: WebSocketConnection, Sendable {
   var sentClose: WebSocketClose? { state.withLock { $0.sentClose } }
 
   /// Passes the message to the peer.
-  package func send(_ message: WebSocketMessage) async throws {
+  public func send(_ message: WebSocketMessage) async throws {
     guard state.withLock({ $0.sentClose == nil && $0.receivedClose == nil }) else {
       throw ServerBeeTransportError(.connectionClosed, "the fake connection is closed")
     }
@@ -146,7 +146,7 @@ package final class FakeWebSocketConnection: WebSocketConnection, Sendable {
   }
 
   /// Returns at once when the peer answers pings; otherwise waits until cancelled.
-  package func ping() async throws {
+  public func ping() async throws {
     let answers = state.withLock { state -> Bool in
       state.pings += 1
       return state.answersPings
@@ -162,7 +162,7 @@ package final class FakeWebSocketConnection: WebSocketConnection, Sendable {
   }
 
   /// Records the close and finishes the inbound stream.
-  package func close(code: WebSocketCloseCode, reason: String?) async {
+  public func close(code: WebSocketCloseCode, reason: String?) async {
     state.withLock { state in
       if state.sentClose == nil {
         state.sentClose = WebSocketClose(code: code, reason: reason ?? "")
