@@ -30,6 +30,7 @@ public final class FakeSessionContext: SessionContext, @unchecked Sendable {
   ///   - server: The server URL.
   ///   - installationID: The installation id.
   ///   - loginID: The local login id (a new one means a replacement login, a new scope).
+  ///   - role: The user's role.
   /// - Returns: The identity.
   /// - Throws: `ServerBeeModelsError` for an invalid server URL.
   public static func identity(
@@ -43,7 +44,10 @@ public final class FakeSessionContext: SessionContext, @unchecked Sendable {
       installationID: installationID, mobileSessionID: "session-" + loginID)
   }
 
-  /// Signs in (or switches to) `identity`, with `token` as the access token.
+  /// Signs in (or switches to) `identity`.
+  /// - Parameters:
+  ///   - identity: The identity.
+  ///   - token: The access token handed out from now on.
   public func signIn(_ identity: SessionIdentity, token: String = "fake-access-token") {
     lock.withLock { self.token = token }
     identities.publish(identity)
@@ -53,6 +57,7 @@ public final class FakeSessionContext: SessionContext, @unchecked Sendable {
   public func signOut() { identities.publish(nil) }
 
   /// Makes token and proof calls throw `error` (a revoked session); `nil` clears it.
+  /// - Parameter error: The error, or `nil`.
   public func fail(with error: (any Error & Sendable)?) { lock.withLock { failure = error } }
 
   /// How many times ``confirmDeletionProof()`` succeeded.
