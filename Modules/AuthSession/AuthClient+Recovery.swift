@@ -10,7 +10,7 @@ struct RecoveryGrant: Sendable {
 }
 
 extension AuthClient {
-  /// Recovers a login that needs it (v2 §2.7): proves the account and asks the server to delete
+  /// Recovers a login that needs it (wire contract v2 §2.7): proves the account and asks the server to delete
   /// the original session. It never creates a login.
   ///
   /// ```swift
@@ -169,7 +169,7 @@ extension AuthClient {
     }
   }
 
-  /// The response validation rules of v2 §2.7 (iOS `SessionRecoveryClient`).
+  /// The response validation rules of wire contract v2 §2.7 (iOS `SessionRecoveryClient`).
   static func validate(_ answer: RecoveryResponse, for current: LoginRecord) throws {
     func invalid(_ why: String) -> AuthSessionError {
       AuthSessionError(.invalidResponse, "\(AuthPath.recover): \(why)", httpStatus: 200)

@@ -37,7 +37,7 @@ extension AuthClient {
   /// flight.
   ///
   /// The rotated tokens are stored before this returns. Until the server confirms a deletion
-  /// proof, the request carries a persisted proposal (v2 §2.4, §2.8).
+  /// proof, the request carries a persisted proposal (wire contract v2 §2.4, §2.8).
   /// - Returns: The identity after the refresh.
   /// - Throws: ``AuthSessionError``: `.sessionRejected` (401/403: the
   ///   session moved to recovery, or was queued for cleanup and signed out),
@@ -171,7 +171,7 @@ extension AuthClient {
   }
 
   /// A refresh was answered 401/403. With a confirmed proof (and room in the journal) the login
-  /// is queued for cleanup and signed out; otherwise it moves to recovery (v2 §2.8), where a
+  /// is queued for cleanup and signed out; otherwise it moves to recovery (wire contract v2 §2.8), where a
   /// retried logout can still use the proof.
   func handleRejection(of rejected: LoginRecord) throws {
     cancelProactiveRefresh()

@@ -18,7 +18,7 @@ extension AuthClient {
   /// }
   /// ```
   /// - Parameters:
-  ///   - server: The server base URL as the user typed it; normalised per v2 §2.7.
+  ///   - server: The server base URL as the user typed it; normalised per wire contract v2 §2.7.
   ///   - username: The user name.
   ///   - password: The password.
   ///   - totpCode: The TOTP code, on the second step.
@@ -112,7 +112,7 @@ extension AuthClient {
     }
   }
 
-  /// Checks that a new login may start (v2 §2.8: cleanups first, a full journal blocks it) and
+  /// Checks that a new login may start (wire contract v2 §2.8: cleanups first, a full journal blocks it) and
   /// returns the installation id to send.
   func prepareForNewLogin() async throws -> String {
     try ensureRestored()

@@ -25,7 +25,7 @@ public import ServerBeeTransport
 /// let api = AuthorizedHTTPTransport(wrapping: URLSessionHTTPTransport(), client: client)
 /// ```
 ///
-/// ### Rules it keeps (wire contract v1 §2, v2 §2)
+/// ### Rules it keeps (wire contract v1 §2, wire contract v2 §2)
 /// - Refresh is single-flight: any number of concurrent callers cause one request. Rotated tokens
 ///   are written to the store before any caller gets them.
 /// - Until the server confirms a deletion proof, every refresh proposes one
@@ -93,7 +93,7 @@ public actor AuthClient: SessionContext {
     }
   }
 
-  /// The most unresolved offline logouts kept (v2 §2.8); a full journal refuses new logins.
+  /// The most unresolved offline logouts kept (wire contract v2 §2.8); a full journal refuses new logins.
   public static let maximumPendingCleanups = 16
 
   let configuration: Configuration

@@ -1,4 +1,4 @@
-/// Why an envelope is being opened (v2 §4.6, §9): the purpose decides the expiry rule.
+/// Why an envelope is being opened (wire contract v2 §4.6, §9): the purpose decides the expiry rule.
 public enum PushOpenPurpose: Hashable, Sendable {
   /// Showing a just-delivered notification (the notification service extension): the content
   /// must not have expired.

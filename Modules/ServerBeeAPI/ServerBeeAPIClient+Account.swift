@@ -2,7 +2,7 @@ public import ServerBeeModels
 import ServerBeeTransport
 
 extension ServerBeeAPIClient {
-  /// `GET /api/auth/me`: the signed-in account (v1 §2.11). Reachable even while the account
+  /// `GET /api/auth/me`: the signed-in account (wire contract v1 §2.11). Reachable even while the account
   /// must change its password.
   ///
   /// ```swift
@@ -16,7 +16,7 @@ extension ServerBeeAPIClient {
   }
 
   /// `GET /api/mobile/auth/devices`: the account's unexpired mobile sessions, most recently
-  /// used first (v1 §2.8, v2 §2.6).
+  /// used first (wire contract v1 §2.8, wire contract v2 §2.6).
   ///
   /// There is no "this device" flag: compare `installationID` (and, on v2 servers, `id` with
   /// the stored `mobile_session_id`).
@@ -32,7 +32,7 @@ extension ServerBeeAPIClient {
   }
 
   /// `DELETE /api/mobile/auth/devices/{id}`: ends one of the account's own mobile sessions,
-  /// with its tokens and push registrations (v1 §2.9, v2 §2.6).
+  /// with its tokens and push registrations (wire contract v1 §2.9, wire contract v2 §2.6).
   ///
   /// Revoking the session this client uses ends its own token at once.
   ///

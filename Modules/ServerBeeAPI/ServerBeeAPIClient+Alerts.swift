@@ -3,7 +3,7 @@ import ServerBeeTransport
 
 extension ServerBeeAPIClient {
   /// `GET /api/alert-events?limit=N`: the latest cycle of each alert state, firing first, then
-  /// by last change (v1 §6.2, v2 §9.1). Any authenticated user.
+  /// by last change (wire contract v1 §6.2, wire contract v2 §9.1). Any authenticated user.
   ///
   /// ```swift
   /// let events = try await api.alertEvents(limit: 50)
@@ -24,7 +24,7 @@ extension ServerBeeAPIClient {
       Endpoint(.get, "alert-events", query: [("limit", limit.map(String.init))]))
   }
 
-  /// `GET /api/alert-events/{alert_key}`: one alert's current cycle (v1 §6.3, v2 §9.1).
+  /// `GET /api/alert-events/{alert_key}`: one alert's current cycle (wire contract v1 §6.3, wire contract v2 §9.1).
   ///
   /// The key is either an opaque `v1.` key (from a v2 list row or a push) or the legacy
   /// `rule_id:server_id`; both go into the path unchanged. Use `AlertEvent.detailKey`.
@@ -59,7 +59,7 @@ extension ServerBeeAPIClient {
     try await alertEvent(key: key.text)
   }
 
-  /// `GET /api/alert-rules`: every alert rule (v1 §6.5). **Admin only**: a member gets
+  /// `GET /api/alert-rules`: every alert rule (wire contract v1 §6.5). **Admin only**: a member gets
   /// `.forbidden`.
   ///
   /// ```swift
@@ -72,7 +72,7 @@ extension ServerBeeAPIClient {
     try await send(Endpoint(.get, "alert-rules"))
   }
 
-  /// `GET /api/alert-rules/{id}`: one alert rule (v1 §6.5). **Admin only**.
+  /// `GET /api/alert-rules/{id}`: one alert rule (wire contract v1 §6.5). **Admin only**.
   ///
   /// ```swift
   /// let rule = try await api.alertRule(id: event.ruleID)
@@ -86,7 +86,7 @@ extension ServerBeeAPIClient {
     return try await send(Endpoint(.get, "alert-rules", id))
   }
 
-  /// `GET /api/alert-rules/{id}/states`: the rule's current cycle on each server (v1 §6.5).
+  /// `GET /api/alert-rules/{id}/states`: the rule's current cycle on each server (wire contract v1 §6.5).
   /// **Admin only**.
   ///
   /// ```swift

@@ -3,7 +3,7 @@ public import ServerBeeModels
 import ServerBeeTransport
 
 extension ServerBeeAPIClient {
-  /// `GET /api/servers`: the configuration of every server, hidden ones included (v1 §5.1).
+  /// `GET /api/servers`: the configuration of every server, hidden ones included (wire contract v1 §5.1).
   ///
   /// The REST object holds no live state; merge it with the WebSocket stream by `id`.
   ///
@@ -17,7 +17,7 @@ extension ServerBeeAPIClient {
     try await send(Endpoint(.get, "servers"))
   }
 
-  /// `GET /api/servers/{id}`: one server's configuration (v1 §5.1).
+  /// `GET /api/servers/{id}`: one server's configuration (wire contract v1 §5.1).
   ///
   /// ```swift
   /// let server = try await api.server(id: event.serverID)
@@ -32,7 +32,7 @@ extension ServerBeeAPIClient {
   }
 
   /// `GET /api/servers/{id}/records?from=…&to=…&interval=…`: metric samples, oldest first
-  /// (v1 §5.2).
+  /// (wire contract v1 §5.2).
   ///
   /// Times are sent in the `Z` form. An unknown server id gives an empty array, not an error.
   ///
@@ -53,7 +53,7 @@ extension ServerBeeAPIClient {
         query: query.queryItems.map { ($0.name, $0.value) }))
   }
 
-  /// `GET /api/servers/{id}/records`: metric samples between two times (v1 §5.2).
+  /// `GET /api/servers/{id}/records`: metric samples between two times (wire contract v1 §5.2).
   ///
   /// ```swift
   /// let end = RFC3339Timestamp(Date())
@@ -75,7 +75,7 @@ extension ServerBeeAPIClient {
       serverID: serverID, query: ServerRecordsQuery(from: from, to: to, interval: interval))
   }
 
-  /// `GET /api/server-groups`: every server group, to turn a `group_id` into a name (v1 §5.3).
+  /// `GET /api/server-groups`: every server group, to turn a `group_id` into a name (wire contract v1 §5.3).
   ///
   /// ```swift
   /// let groups = try await api.serverGroups()

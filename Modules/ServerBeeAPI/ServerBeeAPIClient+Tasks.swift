@@ -2,7 +2,7 @@ public import ServerBeeModels
 import ServerBeeTransport
 
 extension ServerBeeAPIClient {
-  /// `GET /api/tasks[?type=…]`: one-shot and scheduled tasks, newest first (v1 §7.1).
+  /// `GET /api/tasks[?type=…]`: one-shot and scheduled tasks, newest first (wire contract v1 §7.1).
   /// **Admin only, including every read**: a member gets `.forbidden` (an empty-body 403).
   ///
   /// ```swift
@@ -15,7 +15,7 @@ extension ServerBeeAPIClient {
     try await send(Endpoint(.get, "tasks", query: [("type", type?.rawValue)]))
   }
 
-  /// `GET /api/tasks/{id}`: one task (v1 §7.1). **Admin only**.
+  /// `GET /api/tasks/{id}`: one task (wire contract v1 §7.1). **Admin only**.
   ///
   /// ```swift
   /// let task = try await api.task(id: content.taskID)
@@ -28,7 +28,7 @@ extension ServerBeeAPIClient {
     return try await send(Endpoint(.get, "tasks", id))
   }
 
-  /// `GET /api/tasks/{id}/results`: up to 500 result rows, newest first (v1 §7.3).
+  /// `GET /api/tasks/{id}/results`: up to 500 result rows, newest first (wire contract v1 §7.3).
   /// **Admin only**. An unknown task gives an empty array.
   ///
   /// ```swift
@@ -45,7 +45,7 @@ extension ServerBeeAPIClient {
   }
 
   /// `GET /api/tasks/{id}/results?run_id=…`: the rows of one run, every target and attempt
-  /// (v2 §9.2). **Admin only**.
+  /// (wire contract v2 §9.2). **Admin only**.
   ///
   /// Every returned row has `runID == runID`. A v1 server ignores the filter and answers every
   /// run; that is reported as `.serverTooOld` instead of returning rows of other runs.

@@ -39,7 +39,7 @@ extension ServerBeeError.Code where Domain == ServerBeeAPIDomain {
   /// AuthSession's `AuthorizedHTTPTransport` this means the one refresh it tried did not help.
   public static let unauthorized = Self("unauthorized")
   /// HTTP 403: the account may not do this. Includes the **empty-body** admin-gate 403 that a
-  /// member gets from tasks and alert rules (v1 §9), and `Forbidden: …` answers such as revoking
+  /// member gets from tasks and alert rules (wire contract v1 §9), and `Forbidden: …` answers such as revoking
   /// another user's device.
   public static let forbidden = Self("forbidden")
   /// HTTP 403 `MUST_CHANGE_PASSWORD`: the account must change its password in the web UI first.
@@ -48,7 +48,7 @@ extension ServerBeeError.Code where Domain == ServerBeeAPIDomain {
   /// a `v1.` alert key, the alert moved on to a new cycle).
   public static let notFound = Self("not_found")
   /// The server does not support this call: an **empty-body** 404 (the router's answer for a
-  /// route it does not have, v1 §1.3), or a v1 server's answer to a v2-only request (see
+  /// route it does not have, wire contract v1 §1.3), or a v1 server's answer to a v2-only request (see
   /// ``ServerBeeAPIClient`` for the exact rule).
   public static let serverTooOld = Self("server_too_old")
   /// HTTP 400: the server refused the request as malformed (a bad cursor, a bad query value).

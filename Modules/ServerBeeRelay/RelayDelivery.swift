@@ -2,7 +2,7 @@ public import Foundation
 public import ServerBeeModels
 
 /// One push as the relay hands it to a ``PushProvider``: the validated relay request, the exact
-/// APNs payload of v2 §4.1 and the APNs request headers.
+/// APNs payload of wire contract v2 §4.1 and the APNs request headers.
 ///
 /// ```swift
 /// struct PrintingProvider: PushProvider {
@@ -15,7 +15,7 @@ public import ServerBeeModels
 ///
 /// The payload is
 /// `{"aps":{"alert":{"title":"ServerBee","body":"Open ServerBee to view this notification."},"mutable-content":1,"sound":"default"},"serverbee_envelope":{…}}`
-/// with the envelope's keys in v2 §4.2 order (`version`, `key_id`, `identity`, `nonce`,
+/// with the envelope's keys in wire contract v2 §4.2 order (`version`, `key_id`, `identity`, `nonce`,
 /// `ciphertext`). The relay never opens the envelope.
 public struct RelayDelivery: Hashable, Sendable {
   /// The relay request as validated.
@@ -68,7 +68,7 @@ public struct RelayDelivery: Hashable, Sendable {
     self.receivedAt = receivedAt
   }
 
-  /// The exact APNs payload of v2 §4.1 for an envelope.
+  /// The exact APNs payload of wire contract v2 §4.1 for an envelope.
   /// - Parameter envelope: The envelope.
   /// - Returns: Compact UTF-8 JSON.
   public static func payload(for envelope: PushEnvelope) -> Data {

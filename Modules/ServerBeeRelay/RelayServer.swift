@@ -2,7 +2,7 @@ public import Foundation
 public import ServerBeeModels
 import ServerBeeTransport
 
-/// A ServerBee-compatible push relay: `POST /v1/send` exactly as v2 §7 describes it, in
+/// A ServerBee-compatible push relay: `POST /v1/send` exactly as wire contract v2 §7 describes it, in
 /// process, over loopback HTTP or HTTPS, with a pluggable ``PushProvider``.
 ///
 /// ```swift
@@ -110,7 +110,7 @@ public final class RelayServer: Sendable {
     }
   }
 
-  /// Rate limits (per minute of the relay clock) and the in-flight cap of v2 §7.
+  /// Rate limits (per minute of the relay clock) and the in-flight cap of wire contract v2 §7.
   public struct Limits: Sendable, Hashable {
     /// Requests per client IP per minute; 120.
     public var requestsPerClient: Int
@@ -121,7 +121,7 @@ public final class RelayServer: Sendable {
     /// The most requests in flight (503 `RelayBusy` when that many are); 32.
     public var maximumInFlight: Int
 
-    /// Creates limits; the defaults are v2 §7's.
+    /// Creates limits; the defaults are wire contract v2 §7's.
     /// - Parameters:
     ///   - requestsPerClient: Per client IP per minute.
     ///   - sendsPerDevice: Per environment + token per minute.

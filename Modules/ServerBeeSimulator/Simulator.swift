@@ -41,7 +41,7 @@ public final class Simulator: Sendable {
     public var idleTimeout: TimeInterval = 30
     /// Most concurrent connections; further ones are closed at once.
     public var maximumConnections = 1024
-    /// The push relay, `[push_relay].url` of a real server (v2 §3.7): usable only as
+    /// The push relay, `[push_relay].url` of a real server (wire contract v2 §3.7): usable only as
     /// `https://…` or `http://127.0.0.1:PORT`. `nil` (the default) means no push delivery:
     /// `delivery_available` is false, encrypted-register answers 400, new tests 403.
     public var relayURL: String?

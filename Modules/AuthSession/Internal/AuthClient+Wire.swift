@@ -2,7 +2,7 @@ import Foundation
 import ServerBeeModels
 import ServerBeeTransport
 
-/// Auth API paths (wire contract v1 §2, v2 §2).
+/// Auth API paths (wire contract v1 §2, wire contract v2 §2).
 enum AuthPath {
   static let login = "/api/mobile/auth/login"
   static let refresh = "/api/mobile/auth/refresh"
@@ -76,7 +76,7 @@ extension AuthClient {
       code, "\(path): \(detail)", httpStatus: response.status, underlying: failure)
   }
 
-  /// Validates a token response's identifiers (v2 §2.4: a non-UUID session id is invalid).
+  /// Validates a token response's identifiers (wire contract v2 §2.4: a non-UUID session id is invalid).
   static func validate(_ tokens: MobileTokenResponse, path: String) throws {
     let valid =
       !tokens.accessToken.isEmpty && !tokens.refreshToken.isEmpty && !tokens.user.id.isEmpty

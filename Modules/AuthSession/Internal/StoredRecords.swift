@@ -3,7 +3,7 @@ import SecureStore
 import ServerBeeModels
 import ServerBeeTransport
 
-/// The stored login: one atomic value in the app-private group (v2 §2.8 "login record").
+/// The stored login: one atomic value in the app-private group (wire contract v2 §2.8 "login record").
 ///
 /// Everything that must change together (tokens, proofs, the recovery target) lives in this one
 /// value, so a crash can never leave a rotated refresh token next to a stale proof.
@@ -41,7 +41,7 @@ struct LoginRecord: Codable, Hashable, Sendable {
   var targetSessionID: String? { mobileSessionID ?? recoveryTargetID }
 }
 
-/// One unresolved offline logout (v2 §2.8): everything needed to replay the revoke, and nothing
+/// One unresolved offline logout (wire contract v2 §2.8): everything needed to replay the revoke, and nothing
 /// of any other login.
 struct LogoutJournalEntry: Codable, Hashable, Sendable {
   var id: String
@@ -68,7 +68,7 @@ extension CredentialKey {
   static let logoutJournal: CredentialKey = "auth.logout-journal"
 }
 
-/// Deletion-proof proposals (v2 §2.2): `sb-revoke-v1.` + base64url-no-pad of 32 random bytes.
+/// Deletion-proof proposals (wire contract v2 §2.2): `sb-revoke-v1.` + base64url-no-pad of 32 random bytes.
 enum RevocationProof {
   static let prefix = "sb-revoke-v1."
   static let byteCount = 32

@@ -1,7 +1,7 @@
 import Foundation
 import ServerBeeModels
 
-/// The content rules of v2 §4.4 and §4.6, separated from the cryptography so each is readable.
+/// The content rules of wire contract v2 §4.4 and §4.6, separated from the cryptography so each is readable.
 enum PushContentRules {
   static let lifetime: Int64 = 1800
   static let futureSkew: Double = 60

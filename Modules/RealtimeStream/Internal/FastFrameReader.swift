@@ -72,7 +72,7 @@ enum FastFrameReader {
 
   // MARK: ServerStatus
 
-  /// Wire order of `ServerStatus` (v1 §4.5); keys are matched against the expected next one
+  /// Wire order of `ServerStatus` (wire contract v1 §4.5); keys are matched against the expected next one
   /// first, so a server-written object costs one comparison per key.
   private static let statusKeys: [StaticString] = [
     "id", "name", "online", "last_active", "uptime", "cpu", "mem_used", "mem_total", "swap_used",

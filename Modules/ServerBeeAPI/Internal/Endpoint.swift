@@ -55,7 +55,7 @@ struct Endpoint: Sendable {
   private static let segmentAllowed = CharacterSet(
     charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:@")
   /// Unreserved characters plus `:`. Notably `+` is encoded: unencoded, a query parser reads it
-  /// as a space (v1 §1.5).
+  /// as a space (wire contract v1 §1.5).
   private static let queryAllowed = CharacterSet(
     charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:")
 

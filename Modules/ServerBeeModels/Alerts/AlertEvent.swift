@@ -1,4 +1,4 @@
-/// One row of `GET /api/alert-events` (v1 §6.2, v2 §9.1): the latest cycle of one alert state.
+/// One row of `GET /api/alert-events` (wire contract v1 §6.2, wire contract v2 §9.1): the latest cycle of one alert state.
 ///
 /// v2 servers send ``alertKey`` (an opaque `v1.` key naming the exact dimension and cycle) as the
 /// first member; v1 servers do not send it. Use ``detailKey`` for the detail route and ``id`` as
@@ -63,7 +63,7 @@ public struct AlertEvent: Codable, Hashable, Sendable, Identifiable {
   /// otherwise the legacy `"<rule_id>:<server_id>"`.
   public var detailKey: String { alertKey ?? "\(ruleID):\(serverID)" }
 
-  /// The list identity `"<detailKey>#<status>#<event_at>"` (v1 §6.4): it tells a firing row from
+  /// The list identity `"<detailKey>#<status>#<event_at>"` (wire contract v1 §6.4): it tells a firing row from
   /// the resolved row of the same key.
   ///
   /// On v1 servers two security-rule rows can still share it (same rule, server and time, other
@@ -141,7 +141,7 @@ public struct AlertTriggerMode: WireString {
   public static let once: Self = "once"
 }
 
-/// The response of `GET /api/alert-events/{alert_key}` (v1 §6.3).
+/// The response of `GET /api/alert-events/{alert_key}` (wire contract v1 §6.3).
 ///
 /// ```swift
 /// let detail = try APIResponse<AlertEventDetail>.payload(status: status, body: body)

@@ -1,6 +1,6 @@
 import Foundation
 
-/// An alert rule from `GET /api/alert-rules` or `GET /api/alert-rules/{id}` (v1 §6.5). Admin only.
+/// An alert rule from `GET /api/alert-rules` or `GET /api/alert-rules/{id}` (wire contract v1 §6.5). Admin only.
 ///
 /// The contract pins only part of the rule object: its id, name and `enabled` flag, the
 /// notification mode, RFC 3339 `Z` timestamps, and three members that hold JSON **encoded inside
@@ -105,7 +105,7 @@ public struct AlertRule: Codable, Hashable, Sendable, Identifiable {
   }
 }
 
-/// One row of `GET /api/alert-rules/{id}/states` (v1 §6.5): the latest cycle of the rule on one
+/// One row of `GET /api/alert-rules/{id}/states` (wire contract v1 §6.5): the latest cycle of the rule on one
 /// server. Admin only. Times are RFC 3339 with `Z`.
 ///
 /// ```swift

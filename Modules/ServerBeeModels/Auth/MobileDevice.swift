@@ -1,4 +1,4 @@
-/// One of the caller's mobile sessions, from `GET /api/mobile/auth/devices` (v1 §2.8, v2 §2.6).
+/// One of the caller's mobile sessions, from `GET /api/mobile/auth/devices` (wire contract v1 §2.8, wire contract v2 §2.6).
 ///
 /// There is no "current device" flag: compare ``installationID`` (and, on v2 servers, ``id``
 /// with the stored `mobile_session_id`). On v1 servers ``id`` changes on every refresh.

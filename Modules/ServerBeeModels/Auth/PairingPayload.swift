@@ -1,6 +1,6 @@
 import Foundation
 
-/// The JSON text of a pairing QR code (v1 §3):
+/// The JSON text of a pairing QR code (wire contract v1 §3):
 /// `{"type":"serverbee_pair","server_url":"https://host:9527","code":"sb_pair_…"}`.
 ///
 /// ```swift
@@ -13,7 +13,7 @@ public struct PairingPayload: Hashable, Sendable, Codable, SecretBearing {
   /// The longest scanned text accepted.
   public static let maximumLength = 4096
 
-  /// The server, normalised (v2 §2.7).
+  /// The server, normalised (wire contract v2 §2.7).
   public var server: ServerURL
   /// The `sb_pair_` code (single use, 300 s).
   public var code: String

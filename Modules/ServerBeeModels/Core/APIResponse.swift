@@ -1,6 +1,6 @@
 public import Foundation
 
-/// The success envelope of every JSON response: `{"data": <payload>}` (v1 §1.1).
+/// The success envelope of every JSON response: `{"data": <payload>}` (wire contract v1 §1.1).
 ///
 /// ```swift
 /// let devices = try APIResponse<[MobileDevice]>.payload(status: 200, body: body)
@@ -33,7 +33,7 @@ extension APIResponse where Payload: Decodable {
   }
 }
 
-/// The error envelope of handler errors: `{"error":{"code":…,"message":…}}` (v1 §1.2).
+/// The error envelope of handler errors: `{"error":{"code":…,"message":…}}` (wire contract v1 §1.2).
 public struct APIErrorEnvelope: Codable, Hashable, Sendable {
   /// The error object.
   public var error: APIErrorBody
@@ -74,7 +74,7 @@ public struct APIErrorBody: Codable, Hashable, Sendable {
   }
 }
 
-/// The `error.code` values of v1 §1.2 (unknown codes survive decoding).
+/// The `error.code` values of wire contract v1 §1.2 (unknown codes survive decoding).
 public struct APIErrorCode: WireString {
   /// The wire text.
   public let rawValue: String

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A JSON encoder that writes what the ServerBee server writes (v1 §1.4): keys in the order the
+/// A JSON encoder that writes what the ServerBee server writes (wire contract v1 §1.4): keys in the order the
 /// `encode(to:)` implementation encodes them (declaration order for synthesised conformances),
 /// optionals that are `nil` as `null` (never left out), whole floats with a decimal point
 /// (`0.0`), `/` unescaped, non-ASCII as UTF-8, no whitespace.

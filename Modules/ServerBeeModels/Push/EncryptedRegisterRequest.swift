@@ -1,4 +1,4 @@
-/// The body of `POST /api/mobile/push/encrypted-register` (v2 §3.5): the device token and the
+/// The body of `POST /api/mobile/push/encrypted-register` (wire contract v2 §3.5): the device token and the
 /// content key the server will encrypt pushes with.
 ///
 /// Every key is required and the server refuses unknown keys. `content_key` is the standard

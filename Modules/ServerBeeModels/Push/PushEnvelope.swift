@@ -1,4 +1,4 @@
-/// The encrypted push envelope, format version 1 (v2 §4.2): the `serverbee_envelope` object of
+/// The encrypted push envelope, format version 1 (wire contract v2 §4.2): the `serverbee_envelope` object of
 /// an APNs payload.
 ///
 /// Exactly five keys, in this order: `version`, `key_id`, `identity`, `nonce`, `ciphertext`.

@@ -1,4 +1,4 @@
-/// One server's metrics in an `update` frame (v1 §4.6): a partial ``ServerStatus``.
+/// One server's metrics in an `update` frame (wire contract v1 §4.6): a partial ``ServerStatus``.
 ///
 /// Only ``id`` is required. Every other property is `nil` when its key is **absent**, never `0`,
 /// so a merge can tell "not sent" from "zero". Real servers send exactly 21 keys (`id`, `name`,
@@ -191,7 +191,7 @@ public struct LiveMetrics: Codable, Hashable, Sendable, Identifiable {
 
 extension ServerStatus {
   /// Applies an `update` entry: every metric it carries replaces the cached one, absent ones are
-  /// kept, and ``name`` is never replaced (v1 §4.6).
+  /// kept, and ``name`` is never replaced (wire contract v1 §4.6).
   ///
   /// This is the reference merge; `RealtimeStream` may use a faster one with the same result.
   /// - Parameter metrics: The entry; its ``LiveMetrics/id`` should equal ``id``.

@@ -1,6 +1,6 @@
 public import Foundation
 
-/// A frame the server sends on the live stream `GET /api/ws/servers` (v1 §4.4).
+/// A frame the server sends on the live stream `GET /api/ws/servers` (wire contract v1 §4.4).
 ///
 /// Every frame is a JSON object whose `type` member picks the case. A frame whose `type` is
 /// unknown, missing, `null` or not a string (or a frame that is JSON but not an object) becomes
@@ -185,7 +185,7 @@ public enum LiveStreamMessage: Codable, Hashable, Sendable {
   }
 }
 
-/// A `full_sync` frame: the whole fleet (v1 §4.4). Every `full_sync` is an authoritative
+/// A `full_sync` frame: the whole fleet (wire contract v1 §4.4). Every `full_sync` is an authoritative
 /// replace, including the second one a lagging client receives, and an empty one.
 public struct FullSync: Codable, Hashable, Sendable {
   /// Every server, `weight` descending then `created_at` descending.
@@ -214,7 +214,7 @@ public struct FullSync: Codable, Hashable, Sendable {
   }
 }
 
-/// An `update` frame (v1 §4.6). Real servers send exactly one entry per frame; more are
+/// An `update` frame (wire contract v1 §4.6). Real servers send exactly one entry per frame; more are
 /// accepted.
 public struct MetricsUpdate: Codable, Hashable, Sendable {
   /// The partial entries to merge by id.
@@ -242,7 +242,7 @@ public struct UnknownLiveStreamMessage: Codable, Hashable, Sendable {
   }
 }
 
-/// A frame a client may send on the live stream (v1 §4.3). A mobile client needs none.
+/// A frame a client may send on the live stream (wire contract v1 §4.3). A mobile client needs none.
 ///
 /// ```swift
 /// let frame = try WireJSON.encode(LiveStreamClientMessage.dockerSubscribe(serverID: id))

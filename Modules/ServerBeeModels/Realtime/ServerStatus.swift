@@ -1,11 +1,11 @@
-/// One server in a `full_sync` frame (v1 §4.5): identity, live metrics and static facts.
+/// One server in a `full_sync` frame (wire contract v1 §4.5): identity, live metrics and static facts.
 ///
 /// Properties are in wire order, and ``WireJSON`` writes them in that order. Units follow the
 /// contract: bytes for memory, swap and disk; bytes per second for speeds; cumulative bytes for
 /// transfers; percent (0–100) for ``cpu``; Unix seconds for ``lastActive``. Offline servers (and
 /// online ones without a report yet) carry zeros in every live metric.
 ///
-/// **Non-finite floats.** The server writes a non-finite `f64` as `null` (v1 §1.4). Such a value
+/// **Non-finite floats.** The server writes a non-finite `f64` as `null` (wire contract v1 §1.4). Such a value
 /// decodes as `.nan` rather than failing the whole frame, and encodes back as `null`, so a frame
 /// round-trips byte for byte. Check `cpu.isFinite` before drawing it. Because `.nan != .nan`,
 /// two statuses holding `.nan` do not compare equal.

@@ -1,4 +1,4 @@
-/// A stored security event (v1 §8.2): an SSH login, an SSH brute-force attempt or a port scan
+/// A stored security event (wire contract v1 §8.2): an SSH login, an SSH brute-force attempt or a port scan
 /// seen on a server.
 ///
 /// Served by `GET /api/security/events` (inside a ``SecurityEventPage``) and
@@ -146,7 +146,7 @@ public struct SecurityDetectorSource: WireString {
   public static let firewallLog: Self = "firewall_log"
 }
 
-/// One page of `GET /api/security/events` (v1 §8.1): `{"items": […], "next_cursor": …}`.
+/// One page of `GET /api/security/events` (wire contract v1 §8.1): `{"items": […], "next_cursor": …}`.
 public struct SecurityEventPage: Codable, Hashable, Sendable {
   /// Events, newest `created_at` first.
   public var items: [SecurityEvent]
@@ -168,7 +168,7 @@ public struct SecurityEventPage: Codable, Hashable, Sendable {
   }
 }
 
-/// One row of `GET /api/security/stats` (v1 §8.3): `{"key": …, "count": …}`.
+/// One row of `GET /api/security/stats` (wire contract v1 §8.3): `{"key": …, "count": …}`.
 public struct SecurityStatsEntry: Codable, Hashable, Sendable {
   /// The group: an event type, a source IP or a day such as `2026-05-20`.
   public var key: String

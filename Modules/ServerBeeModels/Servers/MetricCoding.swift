@@ -2,7 +2,7 @@
 // ServerRecord). Kept in one place so every model treats `null` floats and absent keys alike.
 
 extension KeyedDecodingContainer {
-  /// A required metric float. The server writes a non-finite `f64` as `null` (v1 §1.4), so
+  /// A required metric float. The server writes a non-finite `f64` as `null` (wire contract v1 §1.4), so
   /// `null` becomes `.nan` (which ``WireJSON`` writes back as `null`); an absent key is still a
   /// missing field.
   func decodeMetric(forKey key: Key) throws -> Double {

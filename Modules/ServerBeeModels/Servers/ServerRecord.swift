@@ -1,6 +1,6 @@
 public import Foundation
 
-/// One metric sample from `GET /api/servers/{id}/records` (v1 §5.2).
+/// One metric sample from `GET /api/servers/{id}/records` (wire contract v1 §5.2).
 ///
 /// Raw rows are single reports; hourly rows average the gauges and keep the counters at their
 /// maximum. There are no `*_total` fields: take them from ``ServerResponse``. Metric floats that

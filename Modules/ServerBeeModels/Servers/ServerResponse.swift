@@ -1,4 +1,4 @@
-/// A server's configuration from `GET /api/servers` and `GET /api/servers/{id}` (v1 §5.1).
+/// A server's configuration from `GET /api/servers` and `GET /api/servers/{id}` (wire contract v1 §5.1).
 ///
 /// This is configuration only: no `online` flag and no live metrics. Live state comes from the
 /// stream (``ServerStatus``); merge the two by ``id``. Properties are in wire order.

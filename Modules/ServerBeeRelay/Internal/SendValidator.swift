@@ -1,7 +1,7 @@
 import Foundation
 import ServerBeeModels
 
-/// The schema of `POST /v1/send` (v2 §7), as a pure function of the body bytes.
+/// The schema of `POST /v1/send` (wire contract v2 §7), as a pure function of the body bytes.
 ///
 /// Strict like the upstream Worker: a UTF-8 JSON object with exactly five keys, an envelope with
 /// exactly five keys, lowercase hex and UUIDs, canonical standard base64 with the byte counts

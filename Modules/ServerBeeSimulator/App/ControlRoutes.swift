@@ -256,7 +256,7 @@ extension SimulatorCore {
     return object([("id", .string(id))])
   }
 
-  /// The rule evaluated as firing now (created on first use); pushes as v2 §5 says
+  /// The rule evaluated as firing now (created on first use); pushes as wire contract v2 §5 says
   /// (PushEvents.swift).
   func controlFireAlert(_ context: RequestContext) throws -> HTTPResponse {
     let body = try controlBody(context)
@@ -328,7 +328,7 @@ extension SimulatorCore {
 
   /// Finishes one run: one result row per target attempt (`attempts` rows, the last with the
   /// given exit code, earlier ones failed with 1). Scheduled runs get a `run_id`; oneshot null.
-  /// A complete, uninterrupted scheduled run pushes its summary to the run owner (v2 §5).
+  /// A complete, uninterrupted scheduled run pushes its summary to the run owner (wire contract v2 §5).
   func controlFinishRun(_ context: RequestContext) throws -> HTTPResponse {
     let body = try controlBody(context)
     let taskID = context.parameter(0)
@@ -404,7 +404,7 @@ extension SimulatorCore {
   }
 
   /// Stores a raw security event, broadcasts it and pushes when a security rule admits it
-  /// (v2 §5) → `{"data": SecurityEvent, "pushes": n}`.
+  /// (wire contract v2 §5) → `{"data": SecurityEvent, "pushes": n}`.
   func controlSecurityEvent(_ context: RequestContext) throws -> HTTPResponse {
     let body = try controlBody(context)
     let id = Crypto.uuid(random)

@@ -41,7 +41,7 @@ extension ServerRow {
   }
 }
 
-/// Data routes: servers, groups, alerts, tasks, security events (v1 §5–§8, v2 §9).
+/// Data routes: servers, groups, alerts, tasks, security events (wire contract v1 §5–§8, wire contract v2 §9).
 extension SimulatorCore {
   func allServers() throws -> [ServerRow] {
     try db.query("SELECT * FROM servers ORDER BY weight DESC, created_at DESC").map(ServerRow.init)
@@ -140,7 +140,7 @@ extension SimulatorCore {
       live: live, diskIOJSON: row["disk_io_json"].text)
   }
 
-  /// Hourly rows: gauges averaged, cumulative counters at their maximum (v1 §5.2).
+  /// Hourly rows: gauges averaged, cumulative counters at their maximum (wire contract v1 §5.2).
   private static func aggregate(hourStart: Int64, _ rows: [Stored]) -> Stored {
     let n = Double(rows.count)
     func average(_ value: (LiveNumbers) -> Double) -> Double {
@@ -343,7 +343,7 @@ extension SimulatorCore {
       }, createdAt: row["created_at"].int ?? 0)
   }
 
-  /// The security filters present in the query (v1 §8.1): exact matches on `columns` (query
+  /// The security filters present in the query (wire contract v1 §8.1): exact matches on `columns` (query
   /// names equal column names) and `since`/`until` on `created_at`.
   static func securityFilters(_ context: RequestContext, columns: [String]) throws
     -> (clauses: [String], bindings: [SQLValue])
@@ -397,10 +397,10 @@ extension SimulatorCore {
     return Reply.data(SecurityEventPage(items: page.map(\.event), nextCursor: next))
   }
 
-  /// `GET /api/security/stats` (v1 §8.3): `server_id`, `since`, `until` filter as for the event
+  /// `GET /api/security/stats` (wire contract v1 §8.3): `server_id`, `since`, `until` filter as for the event
   /// list; rows by `group_by`, largest count first (ties by key), at most `limit` (default 50,
   /// clamped to 1…500). `day` groups by the UTC date of `created_at`. A missing or unknown
-  /// `group_by` is a framework rejection (plain-text 400, v1 §1.3), as for a serde enum.
+  /// `group_by` is a framework rejection (plain-text 400, wire contract v1 §1.3), as for a serde enum.
   func securityStats(_ context: RequestContext, _ caller: Caller?) throws -> HTTPResponse {
     guard let text = context.query["group_by"] else {
       throw APIError.plain(400, "Failed to deserialize query string: missing field `group_by`")

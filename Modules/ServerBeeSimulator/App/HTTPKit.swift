@@ -2,7 +2,7 @@ import Foundation
 import ServerBeeModels
 import ServerBeeTransport
 
-/// A handler failure that becomes one exact ServerBee response (v1 §1.2, §1.3).
+/// A handler failure that becomes one exact ServerBee response (wire contract v1 §1.2, §1.3).
 enum APIError: Error {
   case badRequest(String)
   case unauthorized
@@ -91,7 +91,7 @@ struct RequestContext {
     parameters.indices.contains(index) ? parameters[index] : ""
   }
 
-  /// The JSON object body, with axum's rejections (v1 §1.3): 415 without a JSON content type,
+  /// The JSON object body, with axum's rejections (wire contract v1 §1.3): 415 without a JSON content type,
   /// 400 for malformed JSON, 422 (plain text) for a body that is not an object.
   func jsonBody() throws -> JSONBody {
     let contentType = request.headers["content-type"]?.lowercased() ?? ""
@@ -174,7 +174,7 @@ struct JSONBody {
     }
   }
 
-  /// serde's `deny_unknown_fields` with every key required (v2 §3.1): an unknown key, then a
+  /// serde's `deny_unknown_fields` with every key required (wire contract v2 §3.1): an unknown key, then a
   /// missing one, is a framework 422 with a plain-text body. `path` prefixes nested objects.
   func requireExactly(_ keys: [String], path: String = "") throws {
     guard case .object(let members) = value else {

@@ -2,7 +2,7 @@ import Foundation
 import ServerBeeModels
 import ServerBeeTransport
 
-/// Mobile authentication, v1 §2 and v2 §2.1–§2.6.
+/// Mobile authentication, wire contract v1 §2 and wire contract v2 §2.1–§2.6.
 extension SimulatorCore {
   static let mustChangeMobile =
     "MUST_CHANGE_PASSWORD: complete onboarding via the web UI before using mobile"
@@ -36,7 +36,7 @@ extension SimulatorCore {
       session: id, user: user, access: access, refresh: refresh, revocation: revocation)
   }
 
-  /// Password + TOTP verification shared by login and password-mode recovery (v1 §2.3 4–6).
+  /// Password + TOTP verification shared by login and password-mode recovery (wire contract v1 §2.3 4–6).
   func verifyCredentials(username: String, password: String, totpCode: String?) throws -> UserRow {
     guard let user = try user(named: username), passwordMatches(user, password) else {
       throw APIError.unauthorized
@@ -159,7 +159,7 @@ extension SimulatorCore {
     return Reply.data(makePairCode(for: caller.user))
   }
 
-  /// One live code per user; expired codes are purged (v1 §2.5).
+  /// One live code per user; expired codes are purged (wire contract v1 §2.5).
   func makePairCode(for user: UserRow) -> PairCodeResponse {
     let code = "sb_pair_" + Crypto.token(random)
     let now = self.now
@@ -197,7 +197,7 @@ extension SimulatorCore {
   }
 
   /// The mobile login behind the `Authorization: Bearer` header, whatever credential the
-  /// middleware accepted (v1 §2.7, §2.10 steps 3–4): no Bearer header (an API key or a cookie)
+  /// middleware accepted (wire contract v1 §2.7, §2.10 steps 3–4): no Bearer header (an API key or a cookie)
   /// or an unknown token → 401 JSON; a web token → 400 `This session is not a mobile session`.
   func mobileBearer(_ context: RequestContext) throws -> (caller: Caller, sessionID: String) {
     guard let authorization = context.request.headers["authorization"],
@@ -246,7 +246,7 @@ extension SimulatorCore {
     return Reply.data("ok")
   }
 
-  /// Whether `token` is a deletion credential of `session` (v2 §2.5 "Accepted credentials").
+  /// Whether `token` is a deletion credential of `session` (wire contract v2 §2.5 "Accepted credentials").
   func credentialMatches(_ token: String, _ session: MobileSessionRow) throws -> Bool {
     let hash = Crypto.sha256Hex(token)
     if hash == session.revocationHash { return true }
@@ -259,7 +259,7 @@ extension SimulatorCore {
     return !token.hasPrefix(Self.proofPrefix) && hash == session.refreshHash
   }
 
-  /// Whether anything still references a session id that has no row (v2 §2.5 "dangling").
+  /// Whether anything still references a session id that has no row (wire contract v2 §2.5 "dangling").
   func hasDanglingState(_ sessionID: String) throws -> Bool {
     let access = try db.scalar(
       "SELECT 1 FROM access_sessions WHERE mobile_session_id = ? LIMIT 1", [.text(sessionID)])
@@ -314,7 +314,7 @@ extension SimulatorCore {
         mustChangePassword: user.mustChangePassword))
   }
 
-  /// `PUT /api/auth/password`: ends every other session, keeps the caller's own (v1 §2.11).
+  /// `PUT /api/auth/password`: ends every other session, keeps the caller's own (wire contract v1 §2.11).
   func changePassword(_ context: RequestContext, _ caller: Caller?) throws -> HTTPResponse {
     guard let caller else { throw APIError.bare(401) }
     let body = try context.jsonBody()

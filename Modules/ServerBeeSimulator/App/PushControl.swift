@@ -8,7 +8,7 @@ import ServerBeeTransport
 /// outcomes and reasons, never a content key or an envelope (only whether one is still kept).
 extension SimulatorCore {
   /// `PUT /__simulator/push/relay {"url": string|null}`: sets `[push_relay].url`; the answer says
-  /// whether the value is usable (v2 §3.7).
+  /// whether the value is usable (wire contract v2 §3.7).
   func controlSetRelay(_ context: RequestContext) throws -> HTTPResponse {
     let body = context.request.body.isEmpty ? JSONBody(value: .object([])) : try context.jsonBody()
     let url = try body.optionalString("url")

@@ -1,7 +1,7 @@
 import Foundation
 import ServerBeeModels
 
-/// A stored alert rule with the parameters the push events read (v1 §6.5, §8.5).
+/// A stored alert rule with the parameters the push events read (wire contract v1 §6.5, §8.5).
 struct AlertRuleRow: Sendable, Equatable {
   var id: String
   var name: String
@@ -39,7 +39,7 @@ struct AlertRuleRow: Sendable, Equatable {
   func covers(serverID: String) -> Bool { serverIDs.isEmpty || serverIDs.contains(serverID) }
 }
 
-/// How many targets of one task run ended in each bucket (v2 §4.4): the final attempt of each
+/// How many targets of one task run ended in each bucket (wire contract v2 §4.4): the final attempt of each
 /// target decides.
 struct TaskRunCounts: Sendable, Equatable {
   var total: Int64 = 0
@@ -66,7 +66,7 @@ struct TaskRunCounts: Sendable, Equatable {
   var allSucceeded: Bool { failed == 0 && timedOut == 0 && offline == 0 && denied == 0 }
 }
 
-/// The pushes that events produce (v2 §5): alert triggers and recoveries, finished task runs and
+/// The pushes that events produce (wire contract v2 §5): alert triggers and recoveries, finished task runs and
 /// admitted security events. Each function runs inside the caller's transaction and hands the
 /// sealed content to ``admitEverywhere(_:category:adminOnly:userID:)``; the returned number is
 /// how many installations got a job.
@@ -75,14 +75,14 @@ struct TaskRunCounts: Sendable, Equatable {
 /// state notifies, so it is both the `always` debounce anchor and the security dedupe anchor;
 /// a cycle that never notified (maintenance, a disabled rule) keeps it `NULL`.
 extension SimulatorCore {
-  /// `always` rules notify again only this long after the last notification (v1 §6.3).
+  /// `always` rules notify again only this long after the last notification (wire contract v1 §6.3).
   static let alertDebounce: Int64 = 300 * second
-  /// A security rule's `dedupe_window_seconds` when none is set (v1 §8.5).
+  /// A security rule's `dedupe_window_seconds` when none is set (wire contract v1 §8.5).
   static let defaultDedupeWindow: Int64 = 600
-  /// Names in alert content are cut to this many Unicode scalars (v2 §4.4).
+  /// Names in alert content are cut to this many Unicode scalars (wire contract v2 §4.4).
   static let pushNameLimit = 120
 
-  /// The security rule type that watches each raw event type (v1 §8.5).
+  /// The security rule type that watches each raw event type (wire contract v1 §8.5).
   static let securityRuleForEvent: [String: String] = [
     "ssh_login": "ssh_new_ip_login", "ssh_brute_force": "ssh_brute_force_detected",
     "port_scan": "port_scan_detected",
@@ -201,7 +201,7 @@ extension SimulatorCore {
   }
 
   /// Seals an alert push for everyone subscribed to alerts (admins and members alike).
-  /// `event_id` is the v2 §5 formula; `repeat` is the trigger time for firing pushes of
+  /// `event_id` is the wire contract v2 §5 formula; `repeat` is the trigger time for firing pushes of
   /// non-`once` rules, in the `+00:00` form of the `v1.` key (what chrono's `to_rfc3339` writes).
   private func admitAlertPush(
     _ state: AlertStateRow, rule: AlertRuleRow, status: PushAlertStatus, at nanos: Int64
@@ -297,7 +297,7 @@ extension SimulatorCore {
     return try admitEverywhere(content, category: .security, adminOnly: true)
   }
 
-  /// Scope, thresholds and exclusions of one security rule (v1 §8.5). A threshold that is set
+  /// Scope, thresholds and exclusions of one security rule (wire contract v1 §8.5). A threshold that is set
   /// needs evidence of the matching kind; exclusions apply to every security rule type.
   static func admits(_ rule: AlertRuleRow, _ event: SecurityEventRow) -> Bool {
     guard rule.isSecurity, securityRuleForEvent[event.eventType] == rule.ruleType,

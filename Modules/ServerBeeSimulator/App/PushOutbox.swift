@@ -3,7 +3,7 @@ import PushEnvelopeCrypto
 import ServerBeeModels
 import ServerBeeTransport
 
-/// One stored outbox job (v2 §6).
+/// One stored outbox job (wire contract v2 §6).
 struct OutboxRow: Sendable {
   var eventID: String
   var installationID: String
@@ -75,7 +75,7 @@ struct RelayClassification: Sendable, Equatable {
   var deviceInvalid = false
 }
 
-/// The durable outbox (v2 §6): admission seals one envelope per eligible installation;
+/// The durable outbox (wire contract v2 §6): admission seals one envelope per eligible installation;
 /// ``claimDueAttempts(limit:)`` re-checks eligibility under the database lock and leases a job;
 /// ``record(_:_:)`` classifies the relay's answer.
 ///
@@ -83,7 +83,7 @@ struct RelayClassification: Sendable, Equatable {
 /// advancing it. Only the envelope (ciphertext) is stored; it is erased at any terminal outcome
 /// and the row is kept.
 extension SimulatorCore {
-  /// Every push lives exactly 30 minutes from its `created_at` (v2 §4.6).
+  /// Every push lives exactly 30 minutes from its `created_at` (wire contract v2 §4.6).
   static let pushLifetime: Int64 = 1800
   /// How long one attempt owns a job (30 s).
   static let leaseNanos: Int64 = 30 * second
@@ -189,7 +189,7 @@ extension SimulatorCore {
     return session
   }
 
-  /// Whether a queued job may still be sent (v2 §6): same user with the role recorded at
+  /// Whether a queued job may still be sent (wire contract v2 §6): same user with the role recorded at
   /// admission, same live login on the same installation, same registration revision,
   /// registration complete and enabled, category still subscribed.
   func isStillEligible(_ job: OutboxRow) throws -> Bool {
@@ -322,7 +322,7 @@ extension SimulatorCore {
       """, [.int(now), .text(job.installationID), .int(job.revision)])
   }
 
-  /// The classification table of v2 §6.
+  /// The classification table of wire contract v2 §6.
   static func classify(_ answer: RelayAnswer) -> RelayClassification {
     guard case .response(let status, let body) = answer else {
       return RelayClassification(outcome: .retryable, reason: .relayUnavailable)
@@ -367,7 +367,7 @@ extension SimulatorCore {
     }
   }
 
-  /// The reasons v2 §3.6 lists; a relay's other reasons are mapped per outcome.
+  /// The reasons wire contract v2 §3.6 lists; a relay's other reasons are mapped per outcome.
   static let knownReasons: Set<PushDeliveryReason> = [
     "Queued", "Accepted", "Expired", "Ineligible", "Unregistered", "BadTopic", "BadDeviceToken",
     "DeviceTokenNotForTopic", "TooManyRequests", "ServiceUnavailable", "InternalServerError",

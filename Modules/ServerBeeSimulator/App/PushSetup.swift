@@ -2,7 +2,7 @@ import Foundation
 import ServerBeeModels
 import ServerBeeTransport
 
-/// One installation's encrypted-push registration (v2 §3.1–§3.5).
+/// One installation's encrypted-push registration (wire contract v2 §3.1–§3.5).
 struct PushRegistrationRow: Sendable, Equatable {
   var installationID: String
   var userID: String
@@ -53,7 +53,7 @@ struct PushRegistrationRow: Sendable, Equatable {
   }
 }
 
-/// The outbox category of a push: which preference admits it (v2 §5, §6).
+/// The outbox category of a push: which preference admits it (wire contract v2 §5, §6).
 enum PushCategory: String, Sendable, CaseIterable {
   case test
   case alerts
@@ -65,11 +65,11 @@ enum PushCategory: String, Sendable, CaseIterable {
   var needsAdmin: Bool { self == .security || self == .taskFailure || self == .taskSuccess }
 }
 
-/// The validation rules the server applies to push input (v2 §3.5, §3.7).
+/// The validation rules the server applies to push input (wire contract v2 §3.5, §3.7).
 enum PushRules {
   /// A usable relay URL or `deployment_id`: `https://host…`, or `http://127.0.0.1:PORT` with an
   /// explicit numeric port. Empty, `https://`, `http://remote.test` and
-  /// `http://127.0.0.1:invalid` are unusable (v2 §3.7).
+  /// `http://127.0.0.1:invalid` are unusable (wire contract v2 §3.7).
   static func isUsableURL(_ text: String) -> Bool {
     guard let components = URLComponents(string: text), let scheme = components.scheme,
       let host = components.host, !host.isEmpty, components.user == nil,
@@ -109,7 +109,7 @@ enum PushRules {
   }
 }
 
-/// The caller of a push route: the Bearer of a live mobile session (v2 §3.1).
+/// The caller of a push route: the Bearer of a live mobile session (wire contract v2 §3.1).
 struct PushCaller: Sendable {
   var user: UserRow
   var session: MobileSessionRow
@@ -117,7 +117,7 @@ struct PushCaller: Sendable {
 }
 
 /// `GET`/`PUT /api/mobile/push/settings`, `POST /api/mobile/push/encrypted-register`,
-/// `POST /api/mobile/push/test` and `GET /api/mobile/push/test/{event_id}` (v2 §3.2–§3.6).
+/// `POST /api/mobile/push/test` and `GET /api/mobile/push/test/{event_id}` (wire contract v2 §3.2–§3.6).
 ///
 /// The routes are registered as `.open` and authenticate here, because §3.1's session rules
 /// answer every failure (including `must_change_password`) with a JSON 401 and because
@@ -127,7 +127,7 @@ extension SimulatorCore {
   static let anotherLogin = "This installation belongs to another login"
   static let enableFirst = "Enable notifications first"
 
-  /// The relay URL when it is usable (v2 §3.7), else `nil`.
+  /// The relay URL when it is usable (wire contract v2 §3.7), else `nil`.
   var usableRelayURL: String? {
     relayURL.withLock { $0 }.flatMap { PushRules.isUsableURL($0) ? $0 : nil }
   }

@@ -2,7 +2,7 @@ import Foundation
 import ServerBeeModels
 import ServerBeeTransport
 
-/// `POST /api/mobile/auth/recover` (v2 §2.7): delete the original session of a lost login.
+/// `POST /api/mobile/auth/recover` (wire contract v2 §2.7): delete the original session of a lost login.
 extension SimulatorCore {
   static let recoverShape =
     "Exactly one authentication mode and original mobile identity are required"
@@ -184,7 +184,7 @@ extension SimulatorCore {
     }
   }
 
-  /// The outcome, session id and candidates for a verified account (v2 §2.7 "Identifying").
+  /// The outcome, session id and candidates for a verified account (wire contract v2 §2.7 "Identifying").
   private func resolve(user: UserRow, _ original: Original) throws -> (
     RecoveryOutcome, String?, [RecoveryCandidate]
   ) {

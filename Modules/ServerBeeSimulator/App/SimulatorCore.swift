@@ -66,8 +66,8 @@ struct Caller: Sendable {
   var viaBearer: Bool
 }
 
-/// A pair code kept in memory (v1 §2.5: lost on restart), with the account snapshot taken at
-/// generation for QR recovery (v2 §2.3).
+/// A pair code kept in memory (wire contract v1 §2.5: lost on restart), with the account snapshot taken at
+/// generation for QR recovery (wire contract v2 §2.3).
 struct PairCode: Sendable {
   var userID: String
   var createdAt: Int64
@@ -89,7 +89,7 @@ final class SimulatorCore: Sendable {
   let pairCodes = Locked<[String: PairCode]>([:])
   let loginWindows = Locked<[String: (start: Int64, count: Int)]>([:])
   let serverURL = Locked<String>("http://127.0.0.1")
-  /// `[push_relay].url` (v2 §3.7); changeable at run time through the control API.
+  /// `[push_relay].url` (wire contract v2 §3.7); changeable at run time through the control API.
   let relayURL: Locked<String?>
   let relayLink: RelayLink
   let outboxSignal = OutboxSignal()
@@ -198,7 +198,7 @@ final class SimulatorCore: Sendable {
 
   // MARK: Credentials
 
-  /// Cookie `session_token`, then `X-API-Key`, then `Authorization: Bearer` (v1 §1.7); an
+  /// Cookie `session_token`, then `X-API-Key`, then `Authorization: Bearer` (wire contract v1 §1.7); an
   /// invalid credential is skipped, not fatal.
   func authenticate(_ headers: HTTPHeaders) throws -> Caller? {
     if let cookie = headers["cookie"] {
@@ -296,10 +296,10 @@ final class SimulatorCore: Sendable {
     return token
   }
 
-  /// Deletes one mobile session and everything that references it (v2 §2.5 "Deletion"),
+  /// Deletes one mobile session and everything that references it (wire contract v2 §2.5 "Deletion"),
   /// including its legacy push token and its encrypted registration (releasing the
-  /// installation's row, v2 §3.1) (logout, device revoke, `/auth/revoke`, recover, password
-  /// changes); refresh never calls it, so registrations survive a refresh (v2 §1).
+  /// installation's row, wire contract v2 §3.1) (logout, device revoke, `/auth/revoke`, recover, password
+  /// changes); refresh never calls it, so registrations survive a refresh (wire contract v2 §1).
   func deleteMobileSession(_ id: String) throws {
     try db.execute("DELETE FROM access_sessions WHERE mobile_session_id = ?", [.text(id)])
     try db.execute("DELETE FROM session_proofs WHERE session_id = ?", [.text(id)])

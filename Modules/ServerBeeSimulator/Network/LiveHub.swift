@@ -4,7 +4,7 @@ import ServerBeeModels
 /// Fan-out of live frames to WebSocket connections, one bounded queue per subscriber.
 ///
 /// A subscriber that falls more than ``capacity`` frames behind loses its queue and is marked
-/// for a fresh `full_sync` instead (v1 §4.2: the 256-message broadcast buffer).
+/// for a fresh `full_sync` instead (wire contract v1 §4.2: the 256-message broadcast buffer).
 final class LiveHub: Sendable {
   static let capacity = 256
 

@@ -2,7 +2,7 @@ import Foundation
 import ServerBeeModels
 import ServerBeeTransport
 
-/// Server side of `/api/ws/servers` (v1 §4): header auth, `full_sync` first, hub frames, a fresh
+/// Server side of `/api/ws/servers` (wire contract v1 §4): header auth, `full_sync` first, hub frames, a fresh
 /// `full_sync` after lag, and close 4001 `token expired` at a mobile token's fixed expiry.
 ///
 /// The upgrade, framing, pings and the close handshake are the transport's
@@ -14,7 +14,7 @@ struct LiveSession {
 
   /// The largest client message accepted (1 MiB); larger ones close with 1009.
   static let maximumMessage = 1 << 20
-  /// Token expiry closes with this application code (v1 §4).
+  /// Token expiry closes with this application code (wire contract v1 §4).
   static let tokenExpired = WebSocketCloseCode(rawValue: 4001)
 
   func run() async {

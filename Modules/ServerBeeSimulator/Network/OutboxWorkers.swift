@@ -60,7 +60,7 @@ struct RelayLink: Sendable {
   }
 }
 
-/// The outbox workers (v2 §6): `count` threads, each polling every 250 ms (or at once when a
+/// The outbox workers (wire contract v2 §6): `count` threads, each polling every 250 ms (or at once when a
 /// job is admitted), leasing one due job at a time, sending it and recording the answer.
 ///
 /// Threads, not tasks: every step holds the SQLite lock or waits for the relay, which must not

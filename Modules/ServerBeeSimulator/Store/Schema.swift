@@ -6,19 +6,19 @@ import ServerBeeModels
 /// digit. A later feature adds tables with a new entry at the end of ``migrations``; existing
 /// entries are never edited.
 ///
-/// Migration 2 adds `push_legacy_tokens` (v1 §2.10): one legacy APNs device token per
+/// Migration 2 adds `push_legacy_tokens` (wire contract v1 §2.10): one legacy APNs device token per
 /// installation, linked to the login that registered it. It has **no** foreign key on purpose,
-/// like the real server's `device_tokens`: v2 §2.5 counts a leftover legacy token as dangling
+/// like the real server's `device_tokens`: wire contract v2 §2.5 counts a leftover legacy token as dangling
 /// state, so `SimulatorCore.deleteMobileSession` deletes it explicitly.
 ///
-/// Migration 3 adds encrypted push (v2 §3, §6): `push_registrations` (one row per installation,
+/// Migration 3 adds encrypted push (wire contract v2 §3, §6): `push_registrations` (one row per installation,
 /// owned by one user and one login; deleted with that login by `deleteMobileSession`, like the
 /// legacy tokens, so no foreign key), `push_migrations` (the permanent "migrated" marker per
 /// installation and user, §3.8) and `push_outbox` (one row per event and installation; test
 /// pushes are outbox rows of kind `test`). Outbox times `created_at`/`expires_at` are Unix
 /// seconds (the content's own values); the scheduling columns are nanoseconds like the rest.
 ///
-/// Migration 4 adds what the push events need (v2 §5): the rule parameters of `alert_rules`
+/// Migration 4 adds what the push events need (wire contract v2 §5): the rule parameters of `alert_rules`
 /// (covered servers, security exclusions, thresholds and the dedupe window) and
 /// `maintenance_windows` (Unix seconds, like the control API that writes them).
 enum Schema {

@@ -20,12 +20,12 @@ func timestamp(_ nanos: Int64?, _ style: RFC3339Timestamp.Style) -> RFC3339Times
 }
 
 extension AgentAuthority {
-  /// The simulator's agents are always claimed with no offer (v1 §4.4).
+  /// The simulator's agents are always claimed with no offer (wire contract v1 §4.4).
   static let simulated = AgentAuthority(status: .claimed)
 }
 
 extension ServerRow {
-  /// `ServerResponse` (v1 §5.1), configuration only.
+  /// `ServerResponse` (wire contract v1 §5.1), configuration only.
   var response: ServerResponse {
     ServerResponse(
       id: id, name: name, cpuName: cpuName, cpuCores: cpuCores.map(Int.init), cpuArch: cpuArch,
@@ -44,7 +44,7 @@ extension ServerRow {
       updatedAt: timestamp(updatedAt, .zulu))
   }
 
-  /// `ServerStatus` (v1 §4.5), an element of `full_sync.servers`.
+  /// `ServerStatus` (wire contract v1 §4.5), an element of `full_sync.servers`.
   func status(nowSeconds: Int64) -> ServerStatus {
     let live = online ? (self.live ?? LiveNumbers()) : LiveNumbers()
     return ServerStatus(
@@ -64,7 +64,7 @@ extension ServerRow {
 }
 
 extension LiveNumbers {
-  /// `LiveMetrics` (v1 §4.6), the one element of an `update` frame: no totals or static fields.
+  /// `LiveMetrics` (wire contract v1 §4.6), the one element of an `update` frame: no totals or static fields.
   func metrics(id: String, name: String, nowSeconds: Int64) -> LiveMetrics {
     LiveMetrics(
       id: id, name: name, online: true, lastActive: nowSeconds, uptime: uptime, cpu: cpu,
@@ -75,7 +75,7 @@ extension LiveNumbers {
       diskWriteBytesPerSec: diskWriteBytesPerSec)
   }
 
-  /// A metric record (v1 §5.2) at `time` (nanoseconds).
+  /// A metric record (wire contract v1 §5.2) at `time` (nanoseconds).
   func record(id: Int64, serverID: String, time: Int64, diskIOJSON: String?) -> ServerRecord {
     ServerRecord(
       id: id, serverID: serverID, time: timestamp(time, .zulu), cpu: cpu, memUsed: memUsed,
@@ -97,7 +97,7 @@ extension LiveStreamMessage {
       : .serverOffline(ServerPresence(serverID: serverID))
   }
 
-  /// The WebSocket form (v1 §8.4): unix-second times, no `id`/`created_at` in `event`.
+  /// The WebSocket form (wire contract v1 §8.4): unix-second times, no `id`/`created_at` in `event`.
   static func securityEvent(_ row: SecurityEventRow) -> Self {
     .securityEvent(
       LiveSecurityEvent(
@@ -125,7 +125,7 @@ extension AlertStateRow {
       resolvedAt: timestamp(resolvedAt, .utcOffset), count: Int(count))
   }
 
-  /// `GET /api/alert-events/{key}` (v1 §6.3) under the key the client asked with.
+  /// `GET /api/alert-events/{key}` (wire contract v1 §6.3) under the key the client asked with.
   func detail(key: String) -> AlertEventDetail {
     AlertEventDetail(
       alertKey: key, ruleID: ruleID, ruleName: ruleName ?? "Unknown", serverID: serverID,
@@ -138,7 +138,7 @@ extension AlertStateRow {
 }
 
 extension SecurityEventRow {
-  /// The REST form (v1 §8.2): `started_at`/`ended_at` as `+00:00` text.
+  /// The REST form (wire contract v1 §8.2): `started_at`/`ended_at` as `+00:00` text.
   var event: SecurityEvent {
     SecurityEvent(
       id: id, serverID: serverID, eventType: SecurityEventType(rawValue: eventType),
