@@ -219,47 +219,115 @@ struct JSONScanner {
 
   /// Moves past a string starting at `index` (a quote); returns the content range and whether
   /// it holds escapes.
+  ///
+  /// Validates everything JSONDecoder could refuse: well-formed UTF-8 (no overlongs, no encoded
+  /// surrogates, nothing above U+10FFFF), known escapes with four hex digits after `\u`, and
+  /// surrogate escapes only in high-low pairs. ASCII costs one comparison per byte.
   private mutating func scanString() throws(Failure) -> (Int, Int, Bool) {
     index += 1
     let start = index
     var escaped = false
-    while index < bytes.count {
+    let count = bytes.count
+    while index < count {
       let byte = bytes[index]
+      if byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") && byte < 0x80 {
+        index += 1
+        continue
+      }
       if byte == UInt8(ascii: "\"") {
         index += 1
         return (start, index - 1, escaped)
       }
       if byte == UInt8(ascii: "\\") {
         escaped = true
-        index += 2
+        try scanEscape()
         continue
       }
       if byte < 0x20 { throw fail("control character in a string") }
-      index += 1
+      try scanMultibyte()
     }
     throw fail("unterminated string")
   }
 
+  /// At a backslash: moves past one escape, or a surrogate pair of `\u` escapes.
+  private mutating func scanEscape() throws(Failure) {
+    guard index + 1 < bytes.count else { throw fail("unterminated string") }
+    switch bytes[index + 1] {
+    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
+      UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+      index += 2
+    case UInt8(ascii: "u"):
+      guard let unit = hex4(at: index + 2, end: bytes.count) else { throw fail("bad \\u escape") }
+      index += 6
+      if (0xDC00..<0xE000).contains(unit) { throw fail("lone low surrogate escape") }
+      if (0xD800..<0xDC00).contains(unit) {
+        guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"),
+          bytes[index + 1] == UInt8(ascii: "u"), let low = hex4(at: index + 2, end: bytes.count),
+          (0xDC00..<0xE000).contains(low)
+        else { throw fail("lone high surrogate escape") }
+        index += 6
+      }
+    default: throw fail("bad escape")
+    }
+  }
+
+  /// At a byte ≥ 0x80: moves past one well-formed UTF-8 sequence (Unicode Table 3-7).
+  private mutating func scanMultibyte() throws(Failure) {
+    let lead = bytes[index]
+    let length: Int
+    var low: UInt8 = 0x80
+    var high: UInt8 = 0xBF
+    switch lead {
+    case 0xC2...0xDF: length = 2
+    case 0xE0:
+      length = 3
+      low = 0xA0
+    case 0xE1...0xEC, 0xEE...0xEF: length = 3
+    case 0xED:
+      length = 3
+      high = 0x9F
+    case 0xF0:
+      length = 4
+      low = 0x90
+    case 0xF1...0xF3: length = 4
+    case 0xF4:
+      length = 4
+      high = 0x8F
+    default: throw fail("invalid UTF-8")
+    }
+    guard index + length <= bytes.count else { throw fail("invalid UTF-8") }
+    let second = bytes[index + 1]
+    guard second >= low, second <= high else { throw fail("invalid UTF-8") }
+    var i = 2
+    while i < length {
+      guard bytes[index + i] & 0xC0 == 0x80 else { throw fail("invalid UTF-8") }
+      i += 1
+    }
+    index += length
+  }
+
+  private func hex4(at: Int, end: Int) -> UInt32? {
+    guard at + 4 <= end else { return nil }
+    var value: UInt32 = 0
+    for j in at..<(at + 4) {
+      let c = bytes[j]
+      let digit: UInt8
+      switch c {
+      case 0x30...0x39: digit = c - 0x30
+      case 0x41...0x46: digit = c - 0x37
+      case 0x61...0x66: digit = c - 0x57
+      default: return nil
+      }
+      value = value << 4 | UInt32(digit)
+    }
+    return value
+  }
+
+  /// Resolves the escapes of a string `scanString` has validated.
   private func unescape(_ start: Int, _ end: Int) throws(Failure) -> String {
     var out: [UInt8] = []
     out.reserveCapacity(end - start)
     var i = start
-    func hex4(_ at: Int) -> UInt32? {
-      guard at + 4 <= end else { return nil }
-      var value: UInt32 = 0
-      for j in at..<(at + 4) {
-        let c = bytes[j]
-        let digit: UInt8
-        switch c {
-        case 0x30...0x39: digit = c - 0x30
-        case 0x41...0x46: digit = c - 0x37
-        case 0x61...0x66: digit = c - 0x57
-        default: return nil
-        }
-        value = value << 4 | UInt32(digit)
-      }
-      return value
-    }
     while i < end {
       let byte = bytes[i]
       guard byte == UInt8(ascii: "\\") else {
@@ -278,15 +346,20 @@ struct JSONScanner {
       case UInt8(ascii: "r"): out.append(0x0D)
       case UInt8(ascii: "t"): out.append(0x09)
       case UInt8(ascii: "u"):
-        guard var scalar = hex4(i + 2) else { throw Failure(offset: i, reason: "bad \\u escape") }
+        guard var scalar = hex4(at: i + 2, end: end) else {
+          throw Failure(offset: i, reason: "bad \\u escape")
+        }
         i += 6
-        if (0xD800..<0xDC00).contains(scalar), i + 1 < end, bytes[i] == UInt8(ascii: "\\"),
-          bytes[i + 1] == UInt8(ascii: "u"), let low = hex4(i + 2), (0xDC00..<0xE000).contains(low)
-        {
+        if (0xD800..<0xDC00).contains(scalar) {
+          guard i + 1 < end, bytes[i] == UInt8(ascii: "\\"), bytes[i + 1] == UInt8(ascii: "u"),
+            let low = hex4(at: i + 2, end: end), (0xDC00..<0xE000).contains(low)
+          else { throw Failure(offset: i, reason: "lone surrogate escape") }
           scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
           i += 6
         }
-        let value = Unicode.Scalar(scalar) ?? "\u{FFFD}"
+        guard let value = Unicode.Scalar(scalar) else {
+          throw Failure(offset: i, reason: "lone surrogate escape")
+        }
         out.append(contentsOf: Array(String(Character(value)).utf8))
         continue
       default: throw Failure(offset: i, reason: "bad escape")
@@ -294,6 +367,32 @@ struct JSONScanner {
       i += 2
     }
     return String(decoding: out, as: UTF8.self)
+  }
+
+  /// Reads `null` as `nil`, else a Boolean.
+  mutating func readOptionalBool() throws(Failure) -> Bool? {
+    try consumeNull() ? nil : readBool()
+  }
+
+  /// Reads `null` as `nil`, else an integer (see ``readInt64()``).
+  mutating func readOptionalInt64() throws(Failure) -> Int64? {
+    try consumeNull() ? nil : readInt64()
+  }
+
+  /// Reads `null` as `nil`, else an integer that fits `Int`.
+  mutating func readOptionalInt() throws(Failure) -> Int? {
+    guard let value = try readOptionalInt64() else { return nil }
+    guard let int = Int(exactly: value) else { throw fail("integer out of range") }
+    return int
+  }
+
+  /// Refuses a number whose integer part has a leading zero (`073`, `-01`), as JSON does.
+  @inline(__always) private func checkNoLeadingZero(at position: Int) throws(Failure) {
+    if position + 1 < bytes.count, bytes[position] == UInt8(ascii: "0"),
+      bytes[position + 1] &- 0x30 < 10
+    {
+      throw Failure(offset: position, reason: "number with a leading zero")
+    }
   }
 
   /// Reads an integer. A number with a fraction or exponent is accepted when it is whole
@@ -306,6 +405,7 @@ struct JSONScanner {
       negative = true
       index += 1
     }
+    try checkNoLeadingZero(at: index)
     var value: Int64 = 0
     var digits = 0
     while index < bytes.count {
@@ -324,10 +424,9 @@ struct JSONScanner {
     {
       index = start
       let double = try readDouble()
-      guard double.rounded() == double, abs(double) < 9.2e18 else {
-        throw fail("expected an integer")
-      }
-      return Int64(double)
+      // The conversion JSONDecoder makes: exact, or an error.
+      guard let whole = Int64(exactly: double) else { throw fail("expected an integer") }
+      return whole
     }
     return negative ? -value : value
   }
@@ -341,6 +440,7 @@ struct JSONScanner {
       negative = true
       index += 1
     }
+    try checkNoLeadingZero(at: index)
     var mantissa: UInt64 = 0
     var significant = 0
     var exponent = 0
@@ -415,7 +515,10 @@ struct JSONScanner {
       return negative ? -value : value
     }
     let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-    guard let value = Double(text) else { throw Failure(offset: start, reason: "bad number") }
+    // JSONDecoder refuses what overflows to infinity or underflows to zero (subnormals pass).
+    guard let value = Double(text), value.isFinite, value != 0 || mantissa == 0 else {
+      throw Failure(offset: start, reason: "number out of range")
+    }
     return value
   }
 
