@@ -96,25 +96,44 @@ enum FastFrameReader {
     .processCount, .diskReadBytesPerSec, .diskWriteBytesPerSec, .memTotal, .swapTotal, .diskTotal,
   ]
 
+  /// One expected key of an order: the field, its canonical key and that key's rank.
+  struct Expected {
+    var field: MetricField
+    var key: StaticString
+    var rank: UInt8
+  }
+
+  /// An order with each field's canonical key resolved once, not per key read.
+  static func expectedKeys(_ order: [MetricField]) -> [Expected] {
+    order.map { Expected(field: $0, key: $0.canonicalKey, rank: UInt8($0.keys.count - 1)) }
+  }
+
+  private static let statusExpected = expectedKeys(statusOrder)
+  private static let emptyStatus = ServerStatus(id: "", name: "")
+  private static let metricsExpected = expectedKeys(metricsOrder)
+  private static let wireKeys = MetricField.wireKeys
+
   /// Resolves a key to its field and precedence rank (0 = the key that wins).
   @inline(__always)
   private static func resolve(
-    _ key: UnsafeBufferPointer<UInt8>, order: [MetricField], expected: inout Int
+    _ key: UnsafeBufferPointer<UInt8>, order: [Expected], wireKeys: [WireKeyEntry],
+    expected: inout Int
   ) -> (field: MetricField, rank: UInt8)? {
     if expected < order.count {
-      let field = order[expected]
-      let keys = field.keys
-      if key.equals(keys[keys.count - 1]) {
+      let next = order[expected]
+      if key.equals(next.key) {
         expected += 1
-        return (field, UInt8(keys.count - 1))
+        return (next.field, next.rank)
       }
     }
-    for entry in MetricField.wireKeys where key.equals(entry.key) {
-      if let at = order.firstIndex(of: entry.field) { expected = at + 1 }
+    for entry in wireKeys where key.equals(entry.key) {
+      if let at = order.firstIndex(where: { $0.field == entry.field }) { expected = at + 1 }
       return (entry.field, entry.rank)
     }
     return nil
   }
+
+  typealias WireKeyEntry = (key: StaticString, field: MetricField, rank: UInt8)
 
   /// Which keys of an object have supplied a field so far; enforces "the first present alias
   /// in `MetricField.keys` wins, and a repeated key keeps its first value" (JSONDecoder's rule).
@@ -161,11 +180,16 @@ enum FastFrameReader {
   static func readServerStatus(_ s: inout JSONScanner) throws(JSONScanner.Failure)
     -> ServerStatus?
   {
-    var status = ServerStatus(id: "", name: "")
+    // A copy of a prebuilt value: the public initialiser's 35 default arguments cost ~1,000
+    // instructions a server.
+    var status = emptyStatus
     var precedence = Precedence()
     var expected = 0
+    let order = statusExpected
+    let wireKeys = wireKeys
     try s.readObject { (s, key) throws(JSONScanner.Failure) in
-      guard let (field, rank) = resolve(key, order: statusOrder, expected: &expected),
+      guard
+        let (field, rank) = resolve(key, order: order, wireKeys: wireKeys, expected: &expected),
         precedence.take(field, rank: rank)
       else {
         try s.skipValue()
@@ -278,8 +302,11 @@ enum FastFrameReader {
     var metrics = LiveMetrics(id: "", name: "")
     var precedence = Precedence()
     var expected = 0
+    let order = metricsExpected
+    let wireKeys = wireKeys
     try s.readObject { (s, key) throws(JSONScanner.Failure) in
-      guard let (field, rank) = resolve(key, order: metricsOrder, expected: &expected),
+      guard
+        let (field, rank) = resolve(key, order: order, wireKeys: wireKeys, expected: &expected),
         precedence.take(field, rank: rank)
       else {
         try s.skipValue()

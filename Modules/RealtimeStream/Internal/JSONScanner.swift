@@ -228,12 +228,26 @@ struct JSONScanner {
     let start = index
     var escaped = false
     let count = bytes.count
-    while index < count {
-      let byte = bytes[index]
-      if byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") && byte < 0x80 {
-        index += 1
-        continue
+    guard let base = bytes.baseAddress else { throw fail("unterminated string") }
+    while true {
+      // Eight bytes at a time: strings are most of a frame's bytes, and most of them need no
+      // closer look. The mask's lowest set bit is exactly the first byte that does.
+      if index + 8 <= count {
+        let mask = Self.attentionMask(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+        if mask == 0 {
+          index += 8
+          continue
+        }
+        index += mask.trailingZeroBitCount >> 3
+      } else {
+        guard index < count else { throw fail("unterminated string") }
+        let byte = bytes[index]
+        if byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") && byte < 0x80 {
+          index += 1
+          continue
+        }
       }
+      let byte = bytes[index]
       if byte == UInt8(ascii: "\"") {
         index += 1
         return (start, index - 1, escaped)
@@ -246,7 +260,21 @@ struct JSONScanner {
       if byte < 0x20 { throw fail("control character in a string") }
       try scanMultibyte()
     }
-    throw fail("unterminated string")
+  }
+
+  private static let ones: UInt64 = 0x0101_0101_0101_0101
+  private static let highs: UInt64 = 0x8080_8080_8080_8080
+
+  /// The high bit of each byte of `word` that is `"`, `\\`, below 0x20 or at least 0x80 — exact
+  /// up to the first such byte (SWAR: `(x - 1) & ~x` sets the high bit of a zero byte; a borrow
+  /// can only mark bytes above a real hit).
+  @inline(__always) private static func attentionMask(_ word: UInt64) -> UInt64 {
+    let quote = word ^ (ones &* 0x22)
+    let backslash = word ^ (ones &* 0x5C)
+    let zeroQuote = (quote &- ones) & ~quote
+    let zeroBackslash = (backslash &- ones) & ~backslash
+    let control = (word &- ones &* 0x20) & ~word
+    return (zeroQuote | zeroBackslash | control | word) & highs
   }
 
   /// At a backslash: moves past one escape, or a surrogate pair of `\u` escapes.
@@ -406,15 +434,20 @@ struct JSONScanner {
       index += 1
     }
     try checkNoLeadingZero(at: index)
-    var value: Int64 = 0
+    // Up to 18 digits cannot overflow a UInt64; a 19th is checked, a 20th is out of range.
+    var magnitude: UInt64 = 0
     var digits = 0
     while index < bytes.count {
       let digit = bytes[index] &- 0x30
       guard digit < 10 else { break }
-      let (times, o1) = value.multipliedReportingOverflow(by: 10)
-      let (sum, o2) = times.addingReportingOverflow(Int64(digit))
-      guard !o1, !o2 else { throw fail("integer out of range") }
-      value = sum
+      if digits >= 18 {
+        let (times, o1) = magnitude.multipliedReportingOverflow(by: 10)
+        let (sum, o2) = times.addingReportingOverflow(UInt64(digit))
+        guard !o1, !o2 else { throw fail("integer out of range") }
+        magnitude = sum
+      } else {
+        magnitude = magnitude &* 10 &+ UInt64(digit)
+      }
       digits += 1
       index += 1
     }
@@ -428,7 +461,12 @@ struct JSONScanner {
       guard let whole = Int64(exactly: double) else { throw fail("expected an integer") }
       return whole
     }
-    return negative ? -value : value
+    if negative {
+      guard magnitude <= UInt64(Int64.max) + 1 else { throw fail("integer out of range") }
+      return Int64(truncatingIfNeeded: 0 &- magnitude)
+    }
+    guard magnitude <= UInt64(Int64.max) else { throw fail("integer out of range") }
+    return Int64(magnitude)
   }
 
   /// Reads a number as a `Double`.
@@ -514,11 +552,53 @@ struct JSONScanner {
       }
       return negative ? -value : value
     }
+    // Up to 19 digits and a negative exponent down to -19 (the agent's f32-widened CPU
+    // percentages have 17): an exact integer division, no string.
+    if significant <= 19, exponent < 0, exponent >= -19, mantissa != 0 {
+      let value = Self.quotient(mantissa, dividedByPowerOfTen: -exponent)
+      return negative ? -value : value
+    }
     let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
     // JSONDecoder refuses what overflows to infinity or underflows to zero (subnormals pass).
     guard let value = Double(text), value.isFinite, value != 0 || mantissa == 0 else {
       throw Failure(offset: start, reason: "number out of range")
     }
+    return value
+  }
+
+  /// `numerator / 10^k`, correctly rounded (to nearest, ties to even), for `numerator > 0` and
+  /// `1 ≤ k ≤ 19`: a 128-by-64-bit division that leaves a 64-bit quotient, whose top 53 bits are
+  /// rounded using the dropped bits and whether the division was exact.
+  static func quotient(_ numerator: UInt64, dividedByPowerOfTen k: Int) -> Double {
+    let divisor = integerPowersOfTen[k]
+    // Shift the numerator so the quotient has exactly 64 significant bits.
+    var shift = 64 + (64 - divisor.leadingZeroBitCount) - (64 - numerator.leadingZeroBitCount) - 1
+    var (q, r) = divide(numerator, shiftedBy: shift, by: divisor)
+    if q < 1 << 63 {
+      shift += 1
+      (q, r) = divide(numerator, shiftedBy: shift, by: divisor)
+    }
+    var significand = q >> 11
+    let dropped = q & 0x7FF
+    if dropped > 0x400 || (dropped == 0x400 && (r != 0 || significand & 1 == 1)) {
+      significand += 1
+    }
+    // significand < 2^54, so converting it is exact; scaling by a power of two is exact too.
+    return Double(sign: .plus, exponent: 11 - shift, significand: Double(significand))
+  }
+
+  @inline(__always)
+  private static func divide(_ value: UInt64, shiftedBy shift: Int, by divisor: UInt64)
+    -> (UInt64, UInt64)
+  {
+    let high = shift == 0 ? 0 : (shift >= 64 ? value << (shift - 64) : value >> (64 - shift))
+    let low = shift >= 64 ? 0 : value << shift
+    return divisor.dividingFullWidth((high, low))
+  }
+
+  private static let integerPowersOfTen: [UInt64] = (0...19).map { exponent in
+    var value: UInt64 = 1
+    for _ in 0..<exponent { value *= 10 }
     return value
   }
 

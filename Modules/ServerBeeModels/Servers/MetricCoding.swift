@@ -1,5 +1,3 @@
-public import Foundation
-
 // The one place for the decoding rules that every metric-carrying model shares: `ServerStatus`,
 // `LiveMetrics`, `ServerRecord` and RealtimeStream's fast frame reader (architecture guide §12,
 // "Wire mirrors"). The rules, after the upstream iOS client (v1 §4.7):
