@@ -617,9 +617,24 @@ struct JSONScanner {
 extension UnsafeBufferPointer<UInt8> {
   /// Whether these bytes spell `key` (a key literal of a stream message).
   @inline(__always) func equals(_ key: StaticString) -> Bool {
-    guard count == key.utf8CodeUnitCount else { return false }
+    let length = key.utf8CodeUnitCount
+    guard count == length else { return false }
+    guard let base = baseAddress else { return length == 0 }
     let other = key.utf8Start
-    for i in 0..<count where self[i] != other[i] { return false }
+    // Eight bytes at a time: keys are 2–24 bytes and compared once or twice each.
+    var i = 0
+    while i + 8 <= length {
+      if UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+        != UnsafeRawPointer(other + i).loadUnaligned(as: UInt64.self)
+      {
+        return false
+      }
+      i += 8
+    }
+    while i < length {
+      if base[i] != other[i] { return false }
+      i += 1
+    }
     return true
   }
 }
