@@ -6,10 +6,12 @@ public import ServerBeeModels
 /// - `full_sync` replaces everything (it is authoritative, also the one a lagging client gets).
 /// - `update` merges only the fields present into the server with that `id` (looked up in a
 ///   dictionary, so the cost does not grow with the fleet): totals and static facts are never
-///   erased by a partial frame, and the `name` an update carries never overwrites the known one.
+///   erased by a partial frame, a total of 0 (unknown capacity) never replaces a known one, and
+///   the `name` an update carries never overwrites the known one.
 /// - `server_online`/`server_offline` flip the online flag; `agent_authority_changed`,
 ///   `capabilities_changed`, `agent_info_updated`, `upgrade_progress`/`upgrade_result` update
-///   what they describe; every other message changes nothing here.
+///   what they describe (a finished `upgrade_result` sets the job's status, error and
+///   `finished_at`); every other message changes nothing here.
 /// - Configuration from `GET /api/servers` can be merged in with ``mergeConfiguration(_:)``.
 ///
 /// It is a value: keep a copy as a snapshot; ``MetricsStreamClient`` publishes one after each
@@ -60,10 +62,15 @@ public struct FleetState: Sendable, Hashable {
   }
 
   /// Applies one stream message.
-  /// - Parameter message: A decoded frame.
+  /// - Parameters:
+  ///   - message: A decoded frame.
+  ///   - receivedAt: When the frame arrived. `upgrade_result` carries no end time, so a
+  ///     finished job's `finishedAt` is set from this (left as it was when `nil`).
   /// - Returns: What changed.
   @discardableResult
-  public mutating func apply(_ message: LiveStreamMessage) -> Change {
+  public mutating func apply(_ message: LiveStreamMessage, receivedAt: RFC3339Timestamp? = nil)
+    -> Change
+  {
     switch message {
     case .fullSync(let sync):
       replace(with: sync)
@@ -103,6 +110,7 @@ public struct FleetState: Sendable, Hashable {
       if let stage = result.stage { upgrades[index].stage = stage }
       upgrades[index].error = result.error
       upgrades[index].backupPath = result.backupPath
+      if result.status != .running, let receivedAt { upgrades[index].finishedAt = receivedAt }
       return .upgradesChanged
     default:
       return .none
@@ -125,7 +133,7 @@ public struct FleetState: Sendable, Hashable {
     guard let position = positions[metrics.id] else {
       // A server the last full_sync did not have: keep what the frame says until the next
       // full_sync brings its totals and static facts.
-      var server = ServerStatus(id: metrics.id, name: metrics.name ?? metrics.id)
+      var server = ServerStatus(id: metrics.id, name: metrics.name)
       server.merge(metrics)
       positions[metrics.id] = servers.count
       servers.append(server)

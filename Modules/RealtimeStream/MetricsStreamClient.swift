@@ -81,6 +81,8 @@ public actor MetricsStreamClient {
   private let transport: any WebSocketTransport
   private let configuration: Configuration
   private let clock: any Clock<Duration>
+  /// Wall time, for what the stream does not timestamp (an `upgrade_result`'s end).
+  private let now: @Sendable () -> Date
   private var machine: ReconnectStateMachine
 
   private var fleet = FleetState()
@@ -106,15 +108,17 @@ public actor MetricsStreamClient {
   ) {
     self.init(
       server: server, tokens: tokens, transport: transport, configuration: configuration,
-      clock: ContinuousClock(), random: { Double.random(in: 0..<1) })
+      clock: ContinuousClock(), random: { Double.random(in: 0..<1) }, now: { Date() })
   }
 
   /// Creates a client with every seam injectable (tests).
   init(
     server: ServerURL, tokens: any AccessTokenProvider, transport: any WebSocketTransport,
     configuration: Configuration, clock: any Clock<Duration>,
-    random: @escaping @Sendable () -> Double
+    random: @escaping @Sendable () -> Double,
+    now: @escaping @Sendable () -> Date = { Date(timeIntervalSince1970: 0) }
   ) {
+    self.now = now
     self.endpoint = server.webSocketEndpoint("/api/ws/servers")
     self.tokens = tokens
     self.transport = transport
@@ -358,7 +362,7 @@ public actor MetricsStreamClient {
       return
     }
     handle(.frameReceived(connection: id))
-    switch fleet.apply(message) {
+    switch fleet.apply(message, receivedAt: RFC3339Timestamp(now())) {
     case .none:
       switch message {
       case .securityEvent(let event): publish(.securityEvent(event))

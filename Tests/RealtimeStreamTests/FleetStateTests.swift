@@ -41,9 +41,10 @@ import Testing
 
   @Test func aNullFloatInAnUpdateBecomesNaNAndOthersStay() throws {
     var fleet = synced([Self.status("a", name: "alpha")])
-    fleet.apply(try frame(#"{"type":"update","servers":[{"id":"a","cpu":null,"load1":0.5}]}"#))
+    fleet.apply(
+      try frame(#"{"type":"update","servers":[{"id":"a","name":"n","cpu":null,"load1":0.5}]}"#))
     let server = try #require(fleet.server(id: "a"))
-    #expect(server.cpu.isNaN)
+    #expect(server.cpu?.isNaN == true)
     #expect(server.load1 == 0.5)
   }
 
@@ -105,12 +106,30 @@ import Testing
         #"{"type":"upgrade_progress","server_id":"s1","job_id":"j1","target_version":"1.2.0","stage":"installing"}"#
       ))
     #expect(fleet.upgrades[0].stage == .installing)
+    let received = RFC3339Timestamp(secondsSince1970: 1_774_700_000)
     fleet.apply(
       try frame(
         #"{"type":"upgrade_result","server_id":"s1","job_id":"j1","target_version":"1.2.0","status":"failed","stage":"verifying","error":"checksum","backup_path":null}"#
-      ))
+      ), receivedAt: received)
     #expect(fleet.upgrades[0].status == .failed)
     #expect(fleet.upgrades[0].error == "checksum")
+    #expect(fleet.upgrades[0].finishedAt == received)
+  }
+
+  @Test func anUpdateNeverLetsAZeroCapacityOrAnAbsentKeyEraseWhatIsKnown() throws {
+    var fleet = synced([
+      ServerStatus(id: "a", name: "alpha", memTotal: 8, diskTotal: 100, os: "Debian", tags: ["x"])
+    ])
+    fleet.apply(
+      try frame(
+        #"{"type":"update","servers":[{"id":"a","name":"old","mem_total":0,"memory_used":3}]}"#))
+    let server = try #require(fleet.server(id: "a"))
+    #expect(server.name == "alpha")
+    #expect(server.memTotal == 8)
+    #expect(server.memUsed == 3)
+    #expect(server.diskTotal == 100)
+    #expect(server.os == "Debian")
+    #expect(server.tags == ["x"])
   }
 
   @Test func eventsAndUnknownTypesChangeNothing() throws {
@@ -124,7 +143,7 @@ import Testing
     let servers = (0..<100).map { Self.status("s\($0)", name: "n\($0)") }
     var fleet = synced(servers)
     let snapshot = fleet
-    fleet.apply(try frame(#"{"type":"update","servers":[{"id":"s70","cpu":99.0}]}"#))
+    fleet.apply(try frame(#"{"type":"update","servers":[{"id":"s70","name":"n","cpu":99.0}]}"#))
     #expect(snapshot.server(id: "s70")?.cpu == 10)
     #expect(fleet.server(id: "s70")?.cpu == 99)
     #expect(Array(fleet.servers.map(\.id)) == servers.map(\.id))

@@ -64,7 +64,7 @@ import Testing
     // The contract's update example.
     #"{"type":"update","servers":[{"id":"c2f1","name":"vps-a","online":true,"last_active":1774692930,"uptime":86400,"cpu":12.5,"mem_used":2147483648,"swap_used":0,"disk_used":21474836480,"net_in_speed":10240,"net_out_speed":2048,"net_in_transfer":987654321,"net_out_transfer":123456789,"load1":0.42,"load5":0.3,"load15":0.25,"tcp_conn":37,"udp_conn":4,"process_count":182,"disk_read_bytes_per_sec":0,"disk_write_bytes_per_sec":40960}]}"#,
     // Partial, null floats, ints written as floats, keys out of order, an unknown key.
-    #"{"type":"update","servers":[{"cpu":null,"id":"c2f1","load1":null,"mem_used":4.0,"extra":{"x":[1]}}]}"#,
+    #"{"type":"update","servers":[{"cpu":null,"id":"c2f1","name":"n","load1":null,"mem_used":4.0,"extra":{"x":[1]}}]}"#,
     // An empty full_sync, and one whose upgrades list is present.
     #"{"type":"full_sync","servers":[],"upgrades":[]}"#,
     #"{"type":"full_sync","servers":[],"upgrades":[{"server_id":"s1","job_id":"j1","target_version":"1.2.0","stage":"installing","status":"running","error":null,"backup_path":null,"started_at":"2026-03-28T10:15:30.123456789Z","finished_at":null}]}"#,
@@ -83,7 +83,7 @@ import Testing
       Issue.record("not a full_sync")
       return
     }
-    #expect(sync.servers[0].cpu.isNaN)
+    #expect(sync.servers[0].cpu?.isNaN == true)
     #expect(sync.servers[0].load5 == 0)
   }
 
@@ -115,16 +115,32 @@ import Testing
   }
 
   @Test func aMalformedKnownFrameThrowsAnErrorNamingTheField() {
-    let frame = #"{"type":"update","servers":[{"name":"no id"}]}"#
+    let frame = #"{"type":"update","servers":[{"id":"a","name":"n","tcp_conn":"many"}]}"#
     #expect {
       try LiveFrameDecoder.decode(frame)
     } throws: { error in
       let error = error as? ServerBeeModelsError
-      return error?.code == .missingField && error?.message.contains("id") == true
+      return error?.code == .invalidField && error?.message.contains("tcp_conn") == true
     }
   }
 
-  @Test(arguments: [#"{"type":"update","servers":[{"id":"a","cpu":"high"}]}"#, "{", ""])
+  @Test func anEntryWithoutIDOrNameIsDroppedAndTheRestOfTheFrameKept() throws {
+    let frame =
+      #"{"type":"full_sync","servers":[{"name":"no id"},{"id":"a","name":"kept"},{"id":"b"}],"upgrades":[]}"#
+    guard case .fullSync(let sync) = try LiveFrameDecoder.decode(frame) else {
+      Issue.record("not a full_sync")
+      return
+    }
+    #expect(sync.servers.map(\.id) == ["a"])
+    #expect(sync.servers[0].cpu == nil)
+    #expect(sync.servers[0].memTotal == nil)
+    #expect(sync.servers[0].tags == nil)
+    #expect(
+      try LiveFrameDecoder.decode(#"{"type":"update","servers":[{"name":"x"}]}"#)
+        == .update(MetricsUpdate(servers: [])))
+  }
+
+  @Test(arguments: [#"{"type":"update","servers":[{"id":"a","name":"n","cpu":"high"}]}"#, "{", ""])
   func garbageNeverCrashesAndIsATypedError(frame: String) {
     #expect(throws: ServerBeeModelsError.self) { try LiveFrameDecoder.decode(frame) }
   }

@@ -81,6 +81,7 @@ import Testing
     )
   }
 
+  /// Metrics the server did not send are `null` (unknown), never `0`.
   @Test func serverRowsEncodeSnakeCaseKeysInDeclarationOrder() throws {
     let status = ServerStatus(
       id: "s1", name: "web-1", online: true, cpu: 50, memUsed: 1, memTotal: 4, load1: 0.5,
@@ -90,8 +91,8 @@ import Testing
     #expect(
       encoded
         == #"{"id":"s1","name":"web-1","online":true,"cpu":50.0,"mem_used":1,"mem_total":4,"#
-        + #""disk_used":0,"disk_total":0,"net_in_speed":0,"net_out_speed":0,"load1":0.5,"#
-        + #""uptime":0,"os":"Debian","region":null,"country_code":null,"group_id":null,"#
+        + #""disk_used":null,"disk_total":null,"net_in_speed":null,"net_out_speed":null,"#
+        + #""load1":0.5,"uptime":null,"os":"Debian","region":null,"country_code":null,"group_id":null,"#
         + #""agent_version":null,"tags":[]}"#)
   }
 

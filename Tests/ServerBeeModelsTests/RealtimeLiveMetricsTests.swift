@@ -66,7 +66,7 @@ import Testing
     #expect(metrics.cpu == 0)
     #expect(metrics.memUsed == 0)
     #expect(metrics.tcpConn == 12)
-    #expect(metrics.name == nil)
+    #expect(metrics.name == "vps-a")
     #expect(metrics.online == nil)
     #expect(metrics.uptime == nil)
     #expect(metrics.load1 == nil)
@@ -94,8 +94,8 @@ import Testing
   }
 
   @Test(arguments: [
-    #"{"type":"update","servers":[{"id":"s","tcp_conn":1.5}]}"#,
-    #"{"type":"update","servers":[{"id":"s","mem_used":1e30}]}"#,
+    #"{"type":"update","servers":[{"id":"s","name":"n","tcp_conn":1.5}]}"#,
+    #"{"type":"update","servers":[{"id":"s","name":"n","mem_used":1e30}]}"#,
   ])
   func numberThatDoesNotFitAnIntegerIsAnInvalidField(frame: String) throws {
     // Foundation on Linux gives no path here; WireJSON still must not call valid JSON malformed.
@@ -105,13 +105,27 @@ import Testing
     #expect(error.code == .invalidField)
   }
 
-  @Test func updateWithoutIDThrowsNamingTheField() throws {
-    let frame = #"{"type":"update","servers":[{"name":"vps-a","cpu":1.0}]}"#
-    let error = try #require(throws: ServerBeeModelsError.self) {
-      try LiveStreamMessage(decoding: frame)
-    }
-    #expect(error.code == .missingField)
-    #expect(error.message.contains("servers[0].id"))
+  @Test(arguments: [
+    #"{"type":"update","servers":[{"name":"vps-a","cpu":1.0}]}"#,
+    #"{"type":"update","servers":[{"id":"s","cpu":1.0}]}"#,
+    #"{"type":"update","servers":[{"id":7,"name":"vps-a"}]}"#,
+  ])
+  func anUpdateEntryWithoutIDOrNameIsDropped(frame: String) throws {
+    #expect(try LiveStreamMessage(decoding: frame) == .update(MetricsUpdate(servers: [])))
+  }
+
+  @Test func mergeNeverLetsAZeroCapacityReplaceAKnownTotal() {
+    var status = ServerStatus(id: "s", name: "n", memTotal: 100, diskTotal: 500)
+    status.merge(LiveMetrics(id: "s", name: "n", memTotal: 0, diskTotal: 0))
+    #expect(status.memTotal == 100)
+    #expect(status.diskTotal == 500)
+    status.merge(LiveMetrics(id: "s", name: "n", memTotal: 200))
+    #expect(status.memTotal == 200)
+    var unknown = ServerStatus(id: "s", name: "n", memUsed: 5, memTotal: 0)
+    #expect(unknown.memoryUsagePercent == nil)
+    unknown.merge(LiveMetrics(id: "s", name: "n", memTotal: 0))
+    #expect(unknown.memTotal == 0)
+    #expect(ServerStatus(id: "s", name: "n", diskUsed: 1, diskTotal: 4).diskUsagePercent == 25)
   }
 
   @Test func mergeReplacesSentMetricsKeepsTheRestAndNeverTheName() throws {
@@ -120,7 +134,7 @@ import Testing
       tcpConn: 5, tags: ["web"])
     status.merge(LiveMetrics(id: "s", name: "old-name", online: true, cpu: 0, tcpConn: 7))
     #expect(status.name == "renamed-by-admin")
-    #expect(status.online)
+    #expect(status.online == true)
     #expect(status.cpu == 0)
     #expect(status.tcpConn == 7)
     #expect(status.memUsed == 10)
@@ -128,38 +142,86 @@ import Testing
     #expect(status.tags == ["web"])
   }
 
-  @Test func serverStatusMissingFieldThrowsNamingIt() throws {
+  @Test func aServerStatusNeedsOnlyIDAndNameAndAbsentIsNilNeverZero() throws {
     let server = #"{"id":"s","name":"n","online":true}"#
     let frame = #"{"type":"full_sync","servers":["# + server + #"],"upgrades":[]}"#
-    let error = try #require(throws: ServerBeeModelsError.self) {
-      try LiveStreamMessage(decoding: frame)
+    guard case .fullSync(let sync) = try LiveStreamMessage(decoding: frame) else {
+      Issue.record("not a full_sync")
+      return
     }
-    #expect(error.code == .missingField)
-    #expect(error.message.contains("servers[0].last_active"))
+    let status = try #require(sync.servers.first)
+    #expect(status.online == true)
+    #expect(status.lastActive == nil)
+    #expect(status.memTotal == nil)
+    #expect(status.cpu == nil)
+    #expect(status.tags == nil)
+    #expect(status.agentAuthority == nil)
   }
 
-  @Test func serverStatusNullIntegerIsAnInvalidField() throws {
+  @Test func serverStatusNullIntegerIsNil() throws {
     let data = try Fixtures.text("realtime/full_sync_edge.json")
       .replacingOccurrences(of: #""tcp_conn":0"#, with: #""tcp_conn":null"#)
-    let error = try #require(throws: ServerBeeModelsError.self) {
-      try LiveStreamMessage(decoding: data)
+    guard case .fullSync(let sync) = try LiveStreamMessage(decoding: data) else {
+      Issue.record("not a full_sync")
+      return
     }
-    #expect(error.code == .invalidField)
-    #expect(error.message.contains("servers[0].tcp_conn"))
+    #expect(sync.servers[0].tcpConn == nil)
+    #expect(sync.servers[0].udpConn == 0)
+  }
+
+  @Test(arguments: [
+    (#""cpu_usage":5.5,"cpu":1.0"#, "cpu", 5.5), (#""cpu":1.0,"cpu_usage":5.5"#, "cpu", 5.5),
+    (#""memory_used":7,"mem_used":1"#, "memUsed", 7), (#""memory_total":9"#, "memTotal", 9),
+    (#""network_in":3"#, "netInSpeed", 3), (#""network_out":4"#, "netOutSpeed", 4),
+    (#""tcp_count":11,"tcp_conn":1"#, "tcpConn", 11), (#""udp_count":12"#, "udpConn", 12),
+    (#""cpu":2.0,"cpu":3.0"#, "cpu", 2),
+  ])
+  func legacyAliasesAreReadAndTheAliasWins(members: String, field: String, value: Double) throws {
+    let frame = #"{"type":"full_sync","servers":[{"id":"s","name":"n","# + members + "}]}"
+    guard case .fullSync(let sync) = try LiveStreamMessage(decoding: frame) else {
+      Issue.record("not a full_sync")
+      return
+    }
+    let status = try #require(sync.servers.first)
+    let values: [String: Double?] = [
+      "cpu": status.cpu, "memUsed": status.memUsed.map(Double.init),
+      "memTotal": status.memTotal.map(Double.init),
+      "netInSpeed": status.netInSpeed.map(Double.init),
+      "netOutSpeed": status.netOutSpeed.map(Double.init),
+      "tcpConn": status.tcpConn.map(Double.init), "udpConn": status.udpConn.map(Double.init),
+    ]
+    #expect(values[field] == value)
+  }
+
+  @Test(arguments: [
+    (#"1774692930"#, Int64?.some(1_774_692_930)), (#""1774692930""#, 1_774_692_930),
+    (#""2026-03-28T10:15:30Z""#, 1_774_692_930), (#"1774692930.0"#, 1_774_692_930),
+    (#"1.5"#, nil), (#"true"#, nil), (#"null"#, nil), (#""soon""#, nil), (#"{"s":1}"#, nil),
+  ])
+  func lastActiveIsLenientAndAWrongTypeIsNil(value: String, expected: Int64?) throws {
+    let frame = #"{"type":"update","servers":[{"id":"s","name":"n","last_active":"# + value + "}]}"
+    guard case .update(let update) = try LiveStreamMessage(decoding: frame) else {
+      Issue.record("not an update")
+      return
+    }
+    #expect(update.servers.first?.lastActive == expected)
+  }
+
+  @Test func theCountryAliasFillsCountryCode() throws {
+    let frame = #"{"type":"full_sync","servers":[{"id":"s","name":"n","country":"JP"}]}"#
+    guard case .fullSync(let sync) = try LiveStreamMessage(decoding: frame) else {
+      Issue.record("not a full_sync")
+      return
+    }
+    #expect(sync.servers.first?.countryCode == "JP")
   }
 
   @Test func serverStatusBuiltInCodeEncodesInContractOrder() throws {
     let status = ServerStatus(id: "s", name: "n")
     let json = String(decoding: try WireJSON.encode(status), as: UTF8.self)
     let expected =
-      #"{"id":"s","name":"n","online":false,"last_active":0,"uptime":0,"cpu":0.0,"mem_used":0,"#
-      + #""mem_total":0,"swap_used":0,"swap_total":0,"disk_used":0,"disk_total":0,"#
-      + #""net_in_speed":0,"net_out_speed":0,"net_in_transfer":0,"net_out_transfer":0,"#
-      + #""load1":0.0,"load5":0.0,"load15":0.0,"tcp_conn":0,"udp_conn":0,"process_count":0,"#
-      + #""cpu_name":null,"os":null,"region":null,"country_code":null,"group_id":null,"#
-      + #""features":[],"disk_read_bytes_per_sec":0,"disk_write_bytes_per_sec":0,"tags":[],"#
-      + #""cpu_cores":null,"agent_authority":{"status":"unclaimed","outstanding_offer":null},"#
-      + #""has_token":false,"outstanding_enrollment":null}"#
+      #"{"id":"s","name":"n","cpu_name":null,"os":null,"region":null,"country_code":null,"#
+      + #""group_id":null,"cpu_cores":null,"outstanding_enrollment":null}"#
     #expect(json == expected)
   }
 }

@@ -17,16 +17,17 @@ enum Formatting {
   }
 
   /// A transfer rate: `bytes(value) + "/s"`.
-  static func rate(_ value: Int64) -> String { bytes(value) + "/s" }
+  static func rate(_ value: Int64?) -> String { value.map { bytes($0) + "/s" } ?? "-" }
 
   /// A percentage with one decimal, or `-` when it is not a number.
-  static func percent(_ value: Double) -> String {
-    value.isFinite ? String(format: "%.1f%%", value) : "-"
+  static func percent(_ value: Double?) -> String {
+    guard let value, value.isFinite else { return "-" }
+    return String(format: "%.1f%%", value)
   }
 
   /// `used` as a percentage of `total`, or `-` without a total.
-  static func share(_ used: Int64, of total: Int64) -> String {
-    total > 0 ? percent(Double(used) * 100 / Double(total)) : "-"
+  static func share(_ used: Int64?, of total: Int64?) -> String {
+    percent(MetricField.usagePercent(used, of: total))
   }
 
   /// A timestamp as `2026-11-29 13:58:55Z` (seconds, UTC).

@@ -3,20 +3,21 @@ import ServerBeeModels
 
 /// One server as `servers` and `watch` show it: live state merged with its configuration.
 ///
-/// Encoded with snake_case keys in declaration order for `--json`.
+/// Encoded with snake_case keys in declaration order for `--json`; a metric the server did not
+/// send is `null` (unknown), never `0`.
 struct ServerRow: Codable, Sendable, Hashable {
   var id: String
   var name: String
   var online: Bool
-  var cpu: Double
-  var memUsed: Int64
-  var memTotal: Int64
-  var diskUsed: Int64
-  var diskTotal: Int64
-  var netInSpeed: Int64
-  var netOutSpeed: Int64
-  var load1: Double
-  var uptime: Int64
+  var cpu: Double?
+  var memUsed: Int64?
+  var memTotal: Int64?
+  var diskUsed: Int64?
+  var diskTotal: Int64?
+  var netInSpeed: Int64?
+  var netOutSpeed: Int64?
+  var load1: Double?
+  var uptime: Int64?
   var os: String?
   var region: String?
   var countryCode: String?
@@ -43,12 +44,13 @@ struct ServerRow: Codable, Sendable, Hashable {
   init(status: ServerStatus, configuration: ServerResponse?) {
     id = status.id
     name = status.name
-    online = status.online
+    online = status.online ?? false
     cpu = status.cpu
     memUsed = status.memUsed
-    memTotal = status.memTotal > 0 ? status.memTotal : configuration?.memTotal ?? 0
+    // The live total wins unless it is unknown or 0 (unknown capacity, v1 §4.7).
+    memTotal = MetricField.mergedCapacity(configuration?.memTotal, status.memTotal)
     diskUsed = status.diskUsed
-    diskTotal = status.diskTotal > 0 ? status.diskTotal : configuration?.diskTotal ?? 0
+    diskTotal = MetricField.mergedCapacity(configuration?.diskTotal, status.diskTotal)
     netInSpeed = status.netInSpeed
     netOutSpeed = status.netOutSpeed
     load1 = status.load1
@@ -58,7 +60,7 @@ struct ServerRow: Codable, Sendable, Hashable {
     countryCode = status.countryCode ?? configuration?.countryCode
     groupID = status.groupID ?? configuration?.groupID
     agentVersion = configuration?.agentVersion
-    tags = status.tags
+    tags = status.tags ?? []
   }
 
   /// The rows of a fleet snapshot, in the server's order.

@@ -17,7 +17,9 @@ enum Tables {
         row.online ? Formatting.share(row.diskUsed, of: row.diskTotal) : "-",
         row.online ? Formatting.rate(row.netInSpeed) : "-",
         row.online ? Formatting.rate(row.netOutSpeed) : "-",
-        row.online && row.load1.isFinite ? String(format: "%.2f", row.load1) : "-",
+        row.online
+          ? row.load1.flatMap { $0.isFinite ? String(format: "%.2f", $0) : nil } ?? "-"
+          : "-",
         row.os ?? "", row.region ?? "",
       ])
     }

@@ -4,6 +4,13 @@ import ServerBeeModels
 /// The fast path of ``LiveFrameDecoder``: `full_sync` and `update` frames whose first key is
 /// `type`. Returns `nil` for anything else — including any malformed or incomplete frame — so
 /// the Codable path can produce the precise, field-naming error.
+///
+/// **Agreement with the Codable path.** Whenever this returns a message, `LiveStreamMessage`'s
+/// Codable decoding returns the same one; when in doubt it returns `nil`. It therefore is
+/// *stricter* than Foundation's JSONDecoder, which validates lazily (it accepts a trailing
+/// comma, or invalid UTF-8 and leading zeros in a value nobody reads): anything this scanner
+/// refuses simply goes the slow way. Field rules (aliases, absent = nil, first key wins, entries
+/// without `id`/`name` dropped) come from `MetricField`, the table the models use.
 enum FastFrameReader {
   static func read(_ bytes: UnsafeBufferPointer<UInt8>) -> LiveStreamMessage? {
     var scanner = JSONScanner(bytes)
@@ -29,14 +36,16 @@ enum FastFrameReader {
     -> LiveStreamMessage
   {
     var servers: [ServerStatus]?
-    var upgrades: [UpgradeJob] = []
+    var upgrades: [UpgradeJob]?
     try s.readRemainingMembers { (s, key) throws(JSONScanner.Failure) in
-      if key.equals("servers") {
+      if key.equals("servers"), servers == nil {
         var list: [ServerStatus] = []
         list.reserveCapacity(1024)
-        try s.readArray { (s) throws(JSONScanner.Failure) in list.append(try readServerStatus(&s)) }
+        try s.readArray { (s) throws(JSONScanner.Failure) in
+          if let status = try readServerStatus(&s) { list.append(status) }
+        }
         servers = list
-      } else if key.equals("upgrades") {
+      } else if key.equals("upgrades"), upgrades == nil {
         // Rare and small: decode with the models so every rule matches exactly.
         let start = s.index
         try s.skipValue()
@@ -50,7 +59,7 @@ enum FastFrameReader {
       }
     }
     guard let servers else { throw s.fail("servers missing") }
-    return .fullSync(FullSync(servers: servers, upgrades: upgrades))
+    return .fullSync(FullSync(servers: servers, upgrades: upgrades ?? []))
   }
 
   private static func readUpdate(_ s: inout JSONScanner) throws(JSONScanner.Failure)
@@ -58,9 +67,11 @@ enum FastFrameReader {
   {
     var servers: [LiveMetrics]?
     try s.readRemainingMembers { (s, key) throws(JSONScanner.Failure) in
-      if key.equals("servers") {
+      if key.equals("servers"), servers == nil {
         var list: [LiveMetrics] = []
-        try s.readArray { (s) throws(JSONScanner.Failure) in list.append(try readLiveMetrics(&s)) }
+        try s.readArray { (s) throws(JSONScanner.Failure) in
+          if let metrics = try readLiveMetrics(&s) { list.append(metrics) }
+        }
         servers = list
       } else {
         try s.skipValue()
@@ -70,92 +81,167 @@ enum FastFrameReader {
     return .update(MetricsUpdate(servers: servers))
   }
 
-  // MARK: ServerStatus
+  // MARK: Server entries
 
-  /// Wire order of `ServerStatus` (wire contract v1 §4.5); keys are matched against the expected next one
-  /// first, so a server-written object costs one comparison per key.
-  private static let statusKeys: [StaticString] = [
-    "id", "name", "online", "last_active", "uptime", "cpu", "mem_used", "mem_total", "swap_used",
-    "swap_total", "disk_used", "disk_total", "net_in_speed", "net_out_speed", "net_in_transfer",
-    "net_out_transfer", "load1", "load5", "load15", "tcp_conn", "udp_conn", "process_count",
-    "cpu_name", "os", "region", "country_code", "group_id", "features",
-    "disk_read_bytes_per_sec", "disk_write_bytes_per_sec", "tags", "cpu_cores",
-    "agent_authority", "has_token", "outstanding_enrollment",
+  /// The order a current server writes `ServerStatus` keys in (wire contract v1 §4.5): `MetricField`'s case
+  /// order. Keys are matched against the expected next one first, so a server-written object
+  /// costs one comparison per key; anything else (aliases, other orders) is looked up in
+  /// `MetricField.wireKeys`, the table the Codable models use.
+  private static let statusOrder: [MetricField] = MetricField.allCases
+
+  /// The order of the 21 `LiveMetrics` keys (wire contract v1 §4.6), then the totals a server might add.
+  private static let metricsOrder: [MetricField] = [
+    .id, .name, .online, .lastActive, .uptime, .cpu, .memUsed, .swapUsed, .diskUsed, .netInSpeed,
+    .netOutSpeed, .netInTransfer, .netOutTransfer, .load1, .load5, .load15, .tcpConn, .udpConn,
+    .processCount, .diskReadBytesPerSec, .diskWriteBytesPerSec, .memTotal, .swapTotal, .diskTotal,
   ]
 
-  /// Keys `ServerStatus` requires (everything but the nullable ones, which must still be
-  /// present: serde writes `null`).
-  private static let allStatusKeys: UInt64 = (1 << 35) - 1
+  /// One expected key of an order: the field, its canonical key and that key's rank.
+  struct Expected {
+    var field: MetricField
+    var key: StaticString
+    var rank: UInt8
+  }
 
-  private static func keyIndex(
-    _ key: UnsafeBufferPointer<UInt8>, in keys: [StaticString], expected: inout Int
-  ) -> Int? {
-    if expected < keys.count, key.equals(keys[expected]) {
-      expected += 1
-      return expected - 1
+  /// An order with each field's canonical key resolved once, not per key read.
+  static func expectedKeys(_ order: [MetricField]) -> [Expected] {
+    order.map { Expected(field: $0, key: $0.canonicalKey, rank: UInt8($0.keys.count - 1)) }
+  }
+
+  private static let statusExpected = expectedKeys(statusOrder)
+  private static let emptyStatus = ServerStatus(id: "", name: "")
+  private static let metricsExpected = expectedKeys(metricsOrder)
+  private static let wireKeys = MetricField.wireKeys
+
+  /// Resolves a key to its field and precedence rank (0 = the key that wins).
+  @inline(__always)
+  private static func resolve(
+    _ key: UnsafeBufferPointer<UInt8>, order: [Expected], wireKeys: [WireKeyEntry],
+    expected: inout Int
+  ) -> (field: MetricField, rank: UInt8)? {
+    if expected < order.count {
+      let next = order[expected]
+      if key.equals(next.key) {
+        expected += 1
+        return (next.field, next.rank)
+      }
     }
-    for (i, candidate) in keys.enumerated() where key.equals(candidate) {
-      expected = i + 1
-      return i
+    for entry in wireKeys where key.equals(entry.key) {
+      if let at = order.firstIndex(where: { $0.field == entry.field }) { expected = at + 1 }
+      return (entry.field, entry.rank)
     }
     return nil
   }
 
+  typealias WireKeyEntry = (key: StaticString, field: MetricField, rank: UInt8)
+
+  /// Which keys of an object have supplied a field so far; enforces "the first present alias
+  /// in `MetricField.keys` wins, and a repeated key keeps its first value" (JSONDecoder's rule).
+  private struct Precedence {
+    /// Fields set by their rank-0 key: final.
+    var final: UInt64 = 0
+    /// Fields set by any key.
+    var set: UInt64 = 0
+
+    /// Whether a value under a key of `rank` must be read (else it is skipped).
+    @inline(__always) mutating func take(_ field: MetricField, rank: UInt8) -> Bool {
+      let bit: UInt64 = 1 << UInt64(field.rawValue)
+      if final & bit != 0 { return false }
+      if rank == 0 {
+        final |= bit
+        set |= bit
+        return true
+      }
+      // Tables hold at most two keys per field (checked by a test), so rank 1 loses only to a
+      // previous value under the same key.
+      if set & bit != 0 { return false }
+      set |= bit
+      return true
+    }
+
+    func has(_ field: MetricField) -> Bool { set & (1 << UInt64(field.rawValue)) != 0 }
+  }
+
+  /// `last_active`: an integer, a string of digits or an RFC 3339 string; `null`, `true`,
+  /// `false`, objects and arrays are `nil`. A number that is not a plain Int64 throws, so the
+  /// Codable path (which owns the rule) decides.
+  private static func readTime(_ s: inout JSONScanner) throws(JSONScanner.Failure) -> Int64? {
+    switch s.peek() {
+    case UInt8(ascii: "\""): return MetricField.unixSeconds(fromTimeText: try s.readString())
+    case UInt8(ascii: "n"), UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "{"),
+      UInt8(ascii: "["):
+      try s.skipValue()
+      return nil
+    default: return try s.readInt64()
+    }
+  }
+
+  /// Reads a `full_sync` server entry; `nil` when it has no `id` or no `name` (dropped).
   static func readServerStatus(_ s: inout JSONScanner) throws(JSONScanner.Failure)
-    -> ServerStatus
+    -> ServerStatus?
   {
-    var status = ServerStatus(id: "", name: "")
-    var seen: UInt64 = 0
+    // A copy of a prebuilt value: the public initialiser's 35 default arguments cost ~1,000
+    // instructions a server.
+    var status = emptyStatus
+    var precedence = Precedence()
     var expected = 0
+    let order = statusExpected
+    let wireKeys = wireKeys
     try s.readObject { (s, key) throws(JSONScanner.Failure) in
-      guard let index = keyIndex(key, in: statusKeys, expected: &expected) else {
+      guard
+        let (field, rank) = resolve(key, order: order, wireKeys: wireKeys, expected: &expected),
+        precedence.take(field, rank: rank)
+      else {
         try s.skipValue()
         return
       }
-      seen |= 1 << UInt64(index)
-      switch index {
-      case 0: status.id = try s.readString()
-      case 1: status.name = try s.readString()
-      case 2: status.online = try s.readBool()
-      case 3: status.lastActive = try s.readInt64()
-      case 4: status.uptime = try s.readInt64()
-      case 5: status.cpu = try s.readLenientDouble()
-      case 6: status.memUsed = try s.readInt64()
-      case 7: status.memTotal = try s.readInt64()
-      case 8: status.swapUsed = try s.readInt64()
-      case 9: status.swapTotal = try s.readInt64()
-      case 10: status.diskUsed = try s.readInt64()
-      case 11: status.diskTotal = try s.readInt64()
-      case 12: status.netInSpeed = try s.readInt64()
-      case 13: status.netOutSpeed = try s.readInt64()
-      case 14: status.netInTransfer = try s.readInt64()
-      case 15: status.netOutTransfer = try s.readInt64()
-      case 16: status.load1 = try s.readLenientDouble()
-      case 17: status.load5 = try s.readLenientDouble()
-      case 18: status.load15 = try s.readLenientDouble()
-      case 19: status.tcpConn = Int(try s.readInt64())
-      case 20: status.udpConn = Int(try s.readInt64())
-      case 21: status.processCount = Int(try s.readInt64())
-      case 22: status.cpuName = try s.readOptionalString()
-      case 23: status.os = try s.readOptionalString()
-      case 24: status.region = try s.readOptionalString()
-      case 25: status.countryCode = try s.readOptionalString()
-      case 26: status.groupID = try s.readOptionalString()
-      case 27: status.features = try readStrings(&s)
-      case 28: status.diskReadBytesPerSec = try s.readInt64()
-      case 29: status.diskWriteBytesPerSec = try s.readInt64()
-      case 30: status.tags = try readStrings(&s)
-      case 31: status.cpuCores = try s.consumeNull() ? nil : Int(try s.readInt64())
-      case 32: status.agentAuthority = try readAgentAuthority(&s)
-      case 33: status.hasToken = try s.readBool()
-      default: status.outstandingEnrollment = try readOptionalOffer(&s)
+      switch field {
+      case .id: status.id = try s.readString()
+      case .name: status.name = try s.readString()
+      case .online: status.online = try s.readOptionalBool()
+      case .lastActive: status.lastActive = try readTime(&s)
+      case .uptime: status.uptime = try s.readOptionalInt64()
+      case .cpu: status.cpu = try s.readLenientDouble()
+      case .memUsed: status.memUsed = try s.readOptionalInt64()
+      case .memTotal: status.memTotal = try s.readOptionalInt64()
+      case .swapUsed: status.swapUsed = try s.readOptionalInt64()
+      case .swapTotal: status.swapTotal = try s.readOptionalInt64()
+      case .diskUsed: status.diskUsed = try s.readOptionalInt64()
+      case .diskTotal: status.diskTotal = try s.readOptionalInt64()
+      case .netInSpeed: status.netInSpeed = try s.readOptionalInt64()
+      case .netOutSpeed: status.netOutSpeed = try s.readOptionalInt64()
+      case .netInTransfer: status.netInTransfer = try s.readOptionalInt64()
+      case .netOutTransfer: status.netOutTransfer = try s.readOptionalInt64()
+      case .load1: status.load1 = try s.readLenientDouble()
+      case .load5: status.load5 = try s.readLenientDouble()
+      case .load15: status.load15 = try s.readLenientDouble()
+      case .tcpConn: status.tcpConn = try s.readOptionalInt()
+      case .udpConn: status.udpConn = try s.readOptionalInt()
+      case .processCount: status.processCount = try s.readOptionalInt()
+      case .cpuName: status.cpuName = try s.readOptionalString()
+      case .os: status.os = try s.readOptionalString()
+      case .region: status.region = try s.readOptionalString()
+      case .countryCode: status.countryCode = try s.readOptionalString()
+      case .groupID: status.groupID = try s.readOptionalString()
+      case .features: status.features = try readStrings(&s)
+      case .diskReadBytesPerSec: status.diskReadBytesPerSec = try s.readOptionalInt64()
+      case .diskWriteBytesPerSec: status.diskWriteBytesPerSec = try s.readOptionalInt64()
+      case .tags: status.tags = try readStrings(&s)
+      case .cpuCores: status.cpuCores = try s.readOptionalInt()
+      case .agentAuthority:
+        status.agentAuthority = try s.consumeNull() ? nil : readAgentAuthority(&s)
+      case .hasToken: status.hasToken = try s.readOptionalBool()
+      case .outstandingEnrollment: status.outstandingEnrollment = try readOptionalOffer(&s)
       }
     }
-    guard seen == allStatusKeys else { throw s.fail("a ServerStatus field is missing") }
+    guard precedence.has(.id), precedence.has(.name) else { return nil }
     return status
   }
 
-  private static func readStrings(_ s: inout JSONScanner) throws(JSONScanner.Failure) -> [String] {
+  private static func readStrings(_ s: inout JSONScanner) throws(JSONScanner.Failure)
+    -> [String]?
+  {
+    if try s.consumeNull() { return nil }
     var list: [String] = []
     try s.readArray { (s) throws(JSONScanner.Failure) in list.append(try s.readString()) }
     return list
@@ -168,16 +254,16 @@ enum FastFrameReader {
     var offer: OutstandingOffer?
     var sawOffer = false
     try s.readObject { (s, key) throws(JSONScanner.Failure) in
-      if key.equals("status") {
+      if key.equals("status"), status == nil {
         status = try s.readString()
-      } else if key.equals("outstanding_offer") {
+      } else if key.equals("outstanding_offer"), !sawOffer {
         sawOffer = true
         offer = try readOptionalOffer(&s)
       } else {
         try s.skipValue()
       }
     }
-    guard let status, sawOffer else { throw s.fail("agent_authority is incomplete") }
+    guard let status else { throw s.fail("agent_authority has no status") }
     return AgentAuthority(status: AgentAuthorityStatus(rawValue: status), outstandingOffer: offer)
   }
 
@@ -189,14 +275,15 @@ enum FastFrameReader {
     var prefix: String?
     var expires: String?
     var created: String?
+    // A repeated key keeps its first value, as JSONDecoder does.
     try s.readObject { (s, key) throws(JSONScanner.Failure) in
-      if key.equals("id") {
+      if key.equals("id"), id == nil {
         id = try s.readString()
-      } else if key.equals("code_prefix") {
+      } else if key.equals("code_prefix"), prefix == nil {
         prefix = try s.readString()
-      } else if key.equals("expires_at") {
+      } else if key.equals("expires_at"), expires == nil {
         expires = try s.readString()
-      } else if key.equals("created_at") {
+      } else if key.equals("created_at"), created == nil {
         created = try s.readString()
       } else {
         try s.skipValue()
@@ -209,68 +296,51 @@ enum FastFrameReader {
     return OutstandingOffer(id: id, codePrefix: prefix, expiresAt: expiresAt, createdAt: createdAt)
   }
 
-  // MARK: LiveMetrics
-
-  private static let metricKeys: [StaticString] = [
-    "id", "name", "online", "last_active", "uptime", "cpu", "mem_used", "swap_used", "disk_used",
-    "net_in_speed", "net_out_speed", "net_in_transfer", "net_out_transfer", "load1", "load5",
-    "load15", "tcp_conn", "udp_conn", "process_count", "disk_read_bytes_per_sec",
-    "disk_write_bytes_per_sec", "mem_total", "swap_total", "disk_total",
-  ]
-
-  /// Reads an `update` entry with the rules of `LiveMetrics`: absent fields stay `nil`; a `null`
-  /// float (non-finite on the server) is `.nan`; any other `null` is `nil`.
-  static func readLiveMetrics(_ s: inout JSONScanner) throws(JSONScanner.Failure) -> LiveMetrics {
-    var metrics = LiveMetrics(id: "")
-    var sawID = false
+  /// Reads an `update` entry with the rules of `LiveMetrics`; `nil` when it has no `id` or no
+  /// `name` (dropped).
+  static func readLiveMetrics(_ s: inout JSONScanner) throws(JSONScanner.Failure) -> LiveMetrics? {
+    var metrics = LiveMetrics(id: "", name: "")
+    var precedence = Precedence()
     var expected = 0
+    let order = metricsExpected
+    let wireKeys = wireKeys
     try s.readObject { (s, key) throws(JSONScanner.Failure) in
-      guard let index = keyIndex(key, in: metricKeys, expected: &expected) else {
+      guard
+        let (field, rank) = resolve(key, order: order, wireKeys: wireKeys, expected: &expected),
+        precedence.take(field, rank: rank)
+      else {
         try s.skipValue()
         return
       }
-      if index == 0 {
-        metrics.id = try s.readString()
-        sawID = true
-        return
-      }
-      if try s.consumeNull() {
-        switch index {
-        case 5: metrics.cpu = .nan
-        case 13: metrics.load1 = .nan
-        case 14: metrics.load5 = .nan
-        case 15: metrics.load15 = .nan
-        default: break
-        }
-        return
-      }
-      switch index {
-      case 1: metrics.name = try s.readString()
-      case 2: metrics.online = try s.readBool()
-      case 3: metrics.lastActive = try s.readInt64()
-      case 4: metrics.uptime = try s.readInt64()
-      case 5: metrics.cpu = try s.readDouble()
-      case 6: metrics.memUsed = try s.readInt64()
-      case 7: metrics.swapUsed = try s.readInt64()
-      case 8: metrics.diskUsed = try s.readInt64()
-      case 9: metrics.netInSpeed = try s.readInt64()
-      case 10: metrics.netOutSpeed = try s.readInt64()
-      case 11: metrics.netInTransfer = try s.readInt64()
-      case 12: metrics.netOutTransfer = try s.readInt64()
-      case 13: metrics.load1 = try s.readDouble()
-      case 14: metrics.load5 = try s.readDouble()
-      case 15: metrics.load15 = try s.readDouble()
-      case 16: metrics.tcpConn = Int(try s.readInt64())
-      case 17: metrics.udpConn = Int(try s.readInt64())
-      case 18: metrics.processCount = Int(try s.readInt64())
-      case 19: metrics.diskReadBytesPerSec = try s.readInt64()
-      case 20: metrics.diskWriteBytesPerSec = try s.readInt64()
-      case 21: metrics.memTotal = try s.readInt64()
-      case 22: metrics.swapTotal = try s.readInt64()
-      default: metrics.diskTotal = try s.readInt64()
+      switch field {
+      case .id: metrics.id = try s.readString()
+      case .name: metrics.name = try s.readString()
+      case .online: metrics.online = try s.readOptionalBool()
+      case .lastActive: metrics.lastActive = try readTime(&s)
+      case .uptime: metrics.uptime = try s.readOptionalInt64()
+      case .cpu: metrics.cpu = try s.readLenientDouble()
+      case .memUsed: metrics.memUsed = try s.readOptionalInt64()
+      case .memTotal: metrics.memTotal = try s.readOptionalInt64()
+      case .swapUsed: metrics.swapUsed = try s.readOptionalInt64()
+      case .swapTotal: metrics.swapTotal = try s.readOptionalInt64()
+      case .diskUsed: metrics.diskUsed = try s.readOptionalInt64()
+      case .diskTotal: metrics.diskTotal = try s.readOptionalInt64()
+      case .netInSpeed: metrics.netInSpeed = try s.readOptionalInt64()
+      case .netOutSpeed: metrics.netOutSpeed = try s.readOptionalInt64()
+      case .netInTransfer: metrics.netInTransfer = try s.readOptionalInt64()
+      case .netOutTransfer: metrics.netOutTransfer = try s.readOptionalInt64()
+      case .load1: metrics.load1 = try s.readLenientDouble()
+      case .load5: metrics.load5 = try s.readLenientDouble()
+      case .load15: metrics.load15 = try s.readLenientDouble()
+      case .tcpConn: metrics.tcpConn = try s.readOptionalInt()
+      case .udpConn: metrics.udpConn = try s.readOptionalInt()
+      case .processCount: metrics.processCount = try s.readOptionalInt()
+      case .diskReadBytesPerSec: metrics.diskReadBytesPerSec = try s.readOptionalInt64()
+      case .diskWriteBytesPerSec: metrics.diskWriteBytesPerSec = try s.readOptionalInt64()
+      default: try s.skipValue()  // static facts are not part of LiveMetrics
       }
     }
-    guard sawID else { throw s.fail("an update entry has no id") }
+    guard precedence.has(.id), precedence.has(.name) else { return nil }
     return metrics
   }
 }

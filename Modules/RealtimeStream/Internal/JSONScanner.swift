@@ -219,11 +219,34 @@ struct JSONScanner {
 
   /// Moves past a string starting at `index` (a quote); returns the content range and whether
   /// it holds escapes.
+  ///
+  /// Validates everything JSONDecoder could refuse: well-formed UTF-8 (no overlongs, no encoded
+  /// surrogates, nothing above U+10FFFF), known escapes with four hex digits after `\u`, and
+  /// surrogate escapes only in high-low pairs. ASCII costs one comparison per byte.
   private mutating func scanString() throws(Failure) -> (Int, Int, Bool) {
     index += 1
     let start = index
     var escaped = false
-    while index < bytes.count {
+    let count = bytes.count
+    guard let base = bytes.baseAddress else { throw fail("unterminated string") }
+    while true {
+      // Eight bytes at a time: strings are most of a frame's bytes, and most of them need no
+      // closer look. The mask's lowest set bit is exactly the first byte that does.
+      if index + 8 <= count {
+        let mask = Self.attentionMask(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+        if mask == 0 {
+          index += 8
+          continue
+        }
+        index += mask.trailingZeroBitCount >> 3
+      } else {
+        guard index < count else { throw fail("unterminated string") }
+        let byte = bytes[index]
+        if byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") && byte < 0x80 {
+          index += 1
+          continue
+        }
+      }
       let byte = bytes[index]
       if byte == UInt8(ascii: "\"") {
         index += 1
@@ -231,35 +254,108 @@ struct JSONScanner {
       }
       if byte == UInt8(ascii: "\\") {
         escaped = true
-        index += 2
+        try scanEscape()
         continue
       }
       if byte < 0x20 { throw fail("control character in a string") }
-      index += 1
+      try scanMultibyte()
     }
-    throw fail("unterminated string")
   }
 
+  private static let ones: UInt64 = 0x0101_0101_0101_0101
+  private static let highs: UInt64 = 0x8080_8080_8080_8080
+
+  /// The high bit of each byte of `word` that is `"`, `\\`, below 0x20 or at least 0x80 — exact
+  /// up to the first such byte (SWAR: `(x - 1) & ~x` sets the high bit of a zero byte; a borrow
+  /// can only mark bytes above a real hit).
+  @inline(__always) private static func attentionMask(_ word: UInt64) -> UInt64 {
+    let quote = word ^ (ones &* 0x22)
+    let backslash = word ^ (ones &* 0x5C)
+    let zeroQuote = (quote &- ones) & ~quote
+    let zeroBackslash = (backslash &- ones) & ~backslash
+    let control = (word &- ones &* 0x20) & ~word
+    return (zeroQuote | zeroBackslash | control | word) & highs
+  }
+
+  /// At a backslash: moves past one escape, or a surrogate pair of `\u` escapes.
+  private mutating func scanEscape() throws(Failure) {
+    guard index + 1 < bytes.count else { throw fail("unterminated string") }
+    switch bytes[index + 1] {
+    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
+      UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+      index += 2
+    case UInt8(ascii: "u"):
+      guard let unit = hex4(at: index + 2, end: bytes.count) else { throw fail("bad \\u escape") }
+      index += 6
+      if (0xDC00..<0xE000).contains(unit) { throw fail("lone low surrogate escape") }
+      if (0xD800..<0xDC00).contains(unit) {
+        guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"),
+          bytes[index + 1] == UInt8(ascii: "u"), let low = hex4(at: index + 2, end: bytes.count),
+          (0xDC00..<0xE000).contains(low)
+        else { throw fail("lone high surrogate escape") }
+        index += 6
+      }
+    default: throw fail("bad escape")
+    }
+  }
+
+  /// At a byte ≥ 0x80: moves past one well-formed UTF-8 sequence (Unicode Table 3-7).
+  private mutating func scanMultibyte() throws(Failure) {
+    let lead = bytes[index]
+    let length: Int
+    var low: UInt8 = 0x80
+    var high: UInt8 = 0xBF
+    switch lead {
+    case 0xC2...0xDF: length = 2
+    case 0xE0:
+      length = 3
+      low = 0xA0
+    case 0xE1...0xEC, 0xEE...0xEF: length = 3
+    case 0xED:
+      length = 3
+      high = 0x9F
+    case 0xF0:
+      length = 4
+      low = 0x90
+    case 0xF1...0xF3: length = 4
+    case 0xF4:
+      length = 4
+      high = 0x8F
+    default: throw fail("invalid UTF-8")
+    }
+    guard index + length <= bytes.count else { throw fail("invalid UTF-8") }
+    let second = bytes[index + 1]
+    guard second >= low, second <= high else { throw fail("invalid UTF-8") }
+    var i = 2
+    while i < length {
+      guard bytes[index + i] & 0xC0 == 0x80 else { throw fail("invalid UTF-8") }
+      i += 1
+    }
+    index += length
+  }
+
+  private func hex4(at: Int, end: Int) -> UInt32? {
+    guard at + 4 <= end else { return nil }
+    var value: UInt32 = 0
+    for j in at..<(at + 4) {
+      let c = bytes[j]
+      let digit: UInt8
+      switch c {
+      case 0x30...0x39: digit = c - 0x30
+      case 0x41...0x46: digit = c - 0x37
+      case 0x61...0x66: digit = c - 0x57
+      default: return nil
+      }
+      value = value << 4 | UInt32(digit)
+    }
+    return value
+  }
+
+  /// Resolves the escapes of a string `scanString` has validated.
   private func unescape(_ start: Int, _ end: Int) throws(Failure) -> String {
     var out: [UInt8] = []
     out.reserveCapacity(end - start)
     var i = start
-    func hex4(_ at: Int) -> UInt32? {
-      guard at + 4 <= end else { return nil }
-      var value: UInt32 = 0
-      for j in at..<(at + 4) {
-        let c = bytes[j]
-        let digit: UInt8
-        switch c {
-        case 0x30...0x39: digit = c - 0x30
-        case 0x41...0x46: digit = c - 0x37
-        case 0x61...0x66: digit = c - 0x57
-        default: return nil
-        }
-        value = value << 4 | UInt32(digit)
-      }
-      return value
-    }
     while i < end {
       let byte = bytes[i]
       guard byte == UInt8(ascii: "\\") else {
@@ -278,15 +374,20 @@ struct JSONScanner {
       case UInt8(ascii: "r"): out.append(0x0D)
       case UInt8(ascii: "t"): out.append(0x09)
       case UInt8(ascii: "u"):
-        guard var scalar = hex4(i + 2) else { throw Failure(offset: i, reason: "bad \\u escape") }
+        guard var scalar = hex4(at: i + 2, end: end) else {
+          throw Failure(offset: i, reason: "bad \\u escape")
+        }
         i += 6
-        if (0xD800..<0xDC00).contains(scalar), i + 1 < end, bytes[i] == UInt8(ascii: "\\"),
-          bytes[i + 1] == UInt8(ascii: "u"), let low = hex4(i + 2), (0xDC00..<0xE000).contains(low)
-        {
+        if (0xD800..<0xDC00).contains(scalar) {
+          guard i + 1 < end, bytes[i] == UInt8(ascii: "\\"), bytes[i + 1] == UInt8(ascii: "u"),
+            let low = hex4(at: i + 2, end: end), (0xDC00..<0xE000).contains(low)
+          else { throw Failure(offset: i, reason: "lone surrogate escape") }
           scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
           i += 6
         }
-        let value = Unicode.Scalar(scalar) ?? "\u{FFFD}"
+        guard let value = Unicode.Scalar(scalar) else {
+          throw Failure(offset: i, reason: "lone surrogate escape")
+        }
         out.append(contentsOf: Array(String(Character(value)).utf8))
         continue
       default: throw Failure(offset: i, reason: "bad escape")
@@ -294,6 +395,32 @@ struct JSONScanner {
       i += 2
     }
     return String(decoding: out, as: UTF8.self)
+  }
+
+  /// Reads `null` as `nil`, else a Boolean.
+  mutating func readOptionalBool() throws(Failure) -> Bool? {
+    try consumeNull() ? nil : readBool()
+  }
+
+  /// Reads `null` as `nil`, else an integer (see ``readInt64()``).
+  mutating func readOptionalInt64() throws(Failure) -> Int64? {
+    try consumeNull() ? nil : readInt64()
+  }
+
+  /// Reads `null` as `nil`, else an integer that fits `Int`.
+  mutating func readOptionalInt() throws(Failure) -> Int? {
+    guard let value = try readOptionalInt64() else { return nil }
+    guard let int = Int(exactly: value) else { throw fail("integer out of range") }
+    return int
+  }
+
+  /// Refuses a number whose integer part has a leading zero (`073`, `-01`), as JSON does.
+  @inline(__always) private func checkNoLeadingZero(at position: Int) throws(Failure) {
+    if position + 1 < bytes.count, bytes[position] == UInt8(ascii: "0"),
+      bytes[position + 1] &- 0x30 < 10
+    {
+      throw Failure(offset: position, reason: "number with a leading zero")
+    }
   }
 
   /// Reads an integer. A number with a fraction or exponent is accepted when it is whole
@@ -306,15 +433,21 @@ struct JSONScanner {
       negative = true
       index += 1
     }
-    var value: Int64 = 0
+    try checkNoLeadingZero(at: index)
+    // Up to 18 digits cannot overflow a UInt64; a 19th is checked, a 20th is out of range.
+    var magnitude: UInt64 = 0
     var digits = 0
     while index < bytes.count {
       let digit = bytes[index] &- 0x30
       guard digit < 10 else { break }
-      let (times, o1) = value.multipliedReportingOverflow(by: 10)
-      let (sum, o2) = times.addingReportingOverflow(Int64(digit))
-      guard !o1, !o2 else { throw fail("integer out of range") }
-      value = sum
+      if digits >= 18 {
+        let (times, o1) = magnitude.multipliedReportingOverflow(by: 10)
+        let (sum, o2) = times.addingReportingOverflow(UInt64(digit))
+        guard !o1, !o2 else { throw fail("integer out of range") }
+        magnitude = sum
+      } else {
+        magnitude = magnitude &* 10 &+ UInt64(digit)
+      }
       digits += 1
       index += 1
     }
@@ -324,12 +457,16 @@ struct JSONScanner {
     {
       index = start
       let double = try readDouble()
-      guard double.rounded() == double, abs(double) < 9.2e18 else {
-        throw fail("expected an integer")
-      }
-      return Int64(double)
+      // The conversion JSONDecoder makes: exact, or an error.
+      guard let whole = Int64(exactly: double) else { throw fail("expected an integer") }
+      return whole
     }
-    return negative ? -value : value
+    if negative {
+      guard magnitude <= UInt64(Int64.max) + 1 else { throw fail("integer out of range") }
+      return Int64(truncatingIfNeeded: 0 &- magnitude)
+    }
+    guard magnitude <= UInt64(Int64.max) else { throw fail("integer out of range") }
+    return Int64(magnitude)
   }
 
   /// Reads a number as a `Double`.
@@ -341,6 +478,7 @@ struct JSONScanner {
       negative = true
       index += 1
     }
+    try checkNoLeadingZero(at: index)
     var mantissa: UInt64 = 0
     var significant = 0
     var exponent = 0
@@ -414,8 +552,53 @@ struct JSONScanner {
       }
       return negative ? -value : value
     }
+    // Up to 19 digits and a negative exponent down to -19 (the agent's f32-widened CPU
+    // percentages have 17): an exact integer division, no string.
+    if significant <= 19, exponent < 0, exponent >= -19, mantissa != 0 {
+      let value = Self.quotient(mantissa, dividedByPowerOfTen: -exponent)
+      return negative ? -value : value
+    }
     let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-    guard let value = Double(text) else { throw Failure(offset: start, reason: "bad number") }
+    // JSONDecoder refuses what overflows to infinity or underflows to zero (subnormals pass).
+    guard let value = Double(text), value.isFinite, value != 0 || mantissa == 0 else {
+      throw Failure(offset: start, reason: "number out of range")
+    }
+    return value
+  }
+
+  /// `numerator / 10^k`, correctly rounded (to nearest, ties to even), for `numerator > 0` and
+  /// `1 ≤ k ≤ 19`: a 128-by-64-bit division that leaves a 64-bit quotient, whose top 53 bits are
+  /// rounded using the dropped bits and whether the division was exact.
+  static func quotient(_ numerator: UInt64, dividedByPowerOfTen k: Int) -> Double {
+    let divisor = integerPowersOfTen[k]
+    // Shift the numerator so the quotient has exactly 64 significant bits.
+    var shift = 64 + (64 - divisor.leadingZeroBitCount) - (64 - numerator.leadingZeroBitCount) - 1
+    var (q, r) = divide(numerator, shiftedBy: shift, by: divisor)
+    if q < 1 << 63 {
+      shift += 1
+      (q, r) = divide(numerator, shiftedBy: shift, by: divisor)
+    }
+    var significand = q >> 11
+    let dropped = q & 0x7FF
+    if dropped > 0x400 || (dropped == 0x400 && (r != 0 || significand & 1 == 1)) {
+      significand += 1
+    }
+    // significand < 2^54, so converting it is exact; scaling by a power of two is exact too.
+    return Double(sign: .plus, exponent: 11 - shift, significand: Double(significand))
+  }
+
+  @inline(__always)
+  private static func divide(_ value: UInt64, shiftedBy shift: Int, by divisor: UInt64)
+    -> (UInt64, UInt64)
+  {
+    let high = shift == 0 ? 0 : (shift >= 64 ? value << (shift - 64) : value >> (64 - shift))
+    let low = shift >= 64 ? 0 : value << shift
+    return divisor.dividingFullWidth((high, low))
+  }
+
+  private static let integerPowersOfTen: [UInt64] = (0...19).map { exponent in
+    var value: UInt64 = 1
+    for _ in 0..<exponent { value *= 10 }
     return value
   }
 
@@ -434,9 +617,24 @@ struct JSONScanner {
 extension UnsafeBufferPointer<UInt8> {
   /// Whether these bytes spell `key` (a key literal of a stream message).
   @inline(__always) func equals(_ key: StaticString) -> Bool {
-    guard count == key.utf8CodeUnitCount else { return false }
+    let length = key.utf8CodeUnitCount
+    guard count == length else { return false }
+    guard let base = baseAddress else { return length == 0 }
     let other = key.utf8Start
-    for i in 0..<count where self[i] != other[i] { return false }
+    // Eight bytes at a time: keys are 2–24 bytes and compared once or twice each.
+    var i = 0
+    while i + 8 <= length {
+      if UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+        != UnsafeRawPointer(other + i).loadUnaligned(as: UInt64.self)
+      {
+        return false
+      }
+      i += 8
+    }
+    while i < length {
+      if base[i] != other[i] { return false }
+      i += 1
+    }
     return true
   }
 }

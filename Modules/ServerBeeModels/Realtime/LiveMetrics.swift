@@ -1,7 +1,8 @@
 /// One server's metrics in an `update` frame (wire contract v1 §4.6): a partial ``ServerStatus``.
 ///
-/// Only ``id`` is required. Every other property is `nil` when its key is **absent**, never `0`,
-/// so a merge can tell "not sent" from "zero". Real servers send exactly 21 keys (`id`, `name`,
+/// Only ``id`` and ``name`` are required (an entry without them is dropped from its frame, v1
+/// §4.7). Every other property is `nil` when its key is **absent**, never `0`, so a merge can
+/// tell "not sent" from "zero". Aliases and the lenient ``lastActive`` follow ``ServerStatus``. Real servers send exactly 21 keys (`id`, `name`,
 /// `online`, `last_active`, `uptime`, `cpu`, `mem_used`, `swap_used`, `disk_used`, the four
 /// network counters, the three load averages, `tcp_conn`, `udp_conn`, `process_count` and the two
 /// disk rates) and no `*_total`; the totals are accepted in case a server adds them.
@@ -19,7 +20,7 @@ public struct LiveMetrics: Codable, Hashable, Sendable, Identifiable {
   /// Server id; the merge key.
   public var id: String
   /// The name when the agent connected. Old decoders need it; it must not replace a cached name.
-  public var name: String?
+  public var name: String
   /// Always `true` in real frames.
   public var online: Bool?
   /// Unix seconds ("now").
@@ -92,7 +93,7 @@ public struct LiveMetrics: Codable, Hashable, Sendable, Identifiable {
   ///   - diskReadBytesPerSec: Bytes per second.
   ///   - diskWriteBytesPerSec: Bytes per second.
   public init(
-    id: String, name: String? = nil, online: Bool? = nil, lastActive: Int64? = nil,
+    id: String, name: String, online: Bool? = nil, lastActive: Int64? = nil,
     uptime: Int64? = nil, cpu: Double? = nil, memUsed: Int64? = nil, memTotal: Int64? = nil,
     swapUsed: Int64? = nil, swapTotal: Int64? = nil, diskUsed: Int64? = nil,
     diskTotal: Int64? = nil, netInSpeed: Int64? = nil, netOutSpeed: Int64? = nil,
@@ -126,72 +127,75 @@ public struct LiveMetrics: Codable, Hashable, Sendable, Identifiable {
     self.diskWriteBytesPerSec = diskWriteBytesPerSec
   }
 
-  /// Decodes an entry: absent keys stay `nil`, a `null` float becomes `.nan`.
+  /// Decodes an entry with the shared rules (``ServerStatus``): absent keys stay `nil`, a `null`
+  /// float becomes `.nan`, aliases are read.
   /// - Parameter decoder: The decoder.
-  /// - Throws: `DecodingError` naming the field when `id` is missing or a value has the wrong type.
+  /// - Throws: `DecodingError` naming the field when `id` or `name` is missing or a value has
+  ///   the wrong type.
   public init(from decoder: any Decoder) throws {
-    let c = try decoder.container(keyedBy: ServerStatus.CodingKeys.self)
-    id = try c.decode(String.self, forKey: .id)
-    name = try c.decodeIfPresent(String.self, forKey: .name)
-    online = try c.decodeIfPresent(Bool.self, forKey: .online)
-    lastActive = try c.decodeIfPresent(Int64.self, forKey: .lastActive)
-    uptime = try c.decodeIfPresent(Int64.self, forKey: .uptime)
-    cpu = try c.decodeMetricIfPresent(forKey: .cpu)
-    memUsed = try c.decodeIfPresent(Int64.self, forKey: .memUsed)
-    memTotal = try c.decodeIfPresent(Int64.self, forKey: .memTotal)
-    swapUsed = try c.decodeIfPresent(Int64.self, forKey: .swapUsed)
-    swapTotal = try c.decodeIfPresent(Int64.self, forKey: .swapTotal)
-    diskUsed = try c.decodeIfPresent(Int64.self, forKey: .diskUsed)
-    diskTotal = try c.decodeIfPresent(Int64.self, forKey: .diskTotal)
-    netInSpeed = try c.decodeIfPresent(Int64.self, forKey: .netInSpeed)
-    netOutSpeed = try c.decodeIfPresent(Int64.self, forKey: .netOutSpeed)
-    netInTransfer = try c.decodeIfPresent(Int64.self, forKey: .netInTransfer)
-    netOutTransfer = try c.decodeIfPresent(Int64.self, forKey: .netOutTransfer)
-    load1 = try c.decodeMetricIfPresent(forKey: .load1)
-    load5 = try c.decodeMetricIfPresent(forKey: .load5)
-    load15 = try c.decodeMetricIfPresent(forKey: .load15)
-    tcpConn = try c.decodeIfPresent(Int.self, forKey: .tcpConn)
-    udpConn = try c.decodeIfPresent(Int.self, forKey: .udpConn)
-    processCount = try c.decodeIfPresent(Int.self, forKey: .processCount)
-    diskReadBytesPerSec = try c.decodeIfPresent(Int64.self, forKey: .diskReadBytesPerSec)
-    diskWriteBytesPerSec = try c.decodeIfPresent(Int64.self, forKey: .diskWriteBytesPerSec)
+    let c = try decoder.container(keyedBy: WireKey.self)
+    id = try c.decode(String.self, forKey: WireKey(.id))
+    name = try c.decode(String.self, forKey: WireKey(.name))
+    online = try c.decodeField(Bool.self, .online)
+    lastActive = c.decodeTimeField(.lastActive)
+    uptime = try c.decodeField(Int64.self, .uptime)
+    cpu = try c.decodeMetricField(.cpu)
+    memUsed = try c.decodeField(Int64.self, .memUsed)
+    memTotal = try c.decodeField(Int64.self, .memTotal)
+    swapUsed = try c.decodeField(Int64.self, .swapUsed)
+    swapTotal = try c.decodeField(Int64.self, .swapTotal)
+    diskUsed = try c.decodeField(Int64.self, .diskUsed)
+    diskTotal = try c.decodeField(Int64.self, .diskTotal)
+    netInSpeed = try c.decodeField(Int64.self, .netInSpeed)
+    netOutSpeed = try c.decodeField(Int64.self, .netOutSpeed)
+    netInTransfer = try c.decodeField(Int64.self, .netInTransfer)
+    netOutTransfer = try c.decodeField(Int64.self, .netOutTransfer)
+    load1 = try c.decodeMetricField(.load1)
+    load5 = try c.decodeMetricField(.load5)
+    load15 = try c.decodeMetricField(.load15)
+    tcpConn = try c.decodeField(Int.self, .tcpConn)
+    udpConn = try c.decodeField(Int.self, .udpConn)
+    processCount = try c.decodeField(Int.self, .processCount)
+    diskReadBytesPerSec = try c.decodeField(Int64.self, .diskReadBytesPerSec)
+    diskWriteBytesPerSec = try c.decodeField(Int64.self, .diskWriteBytesPerSec)
   }
 
   /// Encodes the non-`nil` properties in wire order (absent stays absent).
   /// - Parameter encoder: The encoder.
   /// - Throws: Whatever the encoder throws.
   public func encode(to encoder: any Encoder) throws {
-    var c = encoder.container(keyedBy: ServerStatus.CodingKeys.self)
-    try c.encode(id, forKey: .id)
-    try c.encodeUnlessNil(name, forKey: .name)
-    try c.encodeUnlessNil(online, forKey: .online)
-    try c.encodeUnlessNil(lastActive, forKey: .lastActive)
-    try c.encodeUnlessNil(uptime, forKey: .uptime)
-    try c.encodeUnlessNil(cpu, forKey: .cpu)
-    try c.encodeUnlessNil(memUsed, forKey: .memUsed)
-    try c.encodeUnlessNil(memTotal, forKey: .memTotal)
-    try c.encodeUnlessNil(swapUsed, forKey: .swapUsed)
-    try c.encodeUnlessNil(swapTotal, forKey: .swapTotal)
-    try c.encodeUnlessNil(diskUsed, forKey: .diskUsed)
-    try c.encodeUnlessNil(diskTotal, forKey: .diskTotal)
-    try c.encodeUnlessNil(netInSpeed, forKey: .netInSpeed)
-    try c.encodeUnlessNil(netOutSpeed, forKey: .netOutSpeed)
-    try c.encodeUnlessNil(netInTransfer, forKey: .netInTransfer)
-    try c.encodeUnlessNil(netOutTransfer, forKey: .netOutTransfer)
-    try c.encodeUnlessNil(load1, forKey: .load1)
-    try c.encodeUnlessNil(load5, forKey: .load5)
-    try c.encodeUnlessNil(load15, forKey: .load15)
-    try c.encodeUnlessNil(tcpConn, forKey: .tcpConn)
-    try c.encodeUnlessNil(udpConn, forKey: .udpConn)
-    try c.encodeUnlessNil(processCount, forKey: .processCount)
-    try c.encodeUnlessNil(diskReadBytesPerSec, forKey: .diskReadBytesPerSec)
-    try c.encodeUnlessNil(diskWriteBytesPerSec, forKey: .diskWriteBytesPerSec)
+    var c = encoder.container(keyedBy: WireKey.self)
+    try c.encode(id, forKey: WireKey(.id))
+    try c.encode(name, forKey: WireKey(.name))
+    try c.encodeUnlessNil(online, forKey: WireKey(.online))
+    try c.encodeUnlessNil(lastActive, forKey: WireKey(.lastActive))
+    try c.encodeUnlessNil(uptime, forKey: WireKey(.uptime))
+    try c.encodeUnlessNil(cpu, forKey: WireKey(.cpu))
+    try c.encodeUnlessNil(memUsed, forKey: WireKey(.memUsed))
+    try c.encodeUnlessNil(memTotal, forKey: WireKey(.memTotal))
+    try c.encodeUnlessNil(swapUsed, forKey: WireKey(.swapUsed))
+    try c.encodeUnlessNil(swapTotal, forKey: WireKey(.swapTotal))
+    try c.encodeUnlessNil(diskUsed, forKey: WireKey(.diskUsed))
+    try c.encodeUnlessNil(diskTotal, forKey: WireKey(.diskTotal))
+    try c.encodeUnlessNil(netInSpeed, forKey: WireKey(.netInSpeed))
+    try c.encodeUnlessNil(netOutSpeed, forKey: WireKey(.netOutSpeed))
+    try c.encodeUnlessNil(netInTransfer, forKey: WireKey(.netInTransfer))
+    try c.encodeUnlessNil(netOutTransfer, forKey: WireKey(.netOutTransfer))
+    try c.encodeUnlessNil(load1, forKey: WireKey(.load1))
+    try c.encodeUnlessNil(load5, forKey: WireKey(.load5))
+    try c.encodeUnlessNil(load15, forKey: WireKey(.load15))
+    try c.encodeUnlessNil(tcpConn, forKey: WireKey(.tcpConn))
+    try c.encodeUnlessNil(udpConn, forKey: WireKey(.udpConn))
+    try c.encodeUnlessNil(processCount, forKey: WireKey(.processCount))
+    try c.encodeUnlessNil(diskReadBytesPerSec, forKey: WireKey(.diskReadBytesPerSec))
+    try c.encodeUnlessNil(diskWriteBytesPerSec, forKey: WireKey(.diskWriteBytesPerSec))
   }
 }
 
 extension ServerStatus {
   /// Applies an `update` entry: every metric it carries replaces the cached one, absent ones are
-  /// kept, and ``name`` is never replaced (wire contract v1 §4.6).
+  /// kept, ``name`` is never replaced (wire contract v1 §4.6), and a ``memTotal`` or ``diskTotal`` of 0
+  /// (unknown capacity) never replaces a known total (wire contract v1 §4.7).
   ///
   /// This is the reference merge; `RealtimeStream` may use a faster one with the same result.
   /// - Parameter metrics: The entry; its ``LiveMetrics/id`` should equal ``id``.
@@ -201,11 +205,11 @@ extension ServerStatus {
     if let v = metrics.uptime { uptime = v }
     if let v = metrics.cpu { cpu = v }
     if let v = metrics.memUsed { memUsed = v }
-    if let v = metrics.memTotal { memTotal = v }
+    memTotal = MetricField.mergedCapacity(memTotal, metrics.memTotal)
     if let v = metrics.swapUsed { swapUsed = v }
     if let v = metrics.swapTotal { swapTotal = v }
     if let v = metrics.diskUsed { diskUsed = v }
-    if let v = metrics.diskTotal { diskTotal = v }
+    diskTotal = MetricField.mergedCapacity(diskTotal, metrics.diskTotal)
     if let v = metrics.netInSpeed { netInSpeed = v }
     if let v = metrics.netOutSpeed { netOutSpeed = v }
     if let v = metrics.netInTransfer { netInTransfer = v }

@@ -59,6 +59,10 @@ public enum LiveStreamMessage: Codable, Hashable, Sendable {
   case firewallApplyStateChanged(FirewallApplyStateChange)
   /// `ip_quality_update`: an IP-quality check finished.
   case ipQualityUpdate(IPQualityUpdate)
+  /// `alert_event`: an alert fired or resolved. Current servers never send it (wire contract v1 §4.4, §10.4;
+  /// alerts are pull-only), but the upstream iOS client and the design doc expect it, so a
+  /// server that does is understood instead of being dropped as unknown.
+  case alertEvent(LiveAlertEvent)
   /// Any other frame, kept whole.
   case unknown(UnknownLiveStreamMessage)
 
@@ -110,6 +114,7 @@ public enum LiveStreamMessage: Codable, Hashable, Sendable {
     case .blocklistChanged: return "blocklist_changed"
     case .firewallApplyStateChanged: return "firewall_apply_state_changed"
     case .ipQualityUpdate: return "ip_quality_update"
+    case .alertEvent: return "alert_event"
     case .unknown(let message): return message.type
     }
   }
@@ -147,6 +152,7 @@ public enum LiveStreamMessage: Codable, Hashable, Sendable {
     case "firewall_apply_state_changed":
       self = .firewallApplyStateChanged(try FirewallApplyStateChange(from: decoder))
     case "ip_quality_update": self = .ipQualityUpdate(try IPQualityUpdate(from: decoder))
+    case "alert_event": self = .alertEvent(try LiveAlertEvent(from: decoder))
     default:
       self = .unknown(UnknownLiveStreamMessage(type: type, raw: try JSONValue(from: decoder)))
     }
@@ -178,6 +184,7 @@ public enum LiveStreamMessage: Codable, Hashable, Sendable {
     case .blocklistChanged(let p): payload = p
     case .firewallApplyStateChanged(let p): payload = p
     case .ipQualityUpdate(let p): payload = p
+    case .alertEvent(let p): payload = p
     }
     var c = encoder.container(keyedBy: TypeKey.self)
     try c.encodeUnlessNil(type, forKey: .type)
@@ -204,12 +211,13 @@ public struct FullSync: Codable, Hashable, Sendable {
 
   private enum CodingKeys: String, CodingKey { case servers, upgrades }
 
-  /// Decodes a snapshot; a missing `upgrades` reads as empty (`servers` is required).
+  /// Decodes a snapshot; a missing `upgrades` reads as empty (`servers` is required), and a
+  /// server entry without an `id` or `name` string is dropped (wire contract v1 §4.7).
   /// - Parameter decoder: The decoder.
   /// - Throws: `DecodingError` naming the field.
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
-    servers = try c.decode([ServerStatus].self, forKey: .servers)
+    servers = try c.decodeDroppingAnonymous([ServerStatus].self, forKey: .servers)
     upgrades = try c.decodeIfPresent([UpgradeJob].self, forKey: .upgrades) ?? []
   }
 }
@@ -223,6 +231,39 @@ public struct MetricsUpdate: Codable, Hashable, Sendable {
   /// Creates an update.
   /// - Parameter servers: Entries.
   public init(servers: [LiveMetrics]) { self.servers = servers }
+
+  private enum CodingKeys: String, CodingKey { case servers }
+
+  /// Decodes an update; an entry without an `id` or `name` string is dropped (wire contract v1 §4.7).
+  /// - Parameter decoder: The decoder.
+  /// - Throws: `DecodingError` naming the field.
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    servers = try c.decodeDroppingAnonymous([LiveMetrics].self, forKey: .servers)
+  }
+}
+
+/// An `alert_event` frame: `{"type":"alert_event","alert_key":…,"status":…}`, the shape the
+/// upstream iOS client and the design doc expect (wire contract v1 §4.4). Current servers do not send it.
+public struct LiveAlertEvent: Codable, Hashable, Sendable {
+  /// The v1 alert key, `rule_id:server_id`; open the detail with it.
+  public var alertKey: String
+  /// `firing` or `resolved` (unknown values survive).
+  public var status: AlertStatus
+
+  /// Creates an alert event.
+  /// - Parameters:
+  ///   - alertKey: The alert key.
+  ///   - status: The status.
+  public init(alertKey: String, status: AlertStatus) {
+    self.alertKey = alertKey
+    self.status = status
+  }
+
+  private enum CodingKeys: String, CodingKey {
+    case alertKey = "alert_key"
+    case status
+  }
 }
 
 /// A live-stream frame of a type this version does not know, or without a usable `type`.

@@ -5,14 +5,23 @@
 /// transfers; percent (0–100) for ``cpu``; Unix seconds for ``lastActive``. Offline servers (and
 /// online ones without a report yet) carry zeros in every live metric.
 ///
+/// **Tolerant decoding** (wire contract v1 §4.7, the rules of the upstream iOS client). Only ``id`` and
+/// ``name`` are required; an entry without them is dropped from its frame. Every other property
+/// is `nil` when its key is absent (an older or newer server), never `0` or empty. Legacy alias
+/// keys are read too (`cpu_usage`, `memory_used`, `memory_total`, `network_in`, `network_out`,
+/// `tcp_count`, `udp_count`, `country`; the alias wins when both are present), and
+/// ``lastActive`` accepts an integer, a string of digits or an RFC 3339 string (anything else
+/// is `nil`). A ``memTotal`` or ``diskTotal`` of 0 means "unknown capacity": a merge never lets
+/// it replace a known total, and ``memoryUsagePercent`` is `nil` for it.
+///
 /// **Non-finite floats.** The server writes a non-finite `f64` as `null` (wire contract v1 §1.4). Such a value
 /// decodes as `.nan` rather than failing the whole frame, and encodes back as `null`, so a frame
-/// round-trips byte for byte. Check `cpu.isFinite` before drawing it. Because `.nan != .nan`,
+/// round-trips byte for byte. Check `cpu?.isFinite` before drawing it. Because `.nan != .nan`,
 /// two statuses holding `.nan` do not compare equal.
 ///
 /// ```swift
 /// if case .fullSync(let sync) = try LiveStreamMessage(decoding: frame) {
-///   for server in sync.servers where server.online { print(server.name, server.cpu) }
+///   for server in sync.servers where server.online == true { print(server.name, server.cpu ?? 0) }
 /// }
 /// ```
 public struct ServerStatus: Codable, Hashable, Sendable, Identifiable {
@@ -21,45 +30,45 @@ public struct ServerStatus: Codable, Hashable, Sendable, Identifiable {
   /// Display name.
   public var name: String
   /// Whether the agent is connected now.
-  public var online: Bool
+  public var online: Bool?
   /// Unix seconds: "now" when online, otherwise the server row's `updated_at`.
-  public var lastActive: Int64
+  public var lastActive: Int64?
   /// Host uptime in seconds (0 without a report).
-  public var uptime: Int64
+  public var uptime: Int64?
   /// Whole-machine CPU use in percent, 0–100 (`.nan` when the server sent `null`).
-  public var cpu: Double
+  public var cpu: Double?
   /// Memory in use, bytes.
-  public var memUsed: Int64
+  public var memUsed: Int64?
   /// Total memory, bytes.
-  public var memTotal: Int64
+  public var memTotal: Int64?
   /// Swap in use, bytes.
-  public var swapUsed: Int64
+  public var swapUsed: Int64?
   /// Total swap, bytes.
-  public var swapTotal: Int64
+  public var swapTotal: Int64?
   /// Disk in use, bytes.
-  public var diskUsed: Int64
+  public var diskUsed: Int64?
   /// Total disk, bytes.
-  public var diskTotal: Int64
+  public var diskTotal: Int64?
   /// Inbound network speed, bytes per second.
-  public var netInSpeed: Int64
+  public var netInSpeed: Int64?
   /// Outbound network speed, bytes per second.
-  public var netOutSpeed: Int64
+  public var netOutSpeed: Int64?
   /// Cumulative inbound bytes since the host's counters started.
-  public var netInTransfer: Int64
+  public var netInTransfer: Int64?
   /// Cumulative outbound bytes since the host's counters started.
-  public var netOutTransfer: Int64
+  public var netOutTransfer: Int64?
   /// 1-minute load average (`.nan` when the server sent `null`).
-  public var load1: Double
+  public var load1: Double?
   /// 5-minute load average (`.nan` when the server sent `null`).
-  public var load5: Double
+  public var load5: Double?
   /// 15-minute load average (`.nan` when the server sent `null`).
-  public var load15: Double
+  public var load15: Double?
   /// Open TCP connections.
-  public var tcpConn: Int
+  public var tcpConn: Int?
   /// Open UDP sockets.
-  public var udpConn: Int
+  public var udpConn: Int?
   /// Running processes.
-  public var processCount: Int
+  public var processCount: Int?
   /// CPU model name.
   public var cpuName: String?
   /// Operating system name.
@@ -71,23 +80,23 @@ public struct ServerStatus: Codable, Hashable, Sendable, Identifiable {
   /// Server group id; resolve it with ``ServerGroup``.
   public var groupID: String?
   /// Agent features, for example `"docker"`.
-  public var features: [String]
+  public var features: [String]?
   /// Disk reads, bytes per second, summed over all disks.
-  public var diskReadBytesPerSec: Int64
+  public var diskReadBytesPerSec: Int64?
   /// Disk writes, bytes per second, summed over all disks.
-  public var diskWriteBytesPerSec: Int64
+  public var diskWriteBytesPerSec: Int64?
   /// Tags, sorted.
-  public var tags: [String]
+  public var tags: [String]?
   /// CPU core count.
   public var cpuCores: Int?
   /// Enrollment state of the agent.
-  public var agentAuthority: AgentAuthority
+  public var agentAuthority: AgentAuthority?
   /// Whether ``agentAuthority`` is `claimed`.
-  public var hasToken: Bool
+  public var hasToken: Bool?
   /// The same object as `agentAuthority.outstandingOffer`.
   public var outstandingEnrollment: OutstandingOffer?
 
-  /// Creates a status; live metrics default to the zeros an offline server carries.
+  /// Creates a status; what is left out is unknown (`nil`).
   /// - Parameters:
   ///   - id: Server id.
   ///   - name: Display name.
@@ -125,16 +134,17 @@ public struct ServerStatus: Codable, Hashable, Sendable, Identifiable {
   ///   - hasToken: Whether the agent is claimed.
   ///   - outstandingEnrollment: Pending offer.
   public init(
-    id: String, name: String, online: Bool = false, lastActive: Int64 = 0, uptime: Int64 = 0,
-    cpu: Double = 0, memUsed: Int64 = 0, memTotal: Int64 = 0, swapUsed: Int64 = 0,
-    swapTotal: Int64 = 0, diskUsed: Int64 = 0, diskTotal: Int64 = 0, netInSpeed: Int64 = 0,
-    netOutSpeed: Int64 = 0, netInTransfer: Int64 = 0, netOutTransfer: Int64 = 0,
-    load1: Double = 0, load5: Double = 0, load15: Double = 0, tcpConn: Int = 0, udpConn: Int = 0,
-    processCount: Int = 0, cpuName: String? = nil, os: String? = nil, region: String? = nil,
-    countryCode: String? = nil, groupID: String? = nil, features: [String] = [],
-    diskReadBytesPerSec: Int64 = 0, diskWriteBytesPerSec: Int64 = 0, tags: [String] = [],
-    cpuCores: Int? = nil, agentAuthority: AgentAuthority = AgentAuthority(status: .unclaimed),
-    hasToken: Bool = false, outstandingEnrollment: OutstandingOffer? = nil
+    id: String, name: String, online: Bool? = nil, lastActive: Int64? = nil,
+    uptime: Int64? = nil, cpu: Double? = nil, memUsed: Int64? = nil, memTotal: Int64? = nil,
+    swapUsed: Int64? = nil, swapTotal: Int64? = nil, diskUsed: Int64? = nil,
+    diskTotal: Int64? = nil, netInSpeed: Int64? = nil, netOutSpeed: Int64? = nil,
+    netInTransfer: Int64? = nil, netOutTransfer: Int64? = nil, load1: Double? = nil,
+    load5: Double? = nil, load15: Double? = nil, tcpConn: Int? = nil, udpConn: Int? = nil,
+    processCount: Int? = nil, cpuName: String? = nil, os: String? = nil, region: String? = nil,
+    countryCode: String? = nil, groupID: String? = nil, features: [String]? = nil,
+    diskReadBytesPerSec: Int64? = nil, diskWriteBytesPerSec: Int64? = nil, tags: [String]? = nil,
+    cpuCores: Int? = nil, agentAuthority: AgentAuthority? = nil, hasToken: Bool? = nil,
+    outstandingEnrollment: OutstandingOffer? = nil
   ) {
     self.id = id
     self.name = name
@@ -173,80 +183,99 @@ public struct ServerStatus: Codable, Hashable, Sendable, Identifiable {
     self.outstandingEnrollment = outstandingEnrollment
   }
 
-  // Internal, not private: LiveMetrics encodes a subset of the same keys.
-  enum CodingKeys: String, CodingKey {
-    case id, name, online
-    case lastActive = "last_active"
-    case uptime, cpu
-    case memUsed = "mem_used"
-    case memTotal = "mem_total"
-    case swapUsed = "swap_used"
-    case swapTotal = "swap_total"
-    case diskUsed = "disk_used"
-    case diskTotal = "disk_total"
-    case netInSpeed = "net_in_speed"
-    case netOutSpeed = "net_out_speed"
-    case netInTransfer = "net_in_transfer"
-    case netOutTransfer = "net_out_transfer"
-    case load1, load5, load15
-    case tcpConn = "tcp_conn"
-    case udpConn = "udp_conn"
-    case processCount = "process_count"
-    case cpuName = "cpu_name"
-    case os, region
-    case countryCode = "country_code"
-    case groupID = "group_id"
-    case features
-    case diskReadBytesPerSec = "disk_read_bytes_per_sec"
-    case diskWriteBytesPerSec = "disk_write_bytes_per_sec"
-    case tags
-    case cpuCores = "cpu_cores"
-    case agentAuthority = "agent_authority"
-    case hasToken = "has_token"
-    case outstandingEnrollment = "outstanding_enrollment"
-  }
-
-  /// Decodes a status; a `null` metric float becomes `.nan`, every other field is strict.
+  /// Decodes a status with the shared rules of wire contract v1 §4.7 (see the type's discussion): `id` and
+  /// `name` are required, every other key may be absent, aliases are read.
   /// - Parameter decoder: The decoder.
   /// - Throws: `DecodingError` naming the field (``WireJSON`` maps it to
-  ///   ``ServerBeeModelsError``).
+  ///   ``ServerBeeModelsError``) when `id` or `name` is missing or a value has the wrong type.
   public init(from decoder: any Decoder) throws {
-    let c = try decoder.container(keyedBy: CodingKeys.self)
-    id = try c.decode(String.self, forKey: .id)
-    name = try c.decode(String.self, forKey: .name)
-    online = try c.decode(Bool.self, forKey: .online)
-    lastActive = try c.decode(Int64.self, forKey: .lastActive)
-    uptime = try c.decode(Int64.self, forKey: .uptime)
-    cpu = try c.decodeMetric(forKey: .cpu)
-    memUsed = try c.decode(Int64.self, forKey: .memUsed)
-    memTotal = try c.decode(Int64.self, forKey: .memTotal)
-    swapUsed = try c.decode(Int64.self, forKey: .swapUsed)
-    swapTotal = try c.decode(Int64.self, forKey: .swapTotal)
-    diskUsed = try c.decode(Int64.self, forKey: .diskUsed)
-    diskTotal = try c.decode(Int64.self, forKey: .diskTotal)
-    netInSpeed = try c.decode(Int64.self, forKey: .netInSpeed)
-    netOutSpeed = try c.decode(Int64.self, forKey: .netOutSpeed)
-    netInTransfer = try c.decode(Int64.self, forKey: .netInTransfer)
-    netOutTransfer = try c.decode(Int64.self, forKey: .netOutTransfer)
-    load1 = try c.decodeMetric(forKey: .load1)
-    load5 = try c.decodeMetric(forKey: .load5)
-    load15 = try c.decodeMetric(forKey: .load15)
-    tcpConn = try c.decode(Int.self, forKey: .tcpConn)
-    udpConn = try c.decode(Int.self, forKey: .udpConn)
-    processCount = try c.decode(Int.self, forKey: .processCount)
-    cpuName = try c.decodeIfPresent(String.self, forKey: .cpuName)
-    os = try c.decodeIfPresent(String.self, forKey: .os)
-    region = try c.decodeIfPresent(String.self, forKey: .region)
-    countryCode = try c.decodeIfPresent(String.self, forKey: .countryCode)
-    groupID = try c.decodeIfPresent(String.self, forKey: .groupID)
-    features = try c.decode([String].self, forKey: .features)
-    diskReadBytesPerSec = try c.decode(Int64.self, forKey: .diskReadBytesPerSec)
-    diskWriteBytesPerSec = try c.decode(Int64.self, forKey: .diskWriteBytesPerSec)
-    tags = try c.decode([String].self, forKey: .tags)
-    cpuCores = try c.decodeIfPresent(Int.self, forKey: .cpuCores)
-    agentAuthority = try c.decode(AgentAuthority.self, forKey: .agentAuthority)
-    hasToken = try c.decode(Bool.self, forKey: .hasToken)
-    outstandingEnrollment = try c.decodeIfPresent(
-      OutstandingOffer.self, forKey: .outstandingEnrollment)
+    let c = try decoder.container(keyedBy: WireKey.self)
+    id = try c.decode(String.self, forKey: WireKey(.id))
+    name = try c.decode(String.self, forKey: WireKey(.name))
+    online = try c.decodeField(Bool.self, .online)
+    lastActive = c.decodeTimeField(.lastActive)
+    uptime = try c.decodeField(Int64.self, .uptime)
+    cpu = try c.decodeMetricField(.cpu)
+    memUsed = try c.decodeField(Int64.self, .memUsed)
+    memTotal = try c.decodeField(Int64.self, .memTotal)
+    swapUsed = try c.decodeField(Int64.self, .swapUsed)
+    swapTotal = try c.decodeField(Int64.self, .swapTotal)
+    diskUsed = try c.decodeField(Int64.self, .diskUsed)
+    diskTotal = try c.decodeField(Int64.self, .diskTotal)
+    netInSpeed = try c.decodeField(Int64.self, .netInSpeed)
+    netOutSpeed = try c.decodeField(Int64.self, .netOutSpeed)
+    netInTransfer = try c.decodeField(Int64.self, .netInTransfer)
+    netOutTransfer = try c.decodeField(Int64.self, .netOutTransfer)
+    load1 = try c.decodeMetricField(.load1)
+    load5 = try c.decodeMetricField(.load5)
+    load15 = try c.decodeMetricField(.load15)
+    tcpConn = try c.decodeField(Int.self, .tcpConn)
+    udpConn = try c.decodeField(Int.self, .udpConn)
+    processCount = try c.decodeField(Int.self, .processCount)
+    cpuName = try c.decodeField(String.self, .cpuName)
+    os = try c.decodeField(String.self, .os)
+    region = try c.decodeField(String.self, .region)
+    countryCode = try c.decodeField(String.self, .countryCode)
+    groupID = try c.decodeField(String.self, .groupID)
+    features = try c.decodeField([String].self, .features)
+    diskReadBytesPerSec = try c.decodeField(Int64.self, .diskReadBytesPerSec)
+    diskWriteBytesPerSec = try c.decodeField(Int64.self, .diskWriteBytesPerSec)
+    tags = try c.decodeField([String].self, .tags)
+    cpuCores = try c.decodeField(Int.self, .cpuCores)
+    agentAuthority = try c.decodeField(AgentAuthority.self, .agentAuthority)
+    hasToken = try c.decodeField(Bool.self, .hasToken)
+    outstandingEnrollment = try c.decodeField(OutstandingOffer.self, .outstandingEnrollment)
   }
+
+  /// Encodes in wire order under the current keys. Unknown metrics are left out; the nullable
+  /// facts (`cpu_name`, `os`, `region`, `country_code`, `group_id`, `cpu_cores`,
+  /// `outstanding_enrollment`) are written as `null`, as the server writes them.
+  /// - Parameter encoder: The encoder.
+  /// - Throws: Whatever the encoder throws.
+  public func encode(to encoder: any Encoder) throws {
+    var c = encoder.container(keyedBy: WireKey.self)
+    try c.encode(id, forKey: WireKey(.id))
+    try c.encode(name, forKey: WireKey(.name))
+    try c.encodeUnlessNil(online, forKey: WireKey(.online))
+    try c.encodeUnlessNil(lastActive, forKey: WireKey(.lastActive))
+    try c.encodeUnlessNil(uptime, forKey: WireKey(.uptime))
+    try c.encodeUnlessNil(cpu, forKey: WireKey(.cpu))
+    try c.encodeUnlessNil(memUsed, forKey: WireKey(.memUsed))
+    try c.encodeUnlessNil(memTotal, forKey: WireKey(.memTotal))
+    try c.encodeUnlessNil(swapUsed, forKey: WireKey(.swapUsed))
+    try c.encodeUnlessNil(swapTotal, forKey: WireKey(.swapTotal))
+    try c.encodeUnlessNil(diskUsed, forKey: WireKey(.diskUsed))
+    try c.encodeUnlessNil(diskTotal, forKey: WireKey(.diskTotal))
+    try c.encodeUnlessNil(netInSpeed, forKey: WireKey(.netInSpeed))
+    try c.encodeUnlessNil(netOutSpeed, forKey: WireKey(.netOutSpeed))
+    try c.encodeUnlessNil(netInTransfer, forKey: WireKey(.netInTransfer))
+    try c.encodeUnlessNil(netOutTransfer, forKey: WireKey(.netOutTransfer))
+    try c.encodeUnlessNil(load1, forKey: WireKey(.load1))
+    try c.encodeUnlessNil(load5, forKey: WireKey(.load5))
+    try c.encodeUnlessNil(load15, forKey: WireKey(.load15))
+    try c.encodeUnlessNil(tcpConn, forKey: WireKey(.tcpConn))
+    try c.encodeUnlessNil(udpConn, forKey: WireKey(.udpConn))
+    try c.encodeUnlessNil(processCount, forKey: WireKey(.processCount))
+    try c.encode(cpuName, forKey: WireKey(.cpuName))
+    try c.encode(os, forKey: WireKey(.os))
+    try c.encode(region, forKey: WireKey(.region))
+    try c.encode(countryCode, forKey: WireKey(.countryCode))
+    try c.encode(groupID, forKey: WireKey(.groupID))
+    try c.encodeUnlessNil(features, forKey: WireKey(.features))
+    try c.encodeUnlessNil(diskReadBytesPerSec, forKey: WireKey(.diskReadBytesPerSec))
+    try c.encodeUnlessNil(diskWriteBytesPerSec, forKey: WireKey(.diskWriteBytesPerSec))
+    try c.encodeUnlessNil(tags, forKey: WireKey(.tags))
+    try c.encode(cpuCores, forKey: WireKey(.cpuCores))
+    try c.encodeUnlessNil(agentAuthority, forKey: WireKey(.agentAuthority))
+    try c.encodeUnlessNil(hasToken, forKey: WireKey(.hasToken))
+    try c.encode(outstandingEnrollment, forKey: WireKey(.outstandingEnrollment))
+  }
+
+  /// Memory in use as a percentage of ``memTotal``; `nil` when either is unknown or the total
+  /// is 0.
+  public var memoryUsagePercent: Double? { MetricField.usagePercent(memUsed, of: memTotal) }
+
+  /// Disk in use as a percentage of ``diskTotal``; `nil` when either is unknown or the total
+  /// is 0.
+  public var diskUsagePercent: Double? { MetricField.usagePercent(diskUsed, of: diskTotal) }
 }

@@ -1,5 +1,142 @@
-// Shared decoding and encoding rules for metric-carrying models (ServerStatus, LiveMetrics,
-// ServerRecord). Kept in one place so every model treats `null` floats and absent keys alike.
+// The one place for the decoding rules that every metric-carrying model shares: `ServerStatus`,
+// `LiveMetrics`, `ServerRecord` and RealtimeStream's fast frame reader (architecture guide §12,
+// "Wire mirrors"). The rules, after the upstream iOS client (v1 §4.7):
+//
+// - Keys and aliases: `MetricField.keys` lists a field's wire keys; the **first present** one in
+//   that list supplies the value, whatever their order in the object (`cpu_usage` beats `cpu`).
+//   A key that appears twice in one object keeps its first value, as Foundation's JSONDecoder
+//   does.
+// - Absent = nil: every field but a live-stream entry's `id` and `name` may be absent; absent
+//   decodes to `nil`, never to `0` or empty. A metric float that is present but `null`
+//   (non-finite on the server, v1 §1.4) decodes to `.nan`; any other `null` is `nil`.
+// - Time: `last_active` / `last_active_at` accept an integer (Unix seconds), a string of digits
+//   or an RFC 3339 string; any other value degrades to `nil` instead of failing the frame.
+// - Zero capacity: a `mem_total` or `disk_total` of 0 means "unknown"; merging it never replaces
+//   a known total (`MetricField.mergedCapacity(_:_:)`), and usage percentages are `nil` for it.
+
+/// A field that `ServerStatus`, `LiveMetrics` and `ServerRecord` share, with its wire keys.
+///
+/// Package-visible so RealtimeStream's fast reader resolves keys from the same table as the
+/// Codable models.
+package enum MetricField: Int, CaseIterable, Sendable {
+  case id, name, online, lastActive, uptime, cpu, memUsed, memTotal, swapUsed, swapTotal
+  case diskUsed, diskTotal, netInSpeed, netOutSpeed, netInTransfer, netOutTransfer
+  case load1, load5, load15, tcpConn, udpConn, processCount
+  case cpuName, os, region, countryCode, groupID, features
+  case diskReadBytesPerSec, diskWriteBytesPerSec, tags, cpuCores
+  case agentAuthority, hasToken, outstandingEnrollment
+
+  /// The wire keys, highest precedence first; the canonical (current server) key is last.
+  package var keys: [StaticString] { Self.keyTable[rawValue] }
+
+  /// The key a current server writes and the encoder uses.
+  package var canonicalKey: StaticString {
+    Self.keyTable[rawValue][Self.keyTable[rawValue].count - 1]
+  }
+
+  private static let keyTable: [[StaticString]] = [
+    ["id"], ["name"], ["online"], ["last_active_at", "last_active"], ["uptime"],
+    ["cpu_usage", "cpu"], ["memory_used", "mem_used"], ["memory_total", "mem_total"],
+    ["swap_used"], ["swap_total"], ["disk_used"], ["disk_total"],
+    ["network_in", "net_in_speed"], ["network_out", "net_out_speed"], ["net_in_transfer"],
+    ["net_out_transfer"], ["load1"], ["load5"], ["load15"], ["tcp_count", "tcp_conn"],
+    ["udp_count", "udp_conn"], ["process_count"], ["cpu_name"], ["os"], ["region"],
+    ["country", "country_code"], ["group_id"], ["features"], ["disk_read_bytes_per_sec"],
+    ["disk_write_bytes_per_sec"], ["tags"], ["cpu_cores"], ["agent_authority"], ["has_token"],
+    ["outstanding_enrollment"],
+  ]
+
+  /// Every wire key with its field and precedence (0 = highest), for a reader that matches
+  /// key bytes.
+  package static let wireKeys: [(key: StaticString, field: MetricField, rank: UInt8)] =
+    allCases.flatMap { field in
+      field.keys.enumerated().map { (key: $1, field: field, rank: UInt8($0)) }
+    }
+
+  /// The value a merge keeps for a capacity (`mem_total`, `disk_total`): the incoming one when
+  /// it is known and above 0, else the cached one (0 means "unknown capacity").
+  /// - Parameters:
+  ///   - cached: The value held.
+  ///   - incoming: The value a frame carries.
+  /// - Returns: The merged value.
+  @inline(__always)
+  package static func mergedCapacity(_ cached: Int64?, _ incoming: Int64?) -> Int64? {
+    guard let incoming, incoming > 0 else { return cached }
+    return incoming
+  }
+
+  /// `used` as a percentage of `total`; `nil` when either is unknown or the total is 0.
+  /// - Parameters:
+  ///   - used: Bytes in use.
+  ///   - total: Capacity in bytes.
+  /// - Returns: Percent, 0–100 for consistent inputs.
+  package static func usagePercent(_ used: Int64?, of total: Int64?) -> Double? {
+    guard let used, let total, total > 0 else { return nil }
+    return Double(used) / Double(total) * 100
+  }
+
+  /// Unix seconds from a `last_active` string: digits, or an RFC 3339 date; else `nil`.
+  /// - Parameter text: The string value.
+  /// - Returns: Seconds, or `nil`.
+  package static func unixSeconds(fromTimeText text: String) -> Int64? {
+    if let seconds = Int64(text) { return seconds }
+    return (try? RFC3339Timestamp(parsing: text))?.secondsSince1970
+  }
+}
+
+/// A string coding key, so one container can look up a field under each of its aliases.
+package struct WireKey: CodingKey {
+  package var stringValue: String
+  package var intValue: Int? { nil }
+  package init(_ key: StaticString) { stringValue = key.description }
+  package init(stringValue: String) { self.stringValue = stringValue }
+  package init?(intValue: Int) { nil }
+
+  /// The canonical key of a field.
+  package init(_ field: MetricField) { self.init(field.canonicalKey) }
+}
+
+extension KeyedDecodingContainer where Key == WireKey {
+  /// The first of `field`'s keys that the object holds.
+  package func presentKey(_ field: MetricField) -> WireKey? {
+    for key in field.keys {
+      let key = WireKey(key)
+      if contains(key) { return key }
+    }
+    return nil
+  }
+
+  /// A field: absent or `null` is `nil`; a value of the wrong type throws naming the key.
+  package func decodeField<T: Decodable>(_ type: T.Type, _ field: MetricField) throws -> T? {
+    guard let key = presentKey(field) else { return nil }
+    return try decodeIfPresent(type, forKey: key)
+  }
+
+  /// A metric float: absent is `nil`, `null` is `.nan`.
+  package func decodeMetricField(_ field: MetricField) throws -> Double? {
+    guard let key = presentKey(field) else { return nil }
+    if try decodeNil(forKey: key) { return .nan }
+    return try decode(Double.self, forKey: key)
+  }
+
+  /// `last_active`: an integer, a string of digits or an RFC 3339 string; anything else
+  /// (including a fraction or a number out of range) is `nil` and never fails the object.
+  package func decodeTimeField(_ field: MetricField) -> Int64? {
+    guard let key = presentKey(field) else { return nil }
+    if let seconds = try? decode(Int64.self, forKey: key) { return seconds }
+    if let text = try? decode(String.self, forKey: key) {
+      return MetricField.unixSeconds(fromTimeText: text)
+    }
+    return nil
+  }
+
+  /// Whether an object holds the live-stream identity every entry needs: `id` and `name` as
+  /// strings.
+  package func hasIdentity() -> Bool {
+    (try? decode(String.self, forKey: WireKey(.id))) != nil
+      && (try? decode(String.self, forKey: WireKey(.name))) != nil
+  }
+}
 
 extension KeyedDecodingContainer {
   /// A required metric float. The server writes a non-finite `f64` as `null` (wire contract v1 §1.4), so
@@ -22,5 +159,28 @@ extension KeyedEncodingContainer {
   /// (``WireJSON`` writes `nil` optionals as `null` otherwise).
   mutating func encodeUnlessNil(_ value: (some Encodable)?, forKey key: Key) throws {
     if let value { try encode(value, forKey: key) }
+  }
+}
+
+/// An element of a live-stream server list that is kept only when it has an `id` and a `name`
+/// (wire contract v1 §4.7): an entry without them is dropped, not a reason to fail the whole frame.
+struct DroppableEntry<Value: Decodable>: Decodable {
+  var value: Value?
+
+  init(from decoder: any Decoder) throws {
+    guard (try? decoder.container(keyedBy: WireKey.self))?.hasIdentity() == true else {
+      value = nil
+      return
+    }
+    value = try Value(from: decoder)
+  }
+}
+
+extension KeyedDecodingContainer {
+  /// A server list whose entries without `id` or `name` are dropped.
+  func decodeDroppingAnonymous<Value: Decodable>(_ type: [Value].Type, forKey key: Key) throws
+    -> [Value]
+  {
+    try decode([DroppableEntry<Value>].self, forKey: key).compactMap(\.value)
   }
 }

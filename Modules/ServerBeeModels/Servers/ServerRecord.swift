@@ -6,6 +6,11 @@ public import Foundation
 /// maximum. There are no `*_total` fields: take them from ``ServerResponse``. Metric floats that
 /// arrive as `null` decode as `.nan` (see ``ServerStatus``).
 ///
+/// Decoding follows the shared rules of ``ServerStatus``: only `id`, `server_id` and `time` are
+/// required; a metric column an older or newer server leaves out is `nil`, never `0`; the legacy
+/// aliases (`cpu_usage`, `memory_used`, `network_in`, `network_out`, `tcp_count`, `udp_count`)
+/// are read.
+///
 /// `disk_io_json` is JSON **inside a string**. The raw text is kept in ``diskIOJSON`` (and written
 /// back unchanged); ``diskIO`` holds it parsed, or `nil` when it is `null` or not valid. Invalid
 /// inner JSON never fails the record; call ``decodeDiskIO()`` to see why it did not parse.
@@ -23,33 +28,33 @@ public struct ServerRecord: Codable, Hashable, Sendable, Identifiable {
   /// Sample time (`Z` form).
   public var time: RFC3339Timestamp
   /// CPU percent.
-  public var cpu: Double
+  public var cpu: Double?
   /// Memory in use, bytes.
-  public var memUsed: Int64
+  public var memUsed: Int64?
   /// Swap in use, bytes.
-  public var swapUsed: Int64
+  public var swapUsed: Int64?
   /// Disk in use, bytes.
-  public var diskUsed: Int64
+  public var diskUsed: Int64?
   /// Inbound speed, bytes per second.
-  public var netInSpeed: Int64
+  public var netInSpeed: Int64?
   /// Outbound speed, bytes per second.
-  public var netOutSpeed: Int64
+  public var netOutSpeed: Int64?
   /// Cumulative inbound bytes.
-  public var netInTransfer: Int64
+  public var netInTransfer: Int64?
   /// Cumulative outbound bytes.
-  public var netOutTransfer: Int64
+  public var netOutTransfer: Int64?
   /// 1-minute load average.
-  public var load1: Double
+  public var load1: Double?
   /// 5-minute load average.
-  public var load5: Double
+  public var load5: Double?
   /// 15-minute load average.
-  public var load15: Double
+  public var load15: Double?
   /// Open TCP connections.
-  public var tcpConn: Int
+  public var tcpConn: Int?
   /// Open UDP sockets.
-  public var udpConn: Int
+  public var udpConn: Int?
   /// Running processes.
-  public var processCount: Int
+  public var processCount: Int?
   /// Temperature, °C, if measured.
   public var temperature: Double?
   /// GPU use, percent, if measured.
@@ -84,10 +89,11 @@ public struct ServerRecord: Codable, Hashable, Sendable, Identifiable {
   ///   - gpuUsage: Percent.
   ///   - diskIOJSON: The `disk_io_json` text; build it with ``diskIOJSON(for:)``.
   public init(
-    id: Int64, serverID: String, time: RFC3339Timestamp, cpu: Double = 0, memUsed: Int64 = 0,
-    swapUsed: Int64 = 0, diskUsed: Int64 = 0, netInSpeed: Int64 = 0, netOutSpeed: Int64 = 0,
-    netInTransfer: Int64 = 0, netOutTransfer: Int64 = 0, load1: Double = 0, load5: Double = 0,
-    load15: Double = 0, tcpConn: Int = 0, udpConn: Int = 0, processCount: Int = 0,
+    id: Int64, serverID: String, time: RFC3339Timestamp, cpu: Double? = nil,
+    memUsed: Int64? = nil, swapUsed: Int64? = nil, diskUsed: Int64? = nil,
+    netInSpeed: Int64? = nil, netOutSpeed: Int64? = nil, netInTransfer: Int64? = nil,
+    netOutTransfer: Int64? = nil, load1: Double? = nil, load5: Double? = nil,
+    load15: Double? = nil, tcpConn: Int? = nil, udpConn: Int? = nil, processCount: Int? = nil,
     temperature: Double? = nil, gpuUsage: Double? = nil, diskIOJSON: String? = nil
   ) {
     self.id = id
@@ -135,53 +141,71 @@ public struct ServerRecord: Codable, Hashable, Sendable, Identifiable {
     return try? WireJSON.decode([DiskIO].self, from: Data(text.utf8))
   }
 
-  private enum CodingKeys: String, CodingKey {
-    case id
-    case serverID = "server_id"
-    case time, cpu
-    case memUsed = "mem_used"
-    case swapUsed = "swap_used"
-    case diskUsed = "disk_used"
-    case netInSpeed = "net_in_speed"
-    case netOutSpeed = "net_out_speed"
-    case netInTransfer = "net_in_transfer"
-    case netOutTransfer = "net_out_transfer"
-    case load1, load5, load15
-    case tcpConn = "tcp_conn"
-    case udpConn = "udp_conn"
-    case processCount = "process_count"
-    case temperature
-    case gpuUsage = "gpu_usage"
-    case diskIOJSON = "disk_io_json"
+  private static let idKey = WireKey("id")
+  private static let serverIDKey = WireKey("server_id")
+  private static let timeKey = WireKey("time")
+  private static let temperatureKey = WireKey("temperature")
+  private static let gpuUsageKey = WireKey("gpu_usage")
+  private static let diskIOKey = WireKey("disk_io_json")
+
+  /// Decodes a record with the shared rules: `null` metric floats become `.nan`, absent metric
+  /// columns are `nil`, aliases are read, and an invalid `disk_io_json` leaves ``diskIO`` `nil`
+  /// without failing.
+  /// - Parameter decoder: The decoder.
+  /// - Throws: `DecodingError` naming the field when `id`, `server_id` or `time` is missing or a
+  ///   value has the wrong type.
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: WireKey.self)
+    self.init(
+      id: try c.decode(Int64.self, forKey: Self.idKey),
+      serverID: try c.decode(String.self, forKey: Self.serverIDKey),
+      time: try c.decode(RFC3339Timestamp.self, forKey: Self.timeKey),
+      cpu: try c.decodeMetricField(.cpu),
+      memUsed: try c.decodeField(Int64.self, .memUsed),
+      swapUsed: try c.decodeField(Int64.self, .swapUsed),
+      diskUsed: try c.decodeField(Int64.self, .diskUsed),
+      netInSpeed: try c.decodeField(Int64.self, .netInSpeed),
+      netOutSpeed: try c.decodeField(Int64.self, .netOutSpeed),
+      netInTransfer: try c.decodeField(Int64.self, .netInTransfer),
+      netOutTransfer: try c.decodeField(Int64.self, .netOutTransfer),
+      load1: try c.decodeMetricField(.load1),
+      load5: try c.decodeMetricField(.load5),
+      load15: try c.decodeMetricField(.load15),
+      tcpConn: try c.decodeField(Int.self, .tcpConn),
+      udpConn: try c.decodeField(Int.self, .udpConn),
+      processCount: try c.decodeField(Int.self, .processCount),
+      temperature: try c.decodeIfPresent(Double.self, forKey: Self.temperatureKey),
+      gpuUsage: try c.decodeIfPresent(Double.self, forKey: Self.gpuUsageKey),
+      diskIOJSON: try c.decodeIfPresent(String.self, forKey: Self.diskIOKey))
   }
 
-  /// Decodes a record; `null` metric floats become `.nan`, and an invalid `disk_io_json` leaves
-  /// ``diskIO`` `nil` without failing.
-  /// - Parameter decoder: The decoder.
-  /// - Throws: `DecodingError` naming the field.
-  public init(from decoder: any Decoder) throws {
-    let c = try decoder.container(keyedBy: CodingKeys.self)
-    self.init(
-      id: try c.decode(Int64.self, forKey: .id),
-      serverID: try c.decode(String.self, forKey: .serverID),
-      time: try c.decode(RFC3339Timestamp.self, forKey: .time),
-      cpu: try c.decodeMetric(forKey: .cpu),
-      memUsed: try c.decode(Int64.self, forKey: .memUsed),
-      swapUsed: try c.decode(Int64.self, forKey: .swapUsed),
-      diskUsed: try c.decode(Int64.self, forKey: .diskUsed),
-      netInSpeed: try c.decode(Int64.self, forKey: .netInSpeed),
-      netOutSpeed: try c.decode(Int64.self, forKey: .netOutSpeed),
-      netInTransfer: try c.decode(Int64.self, forKey: .netInTransfer),
-      netOutTransfer: try c.decode(Int64.self, forKey: .netOutTransfer),
-      load1: try c.decodeMetric(forKey: .load1),
-      load5: try c.decodeMetric(forKey: .load5),
-      load15: try c.decodeMetric(forKey: .load15),
-      tcpConn: try c.decode(Int.self, forKey: .tcpConn),
-      udpConn: try c.decode(Int.self, forKey: .udpConn),
-      processCount: try c.decode(Int.self, forKey: .processCount),
-      temperature: try c.decodeIfPresent(Double.self, forKey: .temperature),
-      gpuUsage: try c.decodeIfPresent(Double.self, forKey: .gpuUsage),
-      diskIOJSON: try c.decodeIfPresent(String.self, forKey: .diskIOJSON))
+  /// Encodes in wire order under the current keys: unknown metrics are left out, and
+  /// `temperature`, `gpu_usage` and `disk_io_json` are `null` when `nil`, as the server writes
+  /// them.
+  /// - Parameter encoder: The encoder.
+  /// - Throws: Whatever the encoder throws.
+  public func encode(to encoder: any Encoder) throws {
+    var c = encoder.container(keyedBy: WireKey.self)
+    try c.encode(id, forKey: Self.idKey)
+    try c.encode(serverID, forKey: Self.serverIDKey)
+    try c.encode(time, forKey: Self.timeKey)
+    try c.encodeUnlessNil(cpu, forKey: WireKey(.cpu))
+    try c.encodeUnlessNil(memUsed, forKey: WireKey(.memUsed))
+    try c.encodeUnlessNil(swapUsed, forKey: WireKey(.swapUsed))
+    try c.encodeUnlessNil(diskUsed, forKey: WireKey(.diskUsed))
+    try c.encodeUnlessNil(netInSpeed, forKey: WireKey(.netInSpeed))
+    try c.encodeUnlessNil(netOutSpeed, forKey: WireKey(.netOutSpeed))
+    try c.encodeUnlessNil(netInTransfer, forKey: WireKey(.netInTransfer))
+    try c.encodeUnlessNil(netOutTransfer, forKey: WireKey(.netOutTransfer))
+    try c.encodeUnlessNil(load1, forKey: WireKey(.load1))
+    try c.encodeUnlessNil(load5, forKey: WireKey(.load5))
+    try c.encodeUnlessNil(load15, forKey: WireKey(.load15))
+    try c.encodeUnlessNil(tcpConn, forKey: WireKey(.tcpConn))
+    try c.encodeUnlessNil(udpConn, forKey: WireKey(.udpConn))
+    try c.encodeUnlessNil(processCount, forKey: WireKey(.processCount))
+    try c.encode(temperature, forKey: Self.temperatureKey)
+    try c.encode(gpuUsage, forKey: Self.gpuUsageKey)
+    try c.encode(diskIOJSON, forKey: Self.diskIOKey)
   }
 }
 
