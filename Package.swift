@@ -24,6 +24,7 @@ let package = Package(
     .library(name: "ServerBeeRelay", targets: ["ServerBeeRelay"]),
     .executable(name: "serverbee", targets: ["serverbee"]),
     .executable(name: "serverbee-bench", targets: ["serverbee-bench"]),
+    .executable(name: "push-pipeline-bench", targets: ["push-pipeline-bench"]),
     .executable(name: "serverbee-simulator", targets: ["serverbee-simulator"]),
     .executable(name: "serverbee-relay", targets: ["serverbee-relay"]),
   ],
@@ -116,9 +117,15 @@ let package = Package(
       name: "serverbee-bench",
       dependencies: [
         "ServerBeeModels", "ServerBeeTransport", "RealtimeStream", "PushEnvelopeCrypto",
-        "ServerBeeSimulator", "ServerBeeRelay",
       ],
       path: "Benchmarks/serverbee-bench"),
+    .executableTarget(
+      name: "push-pipeline-bench",
+      dependencies: [
+        "ServerBeeModels", "ServerBeeTransport", "PushEnvelopeCrypto", "ServerBeeSimulator",
+        "ServerBeeRelay",
+      ],
+      path: "Benchmarks/push-pipeline-bench"),
     // An extension-sized process for the push memory budget (DESIGN §7).
     .executableTarget(
       name: "push-extension-probe",

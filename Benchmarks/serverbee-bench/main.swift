@@ -11,12 +11,8 @@ let commands: [String: () throws -> Void] = [
 ]
 
 let arguments = CommandLine.arguments.dropFirst()
-if arguments.first == "push-pipeline" {
-  try await runPipelineBenchmark()
-  exit(0)
-}
 guard let name = arguments.first, let command = commands[name] else {
-  let list = (commands.keys + ["push-pipeline"]).sorted().joined(separator: ", ")
+  let list = commands.keys.sorted().joined(separator: ", ")
   print("usage: serverbee-bench <command>   commands: \(list.isEmpty ? "(none yet)" : list)")
   exit(arguments.isEmpty ? 0 : 2)
 }

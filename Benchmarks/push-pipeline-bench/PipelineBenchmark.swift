@@ -1,4 +1,4 @@
-// `serverbee-bench push-pipeline [N]`: encrypted pushes through the whole pipeline, in one
+// `push-pipeline-bench [N]`: encrypted pushes through the whole pipeline, in one
 // process over loopback: the simulator admits and seals them (SQLite outbox), its 4 workers
 // send them over HTTP to a `serverbee-relay`, whose local-device provider hands each APNs
 // payload to a device subscribed over a WebSocket, which decrypts it (DESIGN §7: ≥ 500
@@ -16,7 +16,7 @@ import ServerBeeSimulator
 import ServerBeeTransport
 
 func runPipelineBenchmark() async throws {
-  let count = Int(CommandLine.arguments.dropFirst(2).first ?? "") ?? 2000
+  let count = Int(CommandLine.arguments.dropFirst().first ?? "") ?? 2000
   let world = try await PipelineWorld.make()
   defer { world.stop() }
   print("push pipeline: \(count) pushes, simulator (4 outbox workers) → relay → 1 device")
@@ -38,7 +38,7 @@ func runPipelineBenchmark() async throws {
     let start = ContinuousClock.now
     try await world.admitTest(eventID: id)
     try await world.device.waitFor(id)
-    latencies.append(Bench.seconds(ContinuousClock.now - start))
+    latencies.append(seconds(ContinuousClock.now - start))
   }
   printLatency("test push admitted → device decrypted", latencies)
 
@@ -50,13 +50,18 @@ func runPipelineBenchmark() async throws {
     let start = ContinuousClock.now
     try await world.control("/__simulator/alerts/fire", ["server_id": server, "rule_id": "bench"])
     await world.device.waitForCount(before + 1)
-    fired.append(Bench.seconds(ContinuousClock.now - start))
+    fired.append(seconds(ContinuousClock.now - start))
     try await world.control(
       "/__simulator/alerts/resolve", ["server_id": server, "rule_id": "bench"])
     await world.device.waitForCount(before + 2)
     _ = round
   }
   printLatency("alert fired → device decrypted", fired)
+}
+
+/// A duration in seconds.
+func seconds(_ duration: Duration) -> Double {
+  Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
 }
 
 func printLatency(_ label: String, _ samples: [Double]) {
@@ -191,11 +196,11 @@ struct PipelineWorld {
     let sent = ContinuousClock.now
     for id in ids { try await device.waitFor(id) }
     let done = ContinuousClock.now
-    let rate = Double(count) / Bench.seconds(done - start)
+    let rate = Double(count) / seconds(done - start)
     print(
       String(
         format: "  %@: sent in %.3f s, all %d received and decrypted after %.3f s",
-        label, Bench.seconds(sent - start), count, Bench.seconds(done - start)))
+        label, seconds(sent - start), count, seconds(done - start)))
     return rate
   }
 
