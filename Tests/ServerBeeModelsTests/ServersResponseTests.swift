@@ -109,3 +109,37 @@ import Testing
     #expect(failure.kind == .notFound)
   }
 }
+
+/// `GET /api/servers` rows from an older or newer server never fail the list.
+@Suite struct ServerResponseToleranceTests {
+  static let minimal = #"""
+    {"id":"s1","name":"vps-a","created_at":"2026-05-20T10:00:00Z",
+     "updated_at":"2026-05-20T10:00:00Z"}
+    """#
+
+  @Test func aRowNeedsOnlyIDNameAndTimesAndTheRestTakesItsDefaults() throws {
+    let row = try WireJSON.decode(ServerResponse.self, from: Data(Self.minimal.utf8))
+    #expect(row.id == "s1" && row.name == "vps-a")
+    #expect(row.memTotal == nil && row.cpuCores == nil && row.countryCode == nil)
+    #expect(row.weight == 0 && !row.hidden && row.features.isEmpty && row.temporary.isEmpty)
+    #expect(row.capabilities == .defaultMask && row.protocolVersion == 0 && !row.hasToken)
+    #expect(row.agentAuthority == AgentAuthority(status: .unclaimed))
+  }
+
+  @Test func legacyAliasesAreReadAndWinOverTheCurrentKeys() throws {
+    let json = #"""
+      {"id":"s1","name":"a","memory_total":8,"mem_total":4,"country":"DE","country_code":"FR",
+       "created_at":"2026-05-20T10:00:00Z","updated_at":"2026-05-20T10:00:00Z"}
+      """#
+    let row = try WireJSON.decode(ServerResponse.self, from: Data(json.utf8))
+    #expect(row.memTotal == 8 && row.countryCode == "DE")
+  }
+
+  @Test func aRowWithoutANameStillFailsAsTheContractSays() {
+    let json =
+      #"{"id":"s1","created_at":"2026-05-20T10:00:00Z","updated_at":"2026-05-20T10:00:00Z"}"#
+    #expect(throws: (any Error).self) {
+      _ = try WireJSON.decode(ServerResponse.self, from: Data(json.utf8))
+    }
+  }
+}

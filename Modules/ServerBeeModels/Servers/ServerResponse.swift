@@ -197,6 +197,53 @@ public struct ServerResponse: Codable, Hashable, Sendable, Identifiable {
     )
   }
 
+  /// Decodes tolerantly, as the upstream iOS client does (wire contract v1 §4.7): only `id`,
+  /// `name`, `created_at` and `updated_at` are required; every other column may be absent (an
+  /// older or newer server) and takes its documented default, and the legacy aliases
+  /// `memory_total` and `country` are read (the alias wins when both are present).
+  /// - Parameter decoder: The decoder.
+  /// - Throws: `DecodingError` when a required key is missing or a present value has the wrong
+  ///   type.
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    let aliases = try decoder.container(keyedBy: AliasKeys.self)
+    func value<T: Decodable>(_ key: CodingKeys) throws -> T? {
+      try c.decodeIfPresent(T.self, forKey: key)
+    }
+    self.init(
+      id: try c.decode(String.self, forKey: .id), name: try c.decode(String.self, forKey: .name),
+      cpuName: try value(.cpuName), cpuCores: try value(.cpuCores), cpuArch: try value(.cpuArch),
+      os: try value(.os), kernelVersion: try value(.kernelVersion),
+      memTotal: try aliases.decodeIfPresent(Int64.self, forKey: .memoryTotal)
+        ?? value(.memTotal),
+      swapTotal: try value(.swapTotal), diskTotal: try value(.diskTotal), ipv4: try value(.ipv4),
+      ipv6: try value(.ipv6), region: try value(.region),
+      countryCode: try aliases.decodeIfPresent(String.self, forKey: .country)
+        ?? value(.countryCode),
+      geoManual: try value(.geoManual) ?? false, virtualization: try value(.virtualization),
+      agentVersion: try value(.agentVersion), groupID: try value(.groupID),
+      weight: try value(.weight) ?? 0, hidden: try value(.hidden) ?? false,
+      remark: try value(.remark), publicRemark: try value(.publicRemark), price: try value(.price),
+      billingCycle: try value(.billingCycle), currency: try value(.currency),
+      expiredAt: try value(.expiredAt), trafficLimit: try value(.trafficLimit),
+      trafficLimitType: try value(.trafficLimitType), billingStartDay: try value(.billingStartDay),
+      capabilities: try value(.capabilities) ?? .defaultMask,
+      agentLocalCapabilities: try value(.agentLocalCapabilities),
+      effectiveCapabilities: try value(.effectiveCapabilities),
+      temporary: try value(.temporary) ?? [], protocolVersion: try value(.protocolVersion) ?? 0,
+      features: try value(.features) ?? [],
+      agentAuthority: try value(.agentAuthority) ?? AgentAuthority(status: .unclaimed),
+      hasToken: try value(.hasToken) ?? false,
+      outstandingEnrollment: try value(.outstandingEnrollment),
+      createdAt: try c.decode(RFC3339Timestamp.self, forKey: .createdAt),
+      updatedAt: try c.decode(RFC3339Timestamp.self, forKey: .updatedAt))
+  }
+
+  private enum AliasKeys: String, CodingKey {
+    case memoryTotal = "memory_total"
+    case country
+  }
+
   private enum CodingKeys: String, CodingKey {
     case id, name
     case cpuName = "cpu_name"
