@@ -9,10 +9,15 @@ package final class PeerProcess: @unchecked Sendable {
   private let stderr = Pipe()
 
   /// Starts `executable arguments`, resolving the executable on PATH.
+  ///
+  /// The peer runs under a small watchdog (``watchdog``): when this test process dies without
+  /// stopping it (a crash, a test binary that exits before every value is released), the
+  /// watchdog sees its parent change and ends the peer, so no `openssl s_server` or Python peer
+  /// is left running with parent 1.
   package init(_ executable: String, _ arguments: [String], directory: URL? = nil) throws {
     let path = try Self.which(executable)
-    process.executableURL = URL(fileURLWithPath: path)
-    process.arguments = arguments
+    process.executableURL = URL(fileURLWithPath: try Self.which("python3"))
+    process.arguments = ["-c", Self.watchdog, path] + arguments
     process.standardOutput = stdout
     process.standardError = stderr
     process.standardInput = FileHandle.nullDevice
@@ -91,6 +96,28 @@ package final class PeerProcess: @unchecked Sendable {
   deinit {
     if process.isRunning { process.terminate() }
   }
+
+  /// Runs `argv[1:]` as a child, forwards SIGTERM to it, ends it when this process's parent
+  /// changes (the test process died), and exits with the child's status.
+  static let watchdog = """
+    import os, signal, subprocess, sys, time
+    child = subprocess.Popen(sys.argv[1:])
+    def stop(*_):
+        child.terminate()
+        try:
+            child.wait(2)
+        except subprocess.TimeoutExpired:
+            child.kill()
+        sys.exit(143)
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    parent = os.getppid()
+    while child.poll() is None:
+        if os.getppid() != parent:
+            stop()
+        time.sleep(0.2)
+    sys.exit(child.returncode if child.returncode >= 0 else 128 - child.returncode)
+    """
 
   package static func which(_ name: String) throws -> String {
     let paths = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
