@@ -57,4 +57,7 @@ extension ServerBeeError.Code where Domain == ServerBeeTransportDomain {
   public static let messageTooBig = Self("message_too_big")
   /// No pong arrived within the dead-peer timeout.
   public static let pingTimeout = Self("ping_timeout")
+  /// The peer stopped reading: more bytes wait to be sent than the connection allows (for
+  /// example pongs to a flood of pings); the connection was closed.
+  public static let sendBufferFull = Self("send_buffer_full")
 }

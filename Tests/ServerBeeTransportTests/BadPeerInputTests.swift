@@ -10,15 +10,16 @@ import Testing
   static let key: (UInt8, UInt8, UInt8, UInt8) = (1, 2, 3, 4)
 
   /// Our server side with a raw client that has completed the upgrade.
-  func serverWithRawClient(maxMessageSize: Int = 1 << 20) async throws
-    -> (any WebSocketConnection, RawSocket)
+  func serverWithRawClient(maxMessageSize: Int = 1 << 20, maxPendingWrite: Int = 16 << 20)
+    async throws -> (any WebSocketConnection, RawSocket)
   {
     let listener = try TCPListener()
     let client = try await RawSocket.connect(port: listener.port)
     try await client.write(RawSocket.upgradeRequest())
     let upgrade = try await HTTPServerRequest.read(from: try await listener.accept())
-    let connection = try await upgrade.acceptWebSocket(
-      options: .init(maxMessageSize: maxMessageSize, compression: false))
+    var options = WebSocketServerOptions(maxMessageSize: maxMessageSize, compression: false)
+    options.maxPendingWrite = maxPendingWrite
+    let connection = try await upgrade.acceptWebSocket(options: options)
     let head = try HTTPHeadCodec.parseResponse(try await client.readHead())
     #expect(head.status == 101)
     return (connection, client)
@@ -36,6 +37,22 @@ import Testing
     #expect(error?.code == code)
     let reply = await client.readToEnd()
     #expect(Array(reply.prefix(4)) == [0x88, 0x02, UInt8(closeCode >> 8), UInt8(closeCode & 0xFF)])
+  }
+
+  @Test func aPeerThatFloodsPingsAndNeverReadsIsClosedNotFedMemory() async throws {
+    let (connection, client) = try await serverWithRawClient(maxPendingWrite: 64 * 1024)
+    let ping = WebSocketFrame(opcode: .ping, payload: [UInt8](repeating: 7, count: 125))
+      .encoded(maskKey: Self.key)
+    // 100,000 pings ask for 12.7 MB of pongs: far more than the socket buffers hold, so the
+    // pongs pile up in the connection until it refuses to hold more than 64 KiB.
+    let batch = Array([[UInt8]](repeating: ping, count: 1_000).joined())
+    for _ in 0..<100 {
+      guard (try? await client.write(batch)) != nil else { break }  // closed under us: done
+    }
+    let error = await #expect(throws: ServerBeeTransportError.self) {
+      for try await _ in connection.inbound {}
+    }
+    #expect(error?.code == .sendBufferFull)
   }
 
   @Test func unmaskedClientFrameIsClosedWith1002() async throws {

@@ -322,6 +322,18 @@ extension SocketWebSocketConnection {
     if let failure, !finished {
       finish(with: failure, lingering: false)
     }
+    checkPendingWrite()
+  }
+
+  /// Fails the connection when the peer lets more than `maxPendingWrite` bytes pile up: it is
+  /// not reading, and feeding it memory (pongs to a ping flood) would have no bound.
+  private func checkPendingWrite() {
+    guard !finished, writeBuffer.count - writeOffset > options.maxPendingWrite else { return }
+    finish(
+      with: ServerBeeTransportError(
+        .sendBufferFull,
+        "the peer does not read: more than \(options.maxPendingWrite) bytes wait to be sent"),
+      lingering: false)
   }
 
   private func writePending() throws {
@@ -400,6 +412,7 @@ extension SocketWebSocketConnection {
 
   private func queueDirect(_ bytes: [UInt8]) {
     writeBuffer.append(contentsOf: bytes)
+    checkPendingWrite()
   }
 
   private func receivedPong(_ payload: [UInt8]) {

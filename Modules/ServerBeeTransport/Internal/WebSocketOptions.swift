@@ -12,4 +12,7 @@ struct WebSocketOptions: Sendable {
   var pongTimeout: Duration
   /// How long the close handshake may take before the socket is closed anyway.
   var closeTimeout: Duration
+  /// The most bytes that may wait to be written (our messages, pongs, pings, the close frame);
+  /// past it the peer is not reading and the connection is failed with `sendBufferFull`.
+  var maxPendingWrite: Int = 16 << 20
 }

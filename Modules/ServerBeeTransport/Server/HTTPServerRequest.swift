@@ -109,7 +109,7 @@ package final class HTTPServerRequest: Sendable {
       options: WebSocketOptions(
         role: .server, maxMessageSize: options.maxMessageSize, deflate: negotiated?.parameters,
         pingInterval: options.pingInterval, pongTimeout: options.pongTimeout,
-        closeTimeout: options.closeTimeout),
+        closeTimeout: options.closeTimeout, maxPendingWrite: options.maxPendingWrite),
       clock: clock)
   }
 

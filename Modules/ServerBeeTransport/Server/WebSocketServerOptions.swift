@@ -11,6 +11,9 @@ package struct WebSocketServerOptions: Sendable {
   package var pongTimeout: Duration
   /// Close handshake limit (also bounds writing the `101`); 5 s by default.
   package var closeTimeout: Duration
+  /// The most bytes that may wait to be sent to a peer that does not read (pongs included);
+  /// 16 MiB by default, then the connection fails with `sendBufferFull`.
+  package var maxPendingWrite: Int = 16 << 20
 
   /// Creates options with the documented defaults.
   /// - Parameters:

@@ -45,6 +45,10 @@ public final class SocketWebSocketTransport: WebSocketTransport {
     public var compression: Bool
     /// What `wss` connections trust; the system CA store by default.
     public var tls: TLSTrust
+    /// The most bytes that may wait to be sent while the server does not read (our messages,
+    /// pongs to its pings, keep-alive pings); 16 MiB by default. Past it the connection fails
+    /// with `sendBufferFull` instead of growing without bound.
+    public var maxPendingWrite: Int = 16 << 20
 
     /// Creates a configuration; every parameter has the documented default.
     /// - Parameters:
@@ -151,7 +155,8 @@ public final class SocketWebSocketTransport: WebSocketTransport {
       options: WebSocketOptions(
         role: .client, maxMessageSize: configuration.maxMessageSize, deflate: deflate,
         pingInterval: configuration.pingInterval, pongTimeout: configuration.pongTimeout,
-        closeTimeout: configuration.closeTimeout),
+        closeTimeout: configuration.closeTimeout,
+        maxPendingWrite: configuration.maxPendingWrite),
       clock: clock)
     connection.start()
     return connection
