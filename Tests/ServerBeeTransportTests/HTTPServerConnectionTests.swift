@@ -101,7 +101,15 @@ import Testing
     let request = Task { try await connection.next(timeout: .seconds(30)) }
     try await Task.sleep(for: .milliseconds(50))
     connection.close()
-    await #expect(throws: (any Error).self) { _ = try await request.value }
+    // The waiting read ends at once: with CancellationError when the wake-up interrupts the
+    // wait, or `nil` ("the connection is over", as documented) when it sees the shut-down
+    // socket first. Which one depends on thread timing; neither may hang or yield a request.
+    do {
+      let value = try await request.value
+      #expect(value == nil)
+    } catch {
+      // Interrupted: fine.
+    }
     #expect(await client.readToEnd().isEmpty)
   }
 
