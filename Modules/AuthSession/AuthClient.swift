@@ -129,7 +129,7 @@ public actor AuthClient: SessionContext {
   ///   - transport: The HTTP transport for auth requests (no bearer decorator).
   public init(
     configuration: Configuration, store: any CredentialStore,
-    transport: any HTTPTransport = URLSessionHTTPTransport()
+    transport: any HTTPTransport = AuthClient.platformHTTPTransport()
   ) {
     self.init(
       configuration: configuration, store: store, transport: transport, clock: ContinuousClock(),
@@ -162,6 +162,17 @@ public actor AuthClient: SessionContext {
     self.now = now
     self.randomBytes = randomBytes
     self.makeUUID = makeUUID
+  }
+
+  /// The default HTTP client: the native `SocketHTTPTransport` on Linux (bounded, one trust
+  /// model with the WebSocket), URLSession elsewhere; 30 s per request.
+  /// - Returns: A new transport.
+  public static func platformHTTPTransport() -> any HTTPTransport {
+    #if os(Linux)
+      SocketHTTPTransport()
+    #else
+      URLSessionHTTPTransport()
+    #endif
   }
 
   deinit {

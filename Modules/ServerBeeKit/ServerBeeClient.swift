@@ -34,14 +34,21 @@ public final class ServerBeeClient: Sendable {
     public var deviceName: String
     /// The total time one HTTP request may take (15 s).
     public var requestTimeout: Duration
+    /// What `https` and `wss` trust, for HTTP and the live stream alike: the system store, an
+    /// extra CA file for a private CA or a self-signed server, SHA-256 pins.
+    public var tls: TLSTrust
 
     /// Creates a configuration.
     /// - Parameters:
     ///   - deviceName: The device name.
     ///   - requestTimeout: The HTTP request timeout; 15 s by default.
-    public init(deviceName: String, requestTimeout: Duration = .seconds(15)) {
+    ///   - tls: What TLS connections trust; the system store by default.
+    public init(
+      deviceName: String, requestTimeout: Duration = .seconds(15), tls: TLSTrust = TLSTrust()
+    ) {
       self.deviceName = deviceName
       self.requestTimeout = requestTimeout
+      self.tls = tls
     }
   }
 
@@ -67,11 +74,20 @@ public final class ServerBeeClient: Sendable {
   /// - Parameters:
   ///   - store: Where credentials live.
   ///   - configuration: The settings.
+  ///
+  /// On Linux HTTP runs on the native stack (`SocketHTTPTransport`) with the same trust as the
+  /// live stream; on Apple platforms it is URLSession, which uses the system's trust settings.
   public convenience init(store: any CredentialStore, configuration: Configuration) {
-    let http = URLSessionHTTPTransport(configuration: .init(timeout: configuration.requestTimeout))
+    #if os(Linux)
+      let http: any HTTPTransport = SocketHTTPTransport(
+        configuration: .init(timeout: configuration.requestTimeout, tls: configuration.tls))
+    #else
+      let http: any HTTPTransport = URLSessionHTTPTransport(
+        configuration: .init(timeout: configuration.requestTimeout))
+    #endif
     self.init(
       store: store, configuration: configuration, http: http,
-      webSocket: SocketWebSocketTransport())
+      webSocket: SocketWebSocketTransport(configuration: .init(tls: configuration.tls)))
   }
 
   /// Every seam: the store and both transports (fakes in tests).

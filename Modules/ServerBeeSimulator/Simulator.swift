@@ -45,13 +45,14 @@ public final class Simulator: Sendable {
     /// `https://…` or `http://127.0.0.1:PORT`. `nil` (the default) means no push delivery:
     /// `delivery_available` is false, encrypted-register answers 400, new tests 403.
     public var relayURL: String?
-    /// How long one relay request may take, in seconds (15). With the default URLSession
-    /// client use whole seconds: on Linux it fails a request at once for a timeout under 1 s.
+    /// How long one relay request may take, in seconds (15): the total deadline of the
+    /// request, connect to last byte.
     public var relayTimeout: TimeInterval = 15
     /// How many outbox workers ``Simulator/start(port:tls:)`` starts (4); 0 leaves the outbox
     /// to ``Simulator/runOutbox()`` and `POST /__simulator/push/outbox/run`.
     public var outboxWorkers = 4
-    /// The HTTP client for the relay; a URLSession client with ``relayTimeout`` when `nil`.
+    /// The HTTP client for the relay; the native `SocketHTTPTransport` with ``relayTimeout``
+    /// when `nil`.
     public var relayTransport: (any HTTPTransport)?
 
     /// Creates a configuration.

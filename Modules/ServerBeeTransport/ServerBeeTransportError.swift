@@ -60,4 +60,6 @@ extension ServerBeeError.Code where Domain == ServerBeeTransportDomain {
   /// The peer stopped reading: more bytes wait to be sent than the connection allows (for
   /// example pongs to a flood of pings); the connection was closed.
   public static let sendBufferFull = Self("send_buffer_full")
+  /// An HTTP response body was larger than the transport's limit; the connection was closed.
+  public static let responseTooLarge = Self("response_too_large")
 }

@@ -111,7 +111,7 @@ final class SimulatorCore: Sendable {
     relayURL = Locked(settings.relayURL)
     relayLink = RelayLink(
       transport: settings.relayTransport
-        ?? URLSessionHTTPTransport(
+        ?? SocketHTTPTransport(
           configuration: .init(timeout: .milliseconds(Int64(settings.relayTimeout * 1000)))))
     // One process owns the database: a lease left by a previous run (killed in the middle of
     // an attempt) is released at once, so the job is retried with the same event id.

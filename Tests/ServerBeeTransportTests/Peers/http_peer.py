@@ -7,6 +7,10 @@ Binds 127.0.0.1 port 0, prints the port on stdout, then serves:
   POST /echo      200 with the request body, content type and method echoed
   GET  /slow      waits 5 s before answering (timeouts and cancellation)
   GET  /status/N  status N with an empty body
+  GET  /chunked   200 chunked "hello, world" in three chunks (with an extension and a trailer)
+  GET  /trickle   200 content-length 1000, one byte every 0.1 s (a deadline must cut it off)
+  GET  /endless   200 chunked, 64 KiB chunks for ever (a size cap must cut it off)
+  GET  /unframed  200 without content-length, body ends when the server closes
 """
 import http.server
 import sys
@@ -36,6 +40,38 @@ class Handler(http.server.BaseHTTPRequestHandler):
         elif self.path == "/slow":
             time.sleep(5)
             self.reply(200, b"late")
+        elif self.path == "/chunked":
+            self.send_response(200)
+            self.send_header("Transfer-Encoding", "chunked")
+            self.end_headers()
+            self.wfile.write(b"5;ext=1\r\nhello\r\n2\r\n, \r\n5\r\nworld\r\n0\r\nX-T: 1\r\n\r\n")
+        elif self.path == "/trickle":
+            self.send_response(200)
+            self.send_header("Content-Length", "1000")
+            self.end_headers()
+            try:
+                for _ in range(1000):
+                    self.wfile.write(b"x")
+                    self.wfile.flush()
+                    time.sleep(0.1)
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+        elif self.path == "/endless":
+            self.send_response(200)
+            self.send_header("Transfer-Encoding", "chunked")
+            self.end_headers()
+            chunk = b"10000\r\n" + b"y" * 65536 + b"\r\n"
+            try:
+                while True:
+                    self.wfile.write(chunk)
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+        elif self.path == "/unframed":
+            self.send_response(200)
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.wfile.write(b"until close")
+            self.close_connection = True
         elif self.path.startswith("/status/"):
             self.reply(int(self.path.split("/")[2]))
         else:

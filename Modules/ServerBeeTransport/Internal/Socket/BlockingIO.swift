@@ -59,9 +59,9 @@ enum BlockingIO {
   /// Reads one HTTP head; returns it and any bytes that followed it.
   static func readHead(
     from stream: any ByteStream, deadline: ContinuousClock.Instant, wake: WakePipe,
-    limits: HTTPHeadCodec.Limits = HTTPHeadCodec.Limits()
+    limits: HTTPHeadCodec.Limits = HTTPHeadCodec.Limits(), leftover initial: [UInt8] = []
   ) throws -> (head: [UInt8], leftover: [UInt8]) {
-    var received: [UInt8] = []
+    var received = initial
     var buffer = [UInt8](repeating: 0, count: 4096)
     while true {
       let length: Int?
@@ -107,6 +107,6 @@ enum BlockingIO {
     _ stream: any ByteStream, events: Int16, deadline: ContinuousClock.Instant, wake: WakePipe
   ) throws {
     try wake.wait(
-      for: stream.descriptor, events: events, until: deadline, what: "the WebSocket handshake")
+      for: stream.descriptor, events: events, until: deadline, what: "the HTTP exchange")
   }
 }
