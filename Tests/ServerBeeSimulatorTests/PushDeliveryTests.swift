@@ -110,11 +110,10 @@ import Testing
   }
 
   @Test func aLostAnswerIsRetriedWithTheSameEventID() async throws {
-    // Whole seconds: URLSession on Linux does not honour sub-second timeouts.
-    let w = try await world(relayTimeout: 1)
+    let w = try await world(relayTimeout: 0.3)
     defer { w.relay.stop() }
     // The relay accepts, but only after the simulator gave up waiting: an ambiguous failure.
-    w.provider.enqueue(ScriptedAnswer.delayed(.accepted, by: .seconds(2)))
+    w.provider.enqueue(ScriptedAnswer.delayed(.accepted, by: .seconds(1)))
     try await w.pass()
     #expect(await w.status()?["outcome"]?.stringValue == "retryable")
     await w.provider.waitUntilReceived(count: 1)
