@@ -192,7 +192,10 @@ public actor NotificationPreferencesClient {
       event = .accountChanged
     }
     activeScope = scope
-    for action in handle(event) where action == .clearKey { try? keys.remove() }
+    // The key goes before the new state is published, so an observer never sees the
+    // signed-out state while the old login's key is still stored.
+    for action in machine.handle(event) where action == .clearKey { try? keys.remove() }
+    broadcaster.publish(machine.state)
   }
 
   // MARK: - Driving the machine
