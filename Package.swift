@@ -70,7 +70,7 @@ let package = Package(
       path: "Modules/ServerBeeAPI"),
     .target(
       name: "NotificationPreferences",
-      dependencies: ["ServerBeeModels"],
+      dependencies: ["ServerBeeModels", "ServerBeeTransport", "SecureStore", "PushEnvelopeCrypto"],
       path: "Modules/NotificationPreferences"),
     .target(
       name: "DeepLinkValidation",
@@ -196,8 +196,19 @@ let package = Package(
       path: "Tests/ServerBeeAPIIntegrationTests"),
     .testTarget(
       name: "NotificationPreferencesTests",
-      dependencies: ["NotificationPreferences"],
+      dependencies: [
+        "NotificationPreferences", "ServerBeeModels", "ServerBeeTransport", "SecureStore",
+        "ServerBeeTestSupport",
+      ],
       path: "Tests/NotificationPreferencesTests"),
+    // NotificationPreferences against ServerBeeSimulator and a real ServerBeeRelay in process.
+    .testTarget(
+      name: "NotificationPreferencesIntegrationTests",
+      dependencies: [
+        "NotificationPreferences", "ServerBeeModels", "ServerBeeTransport", "SecureStore",
+        "PushEnvelopeCrypto", "ServerBeeSimulator", "ServerBeeRelay", "ServerBeeTestSupport",
+      ],
+      path: "Tests/NotificationPreferencesIntegrationTests"),
     .testTarget(
       name: "DeepLinkValidationTests",
       dependencies: ["DeepLinkValidation"],

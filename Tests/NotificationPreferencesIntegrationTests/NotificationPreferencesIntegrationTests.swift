@@ -1,0 +1,141 @@
+import Foundation
+import PushEnvelopeCrypto
+import ServerBeeModels
+import ServerBeeRelay
+import ServerBeeTestSupport
+import ServerBeeTransport
+import Testing
+
+@testable import NotificationPreferences
+
+@Suite(.timeLimit(.minutes(1))) struct NotificationPreferencesIntegrationTests {
+  @Test func enablePermissionRegisterTestAccepted() async throws {
+    let world = try await PushWorld()
+    await world.client.reconcile()
+    #expect(world.authorization.prompts == 0)
+    #expect(world.client.state.confirmed?.revision == 0)
+
+    let state = try await world.client.enable(PushPreferences(enabled: true, alerts: true))
+    #expect(world.authorization.prompts == 1)
+    #expect(state.registration == .registered)
+    #expect(state.canSendTest)
+    let revision = try #require(state.confirmed?.revision)
+    #expect(revision == 2)
+    let key = try #require(world.storedKey)
+    #expect(key.deploymentID == PushWorld.server)
+    #expect(key.userID == world.userID)
+
+    world.provider.enqueue(.accepted)
+    let status = try await world.sendTest(revision: revision)
+    #expect(status.outcome == .accepted)
+    let received = world.provider.received()
+    #expect(received.count == 1)
+    let token = try await LocalRelayDeviceTokenProvider(store: world.store).deviceToken()
+    #expect(received.first?.deviceToken == token.hex)
+  }
+
+  static let verdicts: [(ProviderAnswer, PushOutcome)] = [
+    (.accepted, .accepted), (.unregistered, .permanent), (.badDeviceToken, .permanent),
+    (.rateLimited, .retryable), (.networkFailure, .retryable),
+  ]
+
+  @Test(arguments: 0..<verdicts.count)
+  func theRelaysVerdictIsShown(_ index: Int) async throws {
+    let (answer, outcome) = Self.verdicts[index]
+    let world = try await PushWorld()
+    let state = try await world.client.enable()
+    world.provider.enqueue(answer)
+    let status = try await world.sendTest(revision: try #require(state.confirmed?.revision))
+    #expect(status.outcome == outcome)
+  }
+
+  @Test func aDemotedAdminsDisableClearsTheAdminCategories() async throws {
+    let world = try await PushWorld()
+    let everything = PushPreferences(
+      enabled: true, alerts: true, security: true, taskFailure: true, taskSuccess: true)
+    try await world.client.enable(everything)
+    #expect(world.client.state.confirmedPreferences == everything)
+    try await world.setRole("member")
+    await world.client.reconcile()
+    #expect(!world.client.state.offersSecurity && !world.client.state.offersTasks)
+    #expect(world.client.state.confirmedPreferences.security)  // stored as saved
+    try await world.client.disable()
+    let stored = try await world.serverSettings()
+    #expect(stored.preferences == PushPreferences(enabled: false, alerts: true))
+    #expect(world.storedKey == nil)
+  }
+
+  @Test func disableClearsTheKey() async throws {
+    let world = try await PushWorld()
+    try await world.client.enable()
+    #expect(world.storedKey != nil)
+    try await world.client.disable()
+    #expect(world.storedKey == nil)
+    #expect(try await world.serverSettings().registered == false)
+  }
+
+  @Test func signingOutRemovesTheKey() async throws {
+    let world = try await PushWorld()
+    try await world.client.enable()
+    #expect(world.storedKey != nil)
+    var states = world.client.states().makeAsyncIterator()
+    world.session.signOut()
+    while let state = await states.next(), state.isSignedIn {}
+    #expect(world.storedKey == nil)
+  }
+
+  @Test func aReplacementLoginGetsANewKeyOfItsOwnScope() async throws {
+    let world = try await PushWorld()
+    try await world.client.enable()
+    let old = try #require(world.storedKey)
+    // The old login's logout (AuthSession) unregisters it, which releases the installation row.
+    let unregister = try #require(URL(string: PushWorld.server + "/api/mobile/push/unregister"))
+    #expect(try await world.wire.send(HTTPRequest(method: .post, url: unregister)).status == 200)
+    let identity = try await world.signIn()
+    await world.client.reconcile()
+    #expect(world.storedKey == nil)  // the old scope's key is gone
+    try await world.client.enable()
+    let new = try #require(world.storedKey)
+    #expect(new.scope == identity.scope && new.scope != old.scope)
+    #expect(new.keyID != old.keyID)
+    #expect(world.client.state.registration == .registered)
+  }
+
+  @Test func aLostPutResponseIsConfirmedByTheNextReconcile() async throws {
+    let world = try await PushWorld()
+    await world.client.reconcile()
+    await world.wire.loseNextResponse(.put, PushSetupAPI.settingsPath)
+    let error = await #expect(throws: NotificationPreferencesError.self) {
+      try await world.client.enable(PushPreferences(enabled: true, alerts: true))
+    }
+    #expect(error?.code == .transportFailed)
+    #expect(world.client.state.saveError?.code == .transportFailed)
+    #expect(world.client.state.confirmedPreferences.enabled == false)
+    #expect(world.authorization.prompts == 0)  // never asked before the server confirmed
+
+    await world.client.reconcile()  // network return: the save had landed at revision 1
+    let state = world.client.state
+    #expect(state.saveError == nil && state.unconfirmed == nil)
+    #expect(state.confirmed?.revision == 1 && state.confirmedPreferences.enabled)
+  }
+
+  @Test func aLostRegisterResponseIsRecoveredWithoutANewRevision() async throws {
+    let world = try await PushWorld()
+    await world.client.reconcile()
+    await world.wire.loseNextResponse(.post, PushSetupAPI.registerPath)
+    let state = try await world.client.enable()
+    #expect(state.registration.isFailed)
+    let key = try #require(world.storedKey)
+    await world.client.reconcile()
+    #expect(world.client.state.registration == .registered)
+    #expect(world.storedKey == key)  // the same key, still registered
+    #expect(await world.wire.count(PushSetupAPI.registerPath) == 1)
+  }
+}
+
+extension PushRegistrationStatus {
+  var isFailed: Bool {
+    if case .failed = self { return true }
+    return false
+  }
+}
