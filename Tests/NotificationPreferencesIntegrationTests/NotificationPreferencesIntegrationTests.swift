@@ -2,6 +2,7 @@ import Foundation
 import PushEnvelopeCrypto
 import ServerBeeModels
 import ServerBeeRelay
+import ServerBeeSimulator
 import ServerBeeTestSupport
 import ServerBeeTransport
 import Testing
@@ -32,6 +33,26 @@ import Testing
     #expect(received.count == 1)
     let token = try await LocalRelayDeviceTokenProvider(store: world.store).deviceToken()
     #expect(received.first?.deviceToken == token.hex)
+  }
+
+  @Test func theTrackerFollowsARealTestFromQueuedToAccepted() async throws {
+    let world = try await PushWorld()
+    let state = try await world.client.enable(PushPreferences(enabled: true, alerts: true))
+    let revision = try #require(state.confirmed?.revision)
+    world.provider.enqueue(.accepted)
+    let tracker = TestPushTracker(
+      transport: world.wire, session: world.session, store: world.store,
+      pollInterval: .milliseconds(20))
+    var lines: [String] = []
+    for try await progress in await tracker.send(expectedRevision: revision) {
+      lines.append(progress.statusLine(.english))
+      if progress.outcome == .pending { _ = try await world.simulator.runOutbox() }
+    }
+    #expect(lines.first == "Encrypted test queued on the Server. Provider acceptance is pending.")
+    #expect(
+      lines.last == "APNs accepted the notification. Device presentation has not been observed.")
+    #expect(world.provider.received().count == 1)
+    #expect(await tracker.resume() == nil, "a finished test is not resumed")
   }
 
   static let verdicts: [(ProviderAnswer, PushOutcome)] = [
