@@ -55,6 +55,47 @@ import Testing
     #expect(await tracker.resume() == nil, "a finished test is not resumed")
   }
 
+  @Test func aLostTestReplyIsRetriedWithTheSameIDAndTheServerKeepsOneJob() async throws {
+    let world = try await PushWorld()
+    let state = try await world.client.enable(PushPreferences(enabled: true, alerts: true))
+    let revision = try #require(state.confirmed?.revision)
+    await world.wire.loseNextResponse(.post, PushSetupAPI.testPath)
+    let tracker = TestPushTracker(
+      transport: world.wire, session: world.session, store: world.store,
+      pollInterval: .milliseconds(20))
+    var outcomes: [PushOutcome] = []
+    for try await progress in await tracker.send(expectedRevision: revision) {
+      outcomes.append(progress.outcome)
+      if progress.outcome == .pending { _ = try await world.simulator.runOutbox() }
+    }
+    #expect(outcomes == [.pending, .accepted])
+    #expect(await world.wire.count(PushSetupAPI.testPath) == 2, "posted twice, same id")
+    #expect(world.provider.received().count == 1, "one job on the server, one delivery")
+  }
+
+  @Test func aRestartInTheMiddleOfATestResumesTheSameOne() async throws {
+    let world = try await PushWorld()
+    let state = try await world.client.enable(PushPreferences(enabled: true, alerts: true))
+    let revision = try #require(state.confirmed?.revision)
+    let first = TestPushTracker(
+      transport: world.wire, session: world.session, store: world.store,
+      pollInterval: .milliseconds(20))
+    var iterator = await first.send(expectedRevision: revision).makeAsyncIterator()
+    let admitted = try #require(try await iterator.next())
+    #expect(admitted.outcome == .pending)
+    // The app is killed here; a new process builds a new tracker over the same store.
+    let second = TestPushTracker(
+      transport: world.wire, session: world.session, store: world.store,
+      pollInterval: .milliseconds(20))
+    #expect(await second.storedEventID == admitted.eventID)
+    _ = try await world.simulator.runOutbox()
+    var resumed: [TestPushTracker.Progress] = []
+    for try await progress in try #require(await second.resume()) { resumed.append(progress) }
+    #expect(resumed.last?.outcome == .accepted)
+    #expect(resumed.allSatisfy { $0.eventID == admitted.eventID }, "the same test, no new one")
+    #expect(await world.wire.count(PushSetupAPI.testPath) == 1, "resuming never posts again")
+  }
+
   static let verdicts: [(ProviderAnswer, PushOutcome)] = [
     (.accepted, .accepted), (.unregistered, .permanent), (.badDeviceToken, .permanent),
     (.rateLimited, .retryable), (.networkFailure, .retryable),
