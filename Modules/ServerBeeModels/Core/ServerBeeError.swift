@@ -80,7 +80,7 @@ public struct ServerBeeError<Domain: ServerBeeErrorDomain>: Error, Sendable,
 /// do {
 ///   try await client.login(server: url, username: name, password: password)
 /// } catch let error as any ServerBeeErrorProtocol {
-///   print(error.localizedDescription)  // "Wrong user name or password (HTTP 401)."
+///   show(error.localizedDescription)  // a sentence, for example "Unauthorized (HTTP 401)."
 ///   if error.httpStatus == 401 { showLoginAgain() }
 /// }
 /// ```
