@@ -5,34 +5,10 @@ import ServerBeeModels
 /// before sending so a bad field is a typed error instead of a 422.
 enum RegistrationRules {
   /// `https://host…`, or `http://127.0.0.1:PORT` with an explicit port (§3.5, §3.7).
-  static func isUsableServerURL(_ text: String) -> Bool {
-    guard let components = URLComponents(string: text), let scheme = components.scheme,
-      let host = components.host, !host.isEmpty, components.user == nil,
-      components.password == nil
-    else { return false }
-    switch scheme {
-    case "https": return true
-    case "http": return host == "127.0.0.1" && components.port != nil
-    default: return false
-    }
-  }
+  static func isUsableServerURL(_ text: String) -> Bool { PushRegistrationRules.isUsableURL(text) }
 
   static func isLowercaseHex(_ text: String, evenLengthIn range: ClosedRange<Int>) -> Bool {
-    let bytes = Array(text.utf8)
-    guard range.contains(bytes.count), bytes.count % 2 == 0 else { return false }
-    return bytes.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
-  }
-
-  /// A canonical lowercase hyphenated UUID.
-  static func isLowercaseUUID(_ text: String) -> Bool {
-    guard let uuid = UUID(uuidString: text) else { return false }
-    return uuid.uuidString.lowercased() == text
-  }
-
-  /// Canonical standard base64 of exactly 32 bytes.
-  static func isContentKey(_ text: String) -> Bool {
-    guard let data = Data(base64Encoded: text), data.count == 32 else { return false }
-    return data.base64EncodedString() == text
+    PushRegistrationRules.isLowercaseHex(text, evenLengthIn: range)
   }
 
   /// Checks every field; the first bad one is the error.
@@ -45,11 +21,13 @@ enum RegistrationRules {
       throw NotificationPreferencesError(
         .invalidEnvironment, "the environment must be sandbox or production")
     }
-    guard isLowercaseUUID(request.contentKeyID), isContentKey(request.contentKey) else {
+    guard PushRegistrationRules.isLowercaseUUID(request.contentKeyID),
+      PushRegistrationRules.isContentKey(request.contentKey)
+    else {
       throw NotificationPreferencesError(
         .invalidContentKey, "the content key must have a lowercase UUID id and 32 bytes")
     }
-    guard request.deploymentID.utf8.count <= 512, isUsableServerURL(request.deploymentID) else {
+    guard PushRegistrationRules.isDeploymentID(request.deploymentID) else {
       throw NotificationPreferencesError(
         .invalidDeploymentID,
         "the deployment id must be an https URL (or http://127.0.0.1:PORT) of at most 512 bytes")

@@ -36,7 +36,7 @@ struct PushRegistrationRow: Sendable, Equatable {
     guard preferences.enabled, let deviceToken, let environment, let contentKeyID, let contentKey,
       let deploymentID
     else { return false }
-    return PushRules.isDeliveryMaterialValid(
+    return PushRules.isValid(
       deviceToken: deviceToken, environment: environment, contentKeyID: contentKeyID,
       contentKey: contentKey, deploymentID: deploymentID)
   }
@@ -65,49 +65,9 @@ enum PushCategory: String, Sendable, CaseIterable {
   var needsAdmin: Bool { self == .security || self == .taskFailure || self == .taskSuccess }
 }
 
-/// The validation rules the server applies to push input (wire contract v2 §3.5, §3.7).
-enum PushRules {
-  /// A usable relay URL or `deployment_id`: `https://host…`, or `http://127.0.0.1:PORT` with an
-  /// explicit numeric port. Empty, `https://`, `http://remote.test` and
-  /// `http://127.0.0.1:invalid` are unusable (wire contract v2 §3.7).
-  static func isUsableURL(_ text: String) -> Bool {
-    guard let components = URLComponents(string: text), let scheme = components.scheme,
-      let host = components.host, !host.isEmpty, components.user == nil,
-      components.password == nil
-    else { return false }
-    switch scheme {
-    case "https": return true
-    case "http": return host == "127.0.0.1" && components.port != nil
-    default: return false
-    }
-  }
-
-  static func isLowercaseHex(_ text: String, evenLengthIn range: ClosedRange<Int>) -> Bool {
-    let bytes = Array(text.utf8)
-    guard range.contains(bytes.count), bytes.count % 2 == 0 else { return false }
-    return bytes.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
-  }
-
-  static func isLowercaseUUID(_ text: String) -> Bool {
-    Crypto.isUUID(text) && text == text.lowercased()
-  }
-
-  /// Standard base64 (padded, canonical) of exactly 32 bytes.
-  static func isContentKey(_ text: String) -> Bool {
-    guard let data = Data(base64Encoded: text), data.count == 32 else { return false }
-    return data.base64EncodedString() == text
-  }
-
-  static func isDeliveryMaterialValid(
-    deviceToken: String, environment: String, contentKeyID: String, contentKey: String,
-    deploymentID: String
-  ) -> Bool {
-    isLowercaseHex(deviceToken, evenLengthIn: 2...1024)
-      && (environment == "sandbox" || environment == "production")
-      && isLowercaseUUID(contentKeyID) && isContentKey(contentKey)
-      && deploymentID.utf8.count <= 512 && isUsableURL(deploymentID)
-  }
-}
+/// The validation rules the server applies to push input (wire contract v2 §3.5, §3.7): the
+/// shared `PushRegistrationRules` of ServerBeeModels, which clients check before sending too.
+typealias PushRules = PushRegistrationRules
 
 /// The caller of a push route: the Bearer of a live mobile session (wire contract v2 §3.1).
 struct PushCaller: Sendable {
@@ -252,7 +212,7 @@ extension SimulatorCore {
     let key = try body.string("content_key")
     let deployment = try body.string("deployment_id")
     guard
-      PushRules.isDeliveryMaterialValid(
+      PushRules.isValid(
         deviceToken: deviceToken, environment: environment, contentKeyID: keyID,
         contentKey: key, deploymentID: deployment)
     else {
