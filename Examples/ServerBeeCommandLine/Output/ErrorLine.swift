@@ -20,8 +20,11 @@ enum ErrorLine {
     return failureExitCode
   }
 
-  /// The text after `serverbee: ` for an error.
-  static func text(for error: any Error) -> String {
+  /// The text after `serverbee: ` for an error, terminal-safe (messages may come from the
+  /// server).
+  static func text(for error: any Error) -> String { TerminalText.safe(rawText(for: error)) }
+
+  private static func rawText(for error: any Error) -> String {
     switch error {
     case let error as CommandLineError: return error.message
     case let error as AuthSessionError: return text(for: error)
@@ -29,7 +32,7 @@ enum ErrorLine {
     case let error as ServerBeeAPIError:
       // The API client wraps its cause once (an APIFailure, a transport or AuthSession error,
       // a decoding error); the line names the cause, as it did before the client existed.
-      if let cause = error.underlying { return text(for: cause) }
+      if let cause = error.underlying { return rawText(for: cause) }
       return error.message
     case let error as ServerBeeTransportError: return "cannot reach the server: \(error.message)"
     case let error as SecureStoreError:

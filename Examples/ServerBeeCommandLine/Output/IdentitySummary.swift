@@ -30,5 +30,5 @@ struct IdentitySummary: Codable, Sendable, Hashable {
   }
 
   /// One line for people: `ada (admin) on https://…`.
-  var sentence: String { "\(username) (\(role)) on \(server)" }
+  var sentence: String { TerminalText.safe("\(username) (\(role)) on \(server)") }
 }

@@ -27,8 +27,8 @@ struct TextTable: Sendable {
   /// Creates an empty table.
   init(columns: [Column]) { self.columns = columns }
 
-  /// Adds a row.
-  mutating func append(_ cells: [String]) { rows.append(cells) }
+  /// Adds a row; cells are made terminal-safe (they often hold names from the server).
+  mutating func append(_ cells: [String]) { rows.append(cells.map(TerminalText.safe)) }
 
   /// The table as lines joined by `\n`, without a trailing newline; no trailing spaces.
   func render() -> String {
