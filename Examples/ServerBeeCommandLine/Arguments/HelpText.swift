@@ -15,6 +15,11 @@ enum HelpText {
     }
     lines += ["", "global options:"] + optionLines(CommandCatalog.globalOptions)
     lines += [
+      "", "environment:",
+      "  SERVERBEE_HOME     the state directory (when --home is not given)",
+      "  SERVERBEE_CA_FILE  a PEM CA to trust as well (private CA or self-signed server)",
+    ]
+    lines += [
       "", "Start with 'serverbee demo'. 'serverbee COMMAND --help' describes one command.",
       "Exit codes: 0 success, 1 failure, 64 usage error.",
     ]

@@ -25,7 +25,15 @@ struct ClientSession: Sendable {
   /// - Throws: `SecureStoreError` or `AuthSessionError` when the store cannot be used.
   static func open(home: URL, console: Console) throws -> ClientSession {
     let hostName = ProcessInfo.processInfo.hostName
-    let client = try ServerBeeClient(home: home, deviceName: "serverbee CLI on \(hostName)")
+    // A private CA or a self-signed server: `SERVERBEE_CA_FILE` (PEM) is trusted for HTTP and
+    // the live stream alike, next to the system store.
+    var tls = TLSTrust()
+    if let file = ProcessInfo.processInfo.environment["SERVERBEE_CA_FILE"], !file.isEmpty {
+      tls = TLSTrust(additionalCAFile: URL(fileURLWithPath: file))
+    }
+    let client = ServerBeeClient(
+      store: try EncryptedSQLiteCredentialStore(directory: home),
+      configuration: .init(deviceName: "serverbee CLI on \(hostName)", tls: tls))
     return ClientSession(
       home: home, client: client, auth: client.auth, http: client.http,
       api: client.authorizedHTTP, console: console)

@@ -30,10 +30,12 @@ enum ChildProcess {
   ///   - arguments: Its arguments.
   ///   - directory: Where stdout and stderr files are written.
   ///   - timeout: Seconds before the process is killed and the call fails.
+  ///   - environment: Variables added to this process's environment for the child.
   /// - Returns: The exit status and the output.
   /// - Throws: ``TimedOut``, or an error when the process cannot start.
   static func run(
-    _ executable: URL, _ arguments: [String], scratch directory: URL, timeout: Double = 60
+    _ executable: URL, _ arguments: [String], scratch directory: URL, timeout: Double = 60,
+    environment: [String: String] = [:]
   ) async throws -> RunResult {
     let name = UUID().uuidString
     let outURL = directory.appendingPathComponent("\(name).out")
@@ -52,6 +54,9 @@ enum ChildProcess {
     process.standardOutput = out
     process.standardError = err
     process.standardInput = FileHandle.nullDevice
+    if !environment.isEmpty {
+      process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    }
     let finished = AsyncStream<Void>.makeStream()
     process.terminationHandler = { _ in finished.continuation.yield() }
     try process.run()

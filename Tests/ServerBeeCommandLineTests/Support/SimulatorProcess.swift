@@ -29,24 +29,28 @@ final class SimulatorProcess {
   ///   - port: The port; 0 picks one.
   ///   - data: The data directory (the same one keeps the state across restarts).
   ///   - servers: Servers to create.
+  ///   - extra: More arguments (for example `--tls-cert` and `--tls-key`).
   /// - Throws: ``Failure`` when it does not announce itself, or a decoding error.
-  init(port: Int = 0, data: URL, servers: Int = 0) async throws {
+  init(port: Int = 0, data: URL, servers: Int = 0, extra: [String] = []) async throws {
     let executable = try BuiltExecutables.url("serverbee-simulator")
     (process, url, controlToken) = try await offPool {
-      try Self.launch(executable, port: port, data: data, servers: servers)
+      try Self.launch(executable, port: port, data: data, servers: servers, extra: extra)
     }
   }
 
   /// Starts the process and reads its announcement, blocking (run it off the pool).
-  private static func launch(_ executable: URL, port: Int, data: URL, servers: Int) throws -> (
+  private static func launch(
+    _ executable: URL, port: Int, data: URL, servers: Int, extra: [String]
+  ) throws -> (
     Process, String, String
   ) {
     let process = Process()
     process.executableURL = executable
-    process.arguments = [
-      "--port", "\(port)", "--data", data.path, "--admin", "admin:admin-password",
-      "--servers", "\(servers)", "--metrics-interval", "1",
-    ]
+    process.arguments =
+      [
+        "--port", "\(port)", "--data", data.path, "--admin", "admin:admin-password",
+        "--servers", "\(servers)", "--metrics-interval", "1",
+      ] + extra
     let output = Pipe()
     process.standardOutput = output
     process.standardError = FileHandle.nullDevice
