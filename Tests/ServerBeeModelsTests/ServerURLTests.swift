@@ -24,6 +24,10 @@ import Testing
     "https://monitor.example.com/?x=1", "https://monitor.example.com/#top", "https://:9527",
     "https://monitor.example.com:0", "https://monitor.example.com:70000",
     "https://monitor.example.com:abc", "https://mon itor.example.com", "https://[::1",
+    // Found by probes (issue #17): a bracket in a name, an unbracketed second colon, junk in
+    // an IPv6 literal, non-ASCII look-alikes.
+    "http://a[b:47999", "http://127.0.0.1:44405:80", "http://a]b", "https://[::g]",
+    "https://[1.2.3.4]", "https://mönitor.example",
   ])
   func refusesWhatIsNotAServerBaseURL(input: String) {
     #expect {
@@ -31,6 +35,28 @@ import Testing
     } throws: { error in
       (error as? ServerBeeModelsError)?.code == .invalidServerURL
     }
+  }
+
+  @Test(arguments: [
+    ("http://127.0.0.1:9527", true), ("http://127.1.2.3", true), ("http://localhost:1", true),
+    ("http://[::1]:8080", true), ("http://127.evil.example", false),
+    ("http://127.0.0.1.evil.example", false), ("http://128.0.0.1", false),
+    ("http://127.0.0.256", false), ("http://monitor.example", false),
+  ])
+  func loopbackIsOnlyTheLoopbackAddressesNotNamesThatStartLikeThem(
+    input: String, loopback: Bool
+  ) throws {
+    #expect(try ServerURL(input).isLoopback == loopback)
+  }
+
+  @Test(arguments: [
+    "HTTPS://Monitor.Example.COM:443//x//", "http://[::1]:80/", "http://127.0.0.1:9527/a/",
+    "https://a.example/serverbee", "http://10.0.0.5:8080",
+  ])
+  func normalisingTwiceGivesTheSameURL(input: String) throws {
+    let once = try ServerURL(input)
+    #expect(try ServerURL(once.string) == once)
+    #expect(try ServerURL(once.url.absoluteString) == once)
   }
 
   @Test func buildsAPIAndWebSocketEndpoints() throws {

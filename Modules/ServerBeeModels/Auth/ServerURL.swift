@@ -65,9 +65,21 @@ public struct ServerURL: Hashable, Sendable, Codable, CustomStringConvertible {
       host = authority
     }
     guard !host.isEmpty, host != "[]" else { throw fail("the host is missing") }
-    let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._[]:%"))
-    guard host.unicodeScalars.allSatisfy({ allowed.contains($0) }) else {
-      throw fail("the host has characters that are not allowed")
+    if host.hasPrefix("[") {
+      // An IPv6 literal: hex digits, colons and dots (embedded IPv4) inside the brackets.
+      let inner = host.dropFirst().dropLast()
+      let allowed = CharacterSet(charactersIn: "0123456789abcdefABCDEF:.")
+      guard inner.contains(":"), inner.unicodeScalars.allSatisfy({ allowed.contains($0) }) else {
+        throw fail("the IPv6 address is malformed")
+      }
+    } else {
+      // A name or an IPv4 address: never a bracket, and a second colon is an error rather than
+      // a silently ignored part (`127.0.0.1:44405:80`).
+      guard !host.contains(":") else { throw fail("the host has an unbracketed colon") }
+      let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._"))
+      guard host.unicodeScalars.allSatisfy({ $0.isASCII && allowed.contains($0) }) else {
+        throw fail("the host has characters that are not allowed")
+      }
     }
     var port: Int?
     if let portText {
@@ -100,7 +112,14 @@ public struct ServerURL: Hashable, Sendable, Codable, CustomStringConvertible {
 
   /// `true` when the host is a loopback address (`127.x.x.x`, `[::1]`, `localhost`).
   public var isLoopback: Bool {
-    host == "localhost" || host == "[::1]" || host.hasPrefix("127.")
+    if host == "localhost" || host == "[::1]" { return true }
+    // 127.0.0.0/8 as an IPv4 literal only: `127.evil.example` is a name, not loopback.
+    let octets = host.split(separator: ".", omittingEmptySubsequences: false)
+    guard octets.count == 4, octets[0] == "127" else { return false }
+    return octets.allSatisfy { octet in
+      !octet.isEmpty && octet.count <= 3 && octet.allSatisfy(\.isASCII)
+        && Int(octet).map { (0...255).contains($0) } == true
+    }
   }
 
   /// The effective port (the scheme's default when none is given).
