@@ -94,6 +94,20 @@ import Testing
     #expect(try await served == ["/e:abc", "/f:"])
   }
 
+  @Test func aRequestLineEndingInABareLFIsAnImmediate400() async throws {
+    let listener = try TCPListener()
+    let client = try await RawSocket.connect(port: listener.port)
+    let connection = try await HTTPServerConnection(socket: try await listener.accept())
+    try await client.write(Array("GET /x HTTP/1.1\n".utf8))
+    let started = ContinuousClock.now
+    await #expect(throws: ServerBeeTransportError.self) {
+      _ = try await connection.next(timeout: .seconds(30))
+    }
+    #expect(ContinuousClock.now - started < .seconds(5), "no wait for the 30 s request budget")
+    let reply = await client.readToEnd()
+    #expect(String(decoding: reply.prefix(12), as: UTF8.self) == "HTTP/1.1 400")
+  }
+
   @Test func closeFromAnotherTaskEndsAWaitingRead() async throws {
     let listener = try TCPListener()
     let client = try await RawSocket.connect(port: listener.port)

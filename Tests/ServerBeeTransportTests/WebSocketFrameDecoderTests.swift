@@ -26,6 +26,27 @@ import Testing
     } catch { return error }
   }
 
+  /// RFC 6455 §5.2: a length must use the minimal encoding (found by probes, issue #17).
+  @Test(arguments: [
+    [0x82, 0x7E, 0x00, 0x05] + [UInt8](repeating: 1, count: 5),  // 5 in 16 bits
+    [0x82, 0x7E, 0x00, 0x7D] + [UInt8](repeating: 1, count: 125),  // 125 in 16 bits
+    [0x82, 0x7F, 0, 0, 0, 0, 0, 0, 0x00, 0x05] + [UInt8](repeating: 1, count: 5),  // 5 in 64
+    [0x82, 0x7F, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF] + [UInt8](repeating: 1, count: 65535),
+  ])
+  func nonMinimalLengthsAreProtocolErrors(_ frame: [UInt8]) {
+    let error = failure(frame)
+    #expect(error?.closeCode == .protocolError)
+    #expect(error?.detail.contains("not minimal") == true)
+  }
+
+  @Test func minimalLengthsAtTheBoundariesAreAccepted() throws {
+    let sixteen = [0x82, 0x7E, 0x00, 0x7E] + [UInt8](repeating: 1, count: 126)
+    let sixtyFour =
+      [0x82, 0x7F, 0, 0, 0, 0, 0, 0x01, 0x00, 0x00] + [UInt8](repeating: 1, count: 65536)
+    #expect(try decode(sixteen).first?.payload.count == 126)
+    #expect(try decode(sixtyFour).first?.payload.count == 65536)
+  }
+
   // RFC 6455 §5.7 examples.
   @Test func rfcSingleUnmaskedTextFrame() throws {
     let frames = try decode(hex("81 05 48 65 6c 6c 6f"))

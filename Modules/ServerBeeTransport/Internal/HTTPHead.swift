@@ -96,7 +96,8 @@ package enum HTTPHeadCodec {
   ///   - bytes: The bytes received so far.
   ///   - limits: The size limits.
   /// - Returns: The head length, or `nil` if the terminator has not arrived yet.
-  /// - Throws: ``HTTPHeadError/tooLarge`` when no terminator appears within the limit.
+  /// - Throws: ``HTTPHeadError/tooLarge`` when no terminator appears within the limit,
+  ///   ``HTTPHeadError/malformedHeader`` for a line ending in a bare LF.
   package static func headLength(
     in bytes: some RandomAccessCollection<UInt8>, limits: Limits = Limits()
   ) throws(HTTPHeadError) -> Int? {
@@ -111,6 +112,9 @@ package enum HTTPHeadCodec {
       case (0, 13), (2, 13): state += 1
       case (1, 10), (3, 10): state += 1
       case (_, 13): state = 1
+      // A bare LF: lines must end with CRLF. Refused at once instead of waiting for a
+      // terminator that will never come.
+      case (_, 10): throw .malformedHeader
       default: state = 0
       }
       offset += 1

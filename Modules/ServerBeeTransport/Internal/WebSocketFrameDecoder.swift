@@ -76,6 +76,8 @@ package struct WebSocketFrameDecoder: Sendable {
     if length == 126 {
       guard available >= 4 else { return nil }
       length = UInt64(buffer[readIndex + 2]) << 8 | UInt64(buffer[readIndex + 3])
+      // RFC 6455 §5.2: "the minimal number of bytes MUST be used to encode the length".
+      guard length >= 126 else { throw .protocolError("16-bit length \(length) is not minimal") }
       headerLength = 4
     } else if length == 127 {
       guard available >= 10 else { return nil }
@@ -84,6 +86,7 @@ package struct WebSocketFrameDecoder: Sendable {
       guard length & (1 << 63) == 0 else {
         throw .protocolError("64-bit length has its top bit set")
       }
+      guard length > 0xFFFF else { throw .protocolError("64-bit length \(length) is not minimal") }
       headerLength = 10
     }
     guard length <= UInt64(maxFramePayload) else {

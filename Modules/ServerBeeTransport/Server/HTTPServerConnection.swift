@@ -319,10 +319,12 @@ package final class HTTPServerConnection: @unchecked Sendable {
         return .incomplete(expectsContinue: false)
       }
       headLength = length
-    } catch {
+    } catch .tooLarge {
       return .reject(
         status: 431, reason: "Request Header Fields Too Large",
         detail: "the request head is too large")
+    } catch {
+      return .reject(status: 400, reason: "Bad Request", detail: "a line ends without CR")
     }
     let head: HTTPRequestHead
     do {

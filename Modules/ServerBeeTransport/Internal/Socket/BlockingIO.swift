@@ -67,8 +67,10 @@ enum BlockingIO {
       let length: Int?
       do {
         length = try HTTPHeadCodec.headLength(in: received, limits: limits)
-      } catch {
+      } catch .tooLarge {
         throw ServerBeeTransportError(.malformedHTTPHead, "the HTTP head is too large")
+      } catch {
+        throw ServerBeeTransportError(.malformedHTTPHead, "the HTTP head has a bare line feed")
       }
       if let length {
         return (Array(received[0..<length]), Array(received[length...]))
