@@ -74,7 +74,10 @@ let package = Package(
       path: "Modules/NotificationPreferences"),
     .target(
       name: "DeepLinkValidation",
-      dependencies: ["ServerBeeModels"],
+      dependencies: [
+        "ServerBeeModels", "ServerBeeTransport", "SecureStore", "PushEnvelopeCrypto",
+        "ServerBeeAPI",
+      ],
       path: "Modules/DeepLinkValidation"),
     // The facade: re-exports the SDK modules and wires live defaults (ServerBeeClient).
     .target(
@@ -211,7 +214,10 @@ let package = Package(
       path: "Tests/NotificationPreferencesIntegrationTests"),
     .testTarget(
       name: "DeepLinkValidationTests",
-      dependencies: ["DeepLinkValidation"],
+      dependencies: [
+        "DeepLinkValidation", "ServerBeeTestSupport", "PushEnvelopeCrypto", "ServerBeeAPI",
+        "SecureStore", "ServerBeeModels", "ServerBeeTransport",
+      ],
       path: "Tests/DeepLinkValidationTests"),
     .testTarget(
       name: "ServerBeeCommandLineTests",
