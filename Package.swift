@@ -219,6 +219,14 @@ let package = Package(
         "SecureStore", "ServerBeeModels", "ServerBeeTransport",
       ],
       path: "Tests/DeepLinkValidationTests"),
+    // DeepLinkValidation against ServerBeeSimulator and a real ServerBeeRelay in process.
+    .testTarget(
+      name: "DeepLinkValidationIntegrationTests",
+      dependencies: [
+        "DeepLinkValidation", "ServerBeeModels", "ServerBeeTransport", "SecureStore",
+        "PushEnvelopeCrypto", "ServerBeeSimulator", "ServerBeeRelay", "ServerBeeTestSupport",
+      ],
+      path: "Tests/DeepLinkValidationIntegrationTests"),
     .testTarget(
       name: "ServerBeeCommandLineTests",
       dependencies: ["ServerBeeCommandLine", "ServerBeeTestSupport"],
