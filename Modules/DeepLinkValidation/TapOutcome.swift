@@ -35,12 +35,14 @@ public enum TapUnavailableReason: Hashable, Sendable {
   case notAdmin
   /// The login changed while loading; the answers were discarded.
   case accountChanged
+  /// The task handling the tap was cancelled while loading.
+  case cancelled
 
   /// What the app shows for this reason.
   public var fallback: TapFallback {
     switch self {
     case .noEnvelope, .malformedEnvelope, .legacyOnly, .signedOut, .noKey, .otherScope,
-      .otherServer, .otherUser, .otherInstallation, .decryptFailed, .accountChanged:
+      .otherServer, .otherUser, .otherInstallation, .decryptFailed, .accountChanged, .cancelled:
       return .noNavigation
     case .alertNotFound:
       return .alertNotFound

@@ -98,7 +98,7 @@ public actor TapRouter {
         return outcome
       case .request(let request):
         await Self.perform(request, with: api, into: &answers)
-        if Task.isCancelled { return .unavailable(.accountChanged) }
+        if Task.isCancelled { return .unavailable(.cancelled) }
         guard session.currentIdentity?.scope == identity.scope else {
           return .unavailable(.accountChanged)
         }

@@ -157,6 +157,23 @@ import Testing
     #expect(await http.received.count == 1)
   }
 
+  @Test func aCancelledLoadOpensNothing() async throws {
+    try signInAndStoreKey()
+    await router.receive(try Fix.tap(.alert, for: key))
+    await router.markReady()
+    let gate = Gate()
+    await http.expect(.get, alertPath) { _ in
+      await gate.wait()
+      return try Fix.reply(Fix.detail())
+    }
+    let consuming = Task { await router.consume() }
+    await gate.waitForArrivals(1)
+    consuming.cancel()
+    await gate.open()
+    #expect(await consuming.value == .unavailable(.cancelled))
+    #expect(await router.consume() == nil)
+  }
+
   @Test func concurrentConsumesHandleTheTapOnce() async throws {
     try signInAndStoreKey()
     await router.receive(try Fix.tap(.test, for: key))

@@ -205,7 +205,7 @@ import Testing
   @Test func fallbacksOfEveryReason() {
     let none: [TapUnavailableReason] = [
       .noEnvelope, .malformedEnvelope, .legacyOnly, .signedOut, .noKey, .otherScope, .otherServer,
-      .otherUser, .otherInstallation, .decryptFailed(.expired), .accountChanged,
+      .otherUser, .otherInstallation, .decryptFailed(.expired), .accountChanged, .cancelled,
     ]
     for reason in none {
       #expect(reason.fallback == .noNavigation)
