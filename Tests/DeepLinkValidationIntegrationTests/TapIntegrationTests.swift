@@ -69,6 +69,50 @@ import Testing
     #expect(await world.tap(payload) == .unavailable(.alertNotFound))
   }
 
+  /// A finished run of a new scheduled task and its delivered push.
+  func deliveredRun(_ world: TapWorld, creator: String) async throws -> (
+    task: String, payload: Data
+  ) {
+    let server = try await world.newServer("a")
+    let task = try #require(
+      try await world.control(
+        .post, "/tasks",
+        [
+          "command": "uptime", "server_ids": [server], "task_type": "scheduled",
+          "name": "nightly", "created_by": creator,
+        ])?["data"]?["id"]?.stringValue)
+    _ = try await world.control(
+      .post, "/tasks/\(task)/runs",
+      ["outcomes": [["server_id": server, "exit_code": 1, "attempts": 1]]])
+    return (task, try await world.deliver())
+  }
+
+  @Test func anUnknownRunOfARealTaskIsUnavailable() async throws {
+    let world = try await TapWorld()
+    let ada = try await world.signIn("ada")
+    let run = try await deliveredRun(world, creator: ada.identity.user.id)
+    // A correctly sealed push for this login naming a run the server does not have.
+    let unknownRun = UUID().uuidString.lowercased()
+    let now = Int64(world.clock.now.timeIntervalSince1970)
+    let content = PushContent(
+      kind: .taskFailure, deploymentID: ada.key.deploymentID, userID: ada.key.userID,
+      installationID: ada.key.installationID, eventID: unknownRun, createdAt: now,
+      expiresAt: now + 1800,
+      taskRun: PushTaskRunSummary(
+        taskID: run.task, runID: unknownRun, total: 1, failed: 1, timedOut: 0, offline: 0,
+        denied: 0))
+    await world.router.receive(.envelope(try PushEnvelopeSealer().seal(content, with: ada.key)))
+    #expect(await world.router.consume() == .unavailable(.taskRunUnavailable))
+  }
+
+  @Test func aTaskRunAfterLosingAdminIsUnavailable() async throws {
+    let world = try await TapWorld()
+    let ada = try await world.signIn("ada")
+    let run = try await deliveredRun(world, creator: ada.identity.user.id)
+    _ = try await world.control(.patch, "/users/\(ada.identity.user.id)", ["role": "member"])
+    #expect(await world.tap(run.payload) == .unavailable(.taskRunUnavailable))
+  }
+
   @Test func aTaskRunOpensOnlyItsRows() async throws {
     let world = try await TapWorld()
     let ada = try await world.signIn("ada")
