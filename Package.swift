@@ -74,7 +74,10 @@ let package = Package(
       path: "Modules/NotificationPreferences"),
     .target(
       name: "DeepLinkValidation",
-      dependencies: ["ServerBeeModels"],
+      dependencies: [
+        "ServerBeeModels", "ServerBeeTransport", "SecureStore", "PushEnvelopeCrypto",
+        "ServerBeeAPI",
+      ],
       path: "Modules/DeepLinkValidation"),
     // The facade: re-exports the SDK modules and wires live defaults (ServerBeeClient).
     .target(
@@ -211,8 +214,19 @@ let package = Package(
       path: "Tests/NotificationPreferencesIntegrationTests"),
     .testTarget(
       name: "DeepLinkValidationTests",
-      dependencies: ["DeepLinkValidation"],
+      dependencies: [
+        "DeepLinkValidation", "ServerBeeTestSupport", "PushEnvelopeCrypto", "ServerBeeAPI",
+        "SecureStore", "ServerBeeModels", "ServerBeeTransport",
+      ],
       path: "Tests/DeepLinkValidationTests"),
+    // DeepLinkValidation against ServerBeeSimulator and a real ServerBeeRelay in process.
+    .testTarget(
+      name: "DeepLinkValidationIntegrationTests",
+      dependencies: [
+        "DeepLinkValidation", "ServerBeeModels", "ServerBeeTransport", "SecureStore",
+        "PushEnvelopeCrypto", "ServerBeeSimulator", "ServerBeeRelay", "ServerBeeTestSupport",
+      ],
+      path: "Tests/DeepLinkValidationIntegrationTests"),
     .testTarget(
       name: "ServerBeeCommandLineTests",
       dependencies: ["ServerBeeCommandLine", "ServerBeeTestSupport"],
