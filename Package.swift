@@ -84,7 +84,7 @@ let package = Package(
       name: "ServerBeeKit",
       dependencies: [
         "ServerBeeModels", "ServerBeeTransport", "SecureStore", "AuthSession", "RealtimeStream",
-        "ServerBeeAPI",
+        "ServerBeeAPI", "PushEnvelopeCrypto", "NotificationPreferences", "DeepLinkValidation",
       ],
       path: "Modules/ServerBeeKit"),
     .target(
@@ -239,7 +239,9 @@ let package = Package(
       path: "Tests/ServerBeeSimulatorTests"),
     .testTarget(
       name: "ServerBeeKitTests",
-      dependencies: ["ServerBeeKit", "ServerBeeSimulator", "ServerBeeTestSupport"],
+      dependencies: [
+        "ServerBeeKit", "ServerBeeSimulator", "ServerBeeRelay", "ServerBeeTestSupport",
+      ],
       path: "Tests/ServerBeeKitTests"),
     .testTarget(
       name: "ServerBeeRelayTests",

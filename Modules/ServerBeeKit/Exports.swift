@@ -1,5 +1,8 @@
 // One import for integrators: `import ServerBeeKit` brings every SDK module.
 @_exported public import AuthSession
+@_exported public import DeepLinkValidation
+@_exported public import NotificationPreferences
+@_exported public import PushEnvelopeCrypto
 @_exported public import RealtimeStream
 @_exported public import SecureStore
 @_exported public import ServerBeeAPI

@@ -1,5 +1,7 @@
 public import AuthSession
+public import DeepLinkValidation
 public import Foundation
+public import NotificationPreferences
 public import RealtimeStream
 public import SecureStore
 public import ServerBeeAPI
@@ -56,6 +58,14 @@ public final class ServerBeeClient: Sendable {
   public let auth: AuthClient
   /// HTTP without the session's token (what ``auth`` sends its requests over).
   public let http: any HTTPTransport
+  /// Server-confirmed notification settings, encrypted registration and the content key of this
+  /// login (call `reconcile()` at launch, foreground and network return).
+  public let notifications: NotificationPreferencesClient
+  /// Notification taps: hand it each tapped payload, call `markReady()` once restored, then
+  /// `consume()` for the destination.
+  public let taps: TapRouter
+  /// The credential store (app-private and extension-shared groups).
+  public let store: any CredentialStore
   private let webSocket: any WebSocketTransport
 
   /// A client whose credentials live in the encrypted store in `home` (created when missing,
@@ -90,15 +100,32 @@ public final class ServerBeeClient: Sendable {
       webSocket: SocketWebSocketTransport(configuration: .init(tls: configuration.tls)))
   }
 
-  /// Every seam: the store and both transports (fakes in tests).
+  /// Every seam: the store, both transports and the push permission and device-token seams
+  /// (fakes in tests). By default the device is a local device of a `serverbee-relay`: a token
+  /// made once and kept in the store, and notifications always allowed.
   package init(
     store: any CredentialStore, configuration: Configuration, http: any HTTPTransport,
-    webSocket: any WebSocketTransport
+    webSocket: any WebSocketTransport,
+    pushAuthorization: any PushAuthorization = AlwaysAuthorizedPushAuthorization(),
+    deviceTokens: (any PushDeviceTokenProvider)? = nil
   ) {
     self.http = http
     self.webSocket = webSocket
-    auth = AuthClient(
+    self.store = store
+    let auth = AuthClient(
       configuration: .init(deviceName: configuration.deviceName), store: store, transport: http)
+    self.auth = auth
+    let authorized = AuthorizedHTTPTransport(wrapping: http, client: auth)
+    notifications = NotificationPreferencesClient(
+      transport: authorized, session: auth, store: store, authorization: pushAuthorization,
+      deviceTokens: deviceTokens ?? LocalRelayDeviceTokenProvider(store: store))
+    taps = TapRouter(session: auth, store: store, transport: authorized)
+  }
+
+  /// A test-push tracker for this login (see ``notifications`` for when a test may be sent).
+  /// - Returns: A tracker over the signed-in session.
+  public func testPushes() -> TestPushTracker {
+    TestPushTracker(transport: authorizedHTTP, session: auth, store: store)
   }
 
   /// The session state now.
