@@ -109,7 +109,8 @@ let package = Package(
       name: "ServerBeeCommandLine",
       dependencies: [
         "ServerBeeModels", "ServerBeeTransport", "SecureStore", "AuthSession", "RealtimeStream",
-        "ServerBeeAPI", "ServerBeeKit", "ServerBeeSimulator", "ServerBeeRelay", "CZlib",
+        "ServerBeeAPI", "ServerBeeKit", "NotificationPreferences", "ServerBeeSimulator",
+        "ServerBeeRelay", "CZlib",
       ],
       path: "Examples/ServerBeeCommandLine"),
     .executableTarget(

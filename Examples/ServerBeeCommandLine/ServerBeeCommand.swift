@@ -66,6 +66,7 @@ public enum ServerBeeCommand {
     case "pair-code": try await PairCodeCommand.run(context)
     case "recover": try await RecoverCommand.run(context)
     case "status": try await SessionCommands.status(context)
+    case "notifications": try await NotificationCommands.run(context)
     default: throw CommandLineError(.usage, "unknown command '\(name)'")
     }
   }

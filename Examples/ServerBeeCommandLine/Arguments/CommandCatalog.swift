@@ -118,6 +118,27 @@ enum CommandCatalog {
         "serverbee recover --pair-code \"$QR\" --select 5F0C…",
       ]),
     CommandSpec(
+      name: "notifications", summary: "push settings as the server confirmed them; test pushes",
+      usage:
+        "notifications [show | enable | disable | set | test] [--alerts on|off] [--security on|off] "
+        + "[--task-failure on|off] [--task-success on|off] [--lang en|zh-Hans]",
+      options: [
+        OptionSpec(name: "alerts", valueName: "on|off", help: "alert notifications"),
+        OptionSpec(name: "security", valueName: "on|off", help: "security events (admins)"),
+        OptionSpec(name: "task-failure", valueName: "on|off", help: "failed task runs (admins)"),
+        OptionSpec(name: "task-success", valueName: "on|off", help: "succeeded task runs (admins)"),
+        OptionSpec(
+          name: "lang", valueName: "L", help: "en or zh-Hans for test status (default from LANG)"),
+      ],
+      positionals: 0...1,
+      discussion: """
+        Shows the settings the server confirmed, next to this installation's permission, its         registration, a choice the server has not confirmed yet and the last error. 'enable'         and 'set' save the categories given (only the server's answer counts as saved);         'enable' then registers this installation with a content key for encrypted pushes         (delivered through the server's push relay). 'test' sends one encrypted test         notification and follows it until the push provider accepted it or it stopped.
+        """,
+      examples: [
+        "serverbee notifications", "serverbee notifications enable --alerts on",
+        "serverbee notifications set --security off", "serverbee notifications test --lang zh-Hans",
+      ]),
+    CommandSpec(
       name: "status", summary: "server, account, session state, pending cleanups",
       usage: "status", options: [],
       discussion: "Shows what is stored in the home directory; needs no network.",

@@ -1,0 +1,147 @@
+import Foundation
+import NotificationPreferences
+import ServerBeeKit
+import ServerBeeModels
+
+/// `serverbee notifications`: the server-confirmed push settings of this installation, saving
+/// them, and test pushes, on the SDK's `NotificationPreferencesClient` and `TestPushTracker`.
+enum NotificationCommands {
+  static func run(_ context: CommandContext) async throws {
+    let action = context.arguments.positionals.first ?? "show"
+    guard ["show", "enable", "disable", "set", "test"].contains(action) else {
+      throw CommandLineError(
+        .usage, "unknown action '\(action)': use show, enable, disable, set or test")
+    }
+    let choices = try categoryChoices(context)
+    let language = try testLanguage(context)
+    let session = try await context.openSession()
+    _ = try await session.requireSignedIn(server: context.server)
+    let notifications = session.client.notifications
+    await notifications.reconcile()
+    switch action {
+    case "enable":
+      var preferences = notifications.state.confirmedPreferences
+      preferences.enabled = true
+      if choices.isEmpty { preferences.alerts = true }
+      try await save(apply(choices, to: preferences), notifications, enable: true)
+    case "disable":
+      _ = try await Spinner.run("Saving", console: context.console) {
+        try await notifications.disable()
+      }
+    case "set":
+      guard !choices.isEmpty else {
+        throw CommandLineError(.usage, "'set' needs at least one of --alerts, --security, …")
+      }
+      let preferences = apply(choices, to: notifications.state.confirmedPreferences)
+      try await save(preferences, notifications, enable: false)
+    case "test":
+      try await test(session, language: language, console: context.console)
+      return
+    default: break
+    }
+    show(notifications.state, console: context.console)
+  }
+
+  private static func save(
+    _ preferences: PushPreferences, _ notifications: NotificationPreferencesClient, enable: Bool
+  ) async throws {
+    if enable {
+      _ = try await notifications.enable(preferences)
+    } else {
+      _ = try await notifications.save(preferences)
+    }
+  }
+
+  /// Sends one test and prints each status line until the outcome is final.
+  private static func test(
+    _ session: ClientSession, language: TestPushStatusText.Language, console: Console
+  ) async throws {
+    let state = session.client.notifications.state
+    guard state.canSendTest, let revision = state.confirmed?.revision else {
+      throw CommandLineError(
+        .localFailure,
+        "notifications are not registered here: run 'serverbee notifications enable' first")
+    }
+    var last: TestPushTracker.Progress?
+    for try await progress in await session.client.testPushes().send(expectedRevision: revision) {
+      if progress.outcome != last?.outcome {
+        console.line(progress.statusLine(language))
+      }
+      last = progress
+    }
+    guard last?.outcome == .accepted else {
+      throw CommandLineError(
+        .localFailure, "the test push ended \(last?.outcome.rawValue ?? "without an answer")")
+    }
+  }
+
+  private static func show(_ state: NotificationSettingsState, console: Console) {
+    let confirmed = state.confirmed
+    let preferences = state.confirmedPreferences
+    func flag(_ on: Bool) -> String { on ? "on" : "off" }
+    var lines = [
+      "settings (server-confirmed, revision \(confirmed?.revision ?? 0)): "
+        + (preferences.enabled ? "enabled" : "disabled"),
+      "  alerts \(flag(preferences.alerts))  security \(flag(preferences.security))  "
+        + "task failures \(flag(preferences.taskFailure))  "
+        + "task successes \(flag(preferences.taskSuccess))",
+      "permission: \(state.permission)",
+      "registration: " + registrationText(state.registration),
+      "delivery: " + ((confirmed?.deliveryAvailable ?? false) ? "available" : "unavailable"),
+    ]
+    if let unconfirmed = state.unconfirmed, unconfirmed != preferences {
+      lines.append("not confirmed yet: enabled \(flag(unconfirmed.enabled))")
+    }
+    if let error = state.saveError { lines.append("last error: \(error.message)") }
+    for line in lines { console.line(TerminalText.safe(line)) }
+  }
+
+  private static func registrationText(_ status: PushRegistrationStatus) -> String {
+    switch status {
+    case .notRegistered: return "not registered"
+    case .needsPermission: return "waiting for permission"
+    case .registering: return "registering"
+    case .registered: return "registered"
+    case .failed(let failure): return "failed: \(failure.message)"
+    }
+  }
+
+  private typealias Choices = [WritableKeyPath<PushPreferences, Bool>: Bool]
+
+  private static func categoryChoices(_ context: CommandContext) throws -> Choices {
+    let options: [(String, WritableKeyPath<PushPreferences, Bool>)] = [
+      ("alerts", \.alerts), ("security", \.security), ("task-failure", \.taskFailure),
+      ("task-success", \.taskSuccess),
+    ]
+    var choices: Choices = [:]
+    for (name, path) in options {
+      guard let value = context.arguments.values[name] else { continue }
+      switch value {
+      case "on": choices[path] = true
+      case "off": choices[path] = false
+      default: throw CommandLineError(.usage, "--\(name) takes on or off, got '\(value)'")
+      }
+    }
+    return choices
+  }
+
+  private static func apply(_ choices: Choices, to preferences: PushPreferences) -> PushPreferences
+  {
+    var preferences = preferences
+    for (path, value) in choices { preferences[keyPath: path] = value }
+    return preferences
+  }
+
+  private static func testLanguage(_ context: CommandContext) throws
+    -> TestPushStatusText.Language
+  {
+    switch context.arguments.values["lang"] {
+    case "en": return .english
+    case "zh-Hans", "zh": return .simplifiedChinese
+    case nil:
+      let lang = ProcessInfo.processInfo.environment["LANG"] ?? ""
+      return lang.lowercased().hasPrefix("zh") ? .simplifiedChinese : .english
+    case let other?: throw CommandLineError(.usage, "--lang takes en or zh-Hans, got '\(other)'")
+    }
+  }
+}
