@@ -109,8 +109,8 @@ let package = Package(
       name: "ServerBeeCommandLine",
       dependencies: [
         "ServerBeeModels", "ServerBeeTransport", "SecureStore", "AuthSession", "RealtimeStream",
-        "ServerBeeAPI", "ServerBeeKit", "NotificationPreferences", "ServerBeeSimulator",
-        "ServerBeeRelay", "CZlib",
+        "ServerBeeAPI", "ServerBeeKit", "NotificationPreferences", "PushEnvelopeCrypto",
+        "ServerBeeSimulator", "ServerBeeRelay", "CZlib",
       ],
       path: "Examples/ServerBeeCommandLine"),
     .executableTarget(

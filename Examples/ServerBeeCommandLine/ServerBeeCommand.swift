@@ -67,6 +67,7 @@ public enum ServerBeeCommand {
     case "recover": try await RecoverCommand.run(context)
     case "status": try await SessionCommands.status(context)
     case "notifications": try await NotificationCommands.run(context)
+    case "push": try await PushCommands.run(context)
     default: throw CommandLineError(.usage, "unknown command '\(name)'")
     }
   }

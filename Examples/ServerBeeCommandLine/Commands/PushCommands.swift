@@ -1,0 +1,89 @@
+import Foundation
+import NotificationPreferences
+import PushEnvelopeCrypto
+import SecureStore
+import ServerBeeKit
+import ServerBeeModels
+import ServerBeeTransport
+
+/// `serverbee push listen --relay URL`: this installation as a local device of a
+/// `serverbee-relay`. Receives the encrypted pushes of its ServerBee server, decrypts each with
+/// the content key in the store (the extension-shared group, as a notification extension
+/// would) and prints its notification.
+enum PushCommands {
+  static func run(_ context: CommandContext) async throws {
+    guard context.arguments.positionals.first == "listen" else {
+      throw CommandLineError(.usage, "use 'serverbee push listen --relay URL'")
+    }
+    guard let relayText = context.arguments.values["relay"],
+      var components = URLComponents(string: relayText),
+      components.scheme == "http" || components.scheme == "https", components.host != nil
+    else { throw CommandLineError(.usage, "--relay needs the relay's http(s) URL") }
+    var count: Int?
+    if let text = context.arguments.values["count"] {
+      guard let value = Int(text), value > 0 else {
+        throw CommandLineError(.usage, "--count expects a positive number, got '\(text)'")
+      }
+      count = value
+    }
+    let language = try language(context)
+    let session = try await context.openSession()
+    _ = try await session.requireSignedIn(server: context.server)
+    let store = session.client.store
+    let token = try await LocalRelayDeviceTokenProvider(store: store).deviceToken()
+    components.scheme = components.scheme == "https" ? "wss" : "ws"
+    components.path = "/v1/devices/stream"
+    guard let streamURL = components.url else {
+      throw CommandLineError(.usage, "--relay '\(relayText)' is not a usable URL")
+    }
+    let connection = try await SocketWebSocketTransport().connect(
+      to: streamURL,
+      headers: [
+        "X-ServerBee-Device-Token": token.hex,
+        "X-ServerBee-Environment": token.environment.rawValue,
+      ])
+    if !context.console.json {
+      context.console.error("listening for pushes from \(relayText) (Ctrl-C to stop)")
+    }
+    let renderer = PushNotificationRenderer(language: language)
+    let opener = PushEnvelopeOpener()
+    var seen = Set<String>()
+    var shown = 0
+    for try await message in connection.inbound {
+      guard case .text(let text) = message else { continue }
+      let key = try? store.value(
+        PushContentKey.self, forKey: "serverbee_active_push_content_key", in: .sharedWithExtension)
+      let opened = key.flatMap {
+        try? opener.open(apnsPayload: Data(text.utf8), with: $0, for: .delivery)
+      }
+      // The same event delivered twice (a retry after an ambiguous failure) is shown once.
+      if let id = opened?.content.eventID {
+        guard seen.insert(id).inserted else { continue }
+      }
+      let notification = opened.map(renderer.render) ?? renderer.fallback
+      if context.console.json {
+        let object: [String: String?] = [
+          "event_id": opened?.content.eventID, "kind": opened?.content.kind.rawValue,
+          "title": notification.title, "body": notification.body,
+        ]
+        context.console.json(try WireJSON.encode(object.compactMapValues { $0 }))
+      } else {
+        context.console.line(TerminalText.safe("\(notification.title): \(notification.body)"))
+      }
+      shown += 1
+      if let count, shown >= count { break }
+    }
+    await connection.close(code: .normalClosure, reason: nil)
+  }
+
+  private static func language(_ context: CommandContext) throws -> PushNotificationLanguage {
+    switch context.arguments.values["lang"] {
+    case "en": return .english
+    case "zh-Hans", "zh": return .simplifiedChinese
+    case nil:
+      return PushNotificationLanguage(
+        preferredLanguages: [ProcessInfo.processInfo.environment["LANG"] ?? "en"])
+    case let other?: throw CommandLineError(.usage, "--lang takes en or zh-Hans, got '\(other)'")
+    }
+  }
+}
