@@ -10,7 +10,8 @@ import Testing
   @Test func anAlertArrivesDecryptedAndRenderedOnTheListeningTerminal() async throws {
     let temporary = try TemporaryDirectory()
     let devices = LocalDevicePushProvider()
-    let relay = RelayServer(provider: devices)
+    let recorder = ScriptedPushProvider(fallback: devices)  // records, then delivers
+    let relay = RelayServer(provider: recorder)
     let relayURL = try await Task(priority: .high) { try relay.start() }.value
     defer { relay.stop() }
     let simulator = try await SimulatorProcess(
@@ -56,5 +57,17 @@ import Testing
     #expect(object["kind"] as? String == "alert")
     #expect(object["title"] as? String == "Alert triggered")
     #expect((object["body"] as? String)?.hasPrefix("Disk full on ") == true)
+
+    // The extension step alone on the same APNs payload, then on one it cannot open.
+    let payload = try #require(recorder.received().first?.payload)
+    let file = temporary.url.appendingPathComponent("payload.json")
+    try payload.write(to: file)
+    let decrypted = try await serverbee(["push", "decrypt", file.path, "--lang", "zh-Hans"])
+    #expect(decrypted.status == 0, "\(decrypted.stderr)")
+    #expect(decrypted.stdout.hasPrefix("告警已触发: Disk full（"), "\(decrypted.stdout)")
+    let bogus = temporary.url.appendingPathComponent("bogus.json")
+    try Data(#"{"aps":{},"serverbee_envelope":{"version":1}}"#.utf8).write(to: bogus)
+    let fallback = try await serverbee(["push", "decrypt", bogus.path, "--lang", "en"])
+    #expect(fallback.stdout == "ServerBee: Open ServerBee to view this notification.\n")
   }
 }

@@ -140,19 +140,20 @@ enum CommandCatalog {
       ]),
     CommandSpec(
       name: "push", summary: "receive encrypted pushes as a device of a serverbee-relay",
-      usage: "push listen --relay URL [--count N] [--lang en|zh-Hans]",
+      usage: "push listen --relay URL [--count N] [--lang en|zh-Hans] | push decrypt FILE|-",
       options: [
         OptionSpec(name: "relay", valueName: "URL", help: "the serverbee-relay the server uses"),
         OptionSpec(name: "count", valueName: "N", help: "stop after N notifications"),
         OptionSpec(name: "lang", valueName: "L", help: "en or zh-Hans (default from LANG)"),
       ],
-      positionals: 1...1,
+      positionals: 1...2,
       discussion: """
-        Subscribes this installation (registered by 'serverbee notifications enable') to the         relay's device stream, decrypts every push with the content key in the store and         prints its title and body; a push that cannot be opened shows the generic text. The         same event delivered twice is shown once. --json prints one object per notification.
+        'decrypt' is the notification-extension step alone: an APNs payload (a file, or - for         stdin) in, the notification it shows out, using only the extension-shared key; any         failure shows the generic text. 'listen' subscribes this installation (registered by 'serverbee notifications enable') to the         relay's device stream, decrypts every push with the content key in the store and         prints its title and body; a push that cannot be opened shows the generic text. The         same event delivered twice is shown once. --json prints one object per notification.
         """,
       examples: [
         "serverbee push listen --relay http://127.0.0.1:8787",
         "serverbee push listen --relay https://relay.example --json --count 1",
+        "serverbee push decrypt payload.json",
       ]),
     CommandSpec(
       name: "status", summary: "server, account, session state, pending cleanups",

@@ -12,9 +12,65 @@ import ServerBeeTransport
 /// would) and prints its notification.
 enum PushCommands {
   static func run(_ context: CommandContext) async throws {
-    guard context.arguments.positionals.first == "listen" else {
-      throw CommandLineError(.usage, "use 'serverbee push listen --relay URL'")
+    switch context.arguments.positionals.first {
+    case "listen": try await listen(context)
+    case "decrypt": try await decrypt(context)
+    default:
+      throw CommandLineError(
+        .usage, "use 'serverbee push listen --relay URL' or 'serverbee push decrypt FILE|-'")
     }
+  }
+
+  /// `push decrypt FILE|-`: the notification-extension step alone. An APNs payload in, the
+  /// rendered notification out, using only the extension-shared key; any failure shows the
+  /// generic text, as the extension does.
+  private static func decrypt(_ context: CommandContext) async throws {
+    guard context.arguments.positionals.count == 2 else {
+      throw CommandLineError(.usage, "use 'serverbee push decrypt FILE' (or - for stdin)")
+    }
+    let source = context.arguments.positionals[1]
+    let payload: Data
+    do {
+      payload =
+        source == "-"
+        ? FileHandle.standardInput.readDataToEndOfFile()
+        : try Data(contentsOf: URL(fileURLWithPath: source))
+    } catch {
+      throw CommandLineError(.usage, "cannot read '\(source)'")
+    }
+    let store = try EncryptedSQLiteCredentialStore(directory: context.home)
+    let (opened, notification) = show(payload, store: store, language: try language(context))
+    print(opened, notification, console: context.console)
+  }
+
+  /// Opens a payload with the extension-shared key and renders it (the fallback on failure).
+  private static func show(
+    _ payload: Data, store: any CredentialStore, language: PushNotificationLanguage
+  ) -> (ValidatedPushContent?, RenderedPushNotification) {
+    let renderer = PushNotificationRenderer(language: language)
+    let key = try? store.value(
+      PushContentKey.self, forKey: "serverbee_active_push_content_key", in: .sharedWithExtension)
+    let opened = key.flatMap {
+      try? PushEnvelopeOpener().open(apnsPayload: payload, with: $0, for: .delivery)
+    }
+    return (opened, opened.map(renderer.render) ?? renderer.fallback)
+  }
+
+  private static func print(
+    _ opened: ValidatedPushContent?, _ notification: RenderedPushNotification, console: Console
+  ) {
+    if console.json {
+      let object: [String: String?] = [
+        "event_id": opened?.content.eventID, "kind": opened?.content.kind.rawValue,
+        "title": notification.title, "body": notification.body,
+      ]
+      if let data = try? WireJSON.encode(object.compactMapValues { $0 }) { console.json(data) }
+    } else {
+      console.line(TerminalText.safe("\(notification.title): \(notification.body)"))
+    }
+  }
+
+  private static func listen(_ context: CommandContext) async throws {
     guard let relayText = context.arguments.values["relay"],
       var components = URLComponents(string: relayText),
       components.scheme == "http" || components.scheme == "https", components.host != nil
@@ -45,31 +101,16 @@ enum PushCommands {
     if !context.console.json {
       context.console.error("listening for pushes from \(relayText) (Ctrl-C to stop)")
     }
-    let renderer = PushNotificationRenderer(language: language)
-    let opener = PushEnvelopeOpener()
     var seen = Set<String>()
     var shown = 0
     for try await message in connection.inbound {
       guard case .text(let text) = message else { continue }
-      let key = try? store.value(
-        PushContentKey.self, forKey: "serverbee_active_push_content_key", in: .sharedWithExtension)
-      let opened = key.flatMap {
-        try? opener.open(apnsPayload: Data(text.utf8), with: $0, for: .delivery)
-      }
+      let (opened, notification) = show(Data(text.utf8), store: store, language: language)
       // The same event delivered twice (a retry after an ambiguous failure) is shown once.
       if let id = opened?.content.eventID {
         guard seen.insert(id).inserted else { continue }
       }
-      let notification = opened.map(renderer.render) ?? renderer.fallback
-      if context.console.json {
-        let object: [String: String?] = [
-          "event_id": opened?.content.eventID, "kind": opened?.content.kind.rawValue,
-          "title": notification.title, "body": notification.body,
-        ]
-        context.console.json(try WireJSON.encode(object.compactMapValues { $0 }))
-      } else {
-        context.console.line(TerminalText.safe("\(notification.title): \(notification.body)"))
-      }
+      print(opened, notification, console: context.console)
       shown += 1
       if let count, shown >= count { break }
     }
