@@ -9,6 +9,8 @@ let package = Package(
   products: [
     .library(name: "ServerBeeModels", targets: ["ServerBeeModels"]),
     .library(name: "ServerBeeTransport", targets: ["ServerBeeTransport"]),
+    // The native POSIX socket + OpenSSL + zlib stack (the Linux default transports).
+    .library(name: "ServerBeeSocketTransport", targets: ["ServerBeeSocketTransport"]),
     .library(name: "SecureStore", targets: ["SecureStore"]),
     .library(name: "PushEnvelopeCrypto", targets: ["PushEnvelopeCrypto"]),
     .library(name: "AuthSession", targets: ["AuthSession"]),
@@ -38,10 +40,22 @@ let package = Package(
 
     // SDK modules, low to high.
     .target(name: "ServerBeeModels", path: "Modules/ServerBeeModels"),
+    // Portable: protocols, value types, the session seam and the URLSession adapters.
     .target(
-      name: "ServerBeeTransport",
-      dependencies: ["ServerBeeModels", "COpenSSL", "CZlib"],
+      name: "ServerBeeTransport", dependencies: ["ServerBeeModels"],
       path: "Modules/ServerBeeTransport"),
+    // The native stack: TCP + TLS streams, HTTP/1.1 client, RFC 6455 + permessage-deflate.
+    .target(
+      name: "ServerBeeSocketTransport",
+      dependencies: ["ServerBeeModels", "ServerBeeTransport", "COpenSSL", "CZlib"],
+      path: "Modules/ServerBeeSocketTransport"),
+    // Package-only server pieces for the simulator and the relay.
+    .target(
+      name: "ServerBeeServerKit",
+      dependencies: [
+        "ServerBeeModels", "ServerBeeTransport", "ServerBeeSocketTransport", "COpenSSL",
+      ],
+      path: "Modules/ServerBeeServerKit"),
     .target(
       name: "SecureStore",
       dependencies: [
@@ -58,7 +72,11 @@ let package = Package(
       path: "Modules/PushEnvelopeCrypto"),
     .target(
       name: "AuthSession",
-      dependencies: ["ServerBeeModels", "ServerBeeTransport", "SecureStore"],
+      dependencies: [
+        "ServerBeeModels", "ServerBeeTransport", "SecureStore",
+        // The Linux default HTTP transport; Apple platforms use URLSession.
+        .target(name: "ServerBeeSocketTransport", condition: .when(platforms: [.linux])),
+      ],
       path: "Modules/AuthSession"),
     .target(
       name: "RealtimeStream",
@@ -85,18 +103,23 @@ let package = Package(
       dependencies: [
         "ServerBeeModels", "ServerBeeTransport", "SecureStore", "AuthSession", "RealtimeStream",
         "ServerBeeAPI", "PushEnvelopeCrypto", "NotificationPreferences", "DeepLinkValidation",
+        // The Linux default transports; Apple platforms use URLSession.
+        .target(name: "ServerBeeSocketTransport", condition: .when(platforms: [.linux])),
       ],
       path: "Modules/ServerBeeKit"),
     .target(
       name: "ServerBeeSimulator",
       dependencies: [
-        "ServerBeeModels", "ServerBeeTransport", "PushEnvelopeCrypto", "CSQLite", "COpenSSL",
+        "ServerBeeModels", "ServerBeeTransport", "ServerBeeSocketTransport", "ServerBeeServerKit",
+        "PushEnvelopeCrypto", "CSQLite", "COpenSSL",
       ],
       path: "Modules/ServerBeeSimulator"),
     // The push relay (v2 §7); it never sees content keys, so never PushEnvelopeCrypto.
     .target(
       name: "ServerBeeRelay",
-      dependencies: ["ServerBeeModels", "ServerBeeTransport"],
+      dependencies: [
+        "ServerBeeModels", "ServerBeeTransport", "ServerBeeSocketTransport", "ServerBeeServerKit",
+      ],
       path: "Modules/ServerBeeRelay"),
     .target(
       name: "ServerBeeTestSupport",
@@ -110,7 +133,7 @@ let package = Package(
       dependencies: [
         "ServerBeeModels", "ServerBeeTransport", "SecureStore", "AuthSession", "RealtimeStream",
         "ServerBeeAPI", "ServerBeeKit", "NotificationPreferences", "PushEnvelopeCrypto",
-        "ServerBeeSimulator", "ServerBeeRelay", "CZlib",
+        "ServerBeeSimulator", "ServerBeeRelay", "ServerBeeSocketTransport", "CZlib",
       ],
       path: "Examples/ServerBeeCommandLine"),
     .executableTarget(
@@ -120,14 +143,15 @@ let package = Package(
     .executableTarget(
       name: "serverbee-bench",
       dependencies: [
-        "ServerBeeModels", "ServerBeeTransport", "RealtimeStream", "PushEnvelopeCrypto",
+        "ServerBeeModels", "ServerBeeTransport", "ServerBeeSocketTransport", "RealtimeStream",
+        "PushEnvelopeCrypto",
       ],
       path: "Benchmarks/serverbee-bench"),
     .executableTarget(
       name: "push-pipeline-bench",
       dependencies: [
-        "ServerBeeModels", "ServerBeeTransport", "PushEnvelopeCrypto", "ServerBeeSimulator",
-        "ServerBeeRelay",
+        "ServerBeeModels", "ServerBeeTransport", "ServerBeeSocketTransport", "PushEnvelopeCrypto",
+        "ServerBeeSimulator", "ServerBeeRelay",
       ],
       path: "Benchmarks/push-pipeline-bench"),
     // An extension-sized process for the push memory budget (DESIGN §7).
@@ -158,7 +182,10 @@ let package = Package(
       resources: [.copy("Fixtures")]),
     .testTarget(
       name: "ServerBeeTransportTests",
-      dependencies: ["ServerBeeTransport", "ServerBeeTestSupport", "CZlib", "COpenSSL"],
+      dependencies: [
+        "ServerBeeTransport", "ServerBeeSocketTransport", "ServerBeeServerKit",
+        "ServerBeeTestSupport", "CZlib", "COpenSSL",
+      ],
       path: "Tests/ServerBeeTransportTests",
       exclude: ["Peers"]),
     .testTarget(
@@ -186,7 +213,7 @@ let package = Package(
       name: "RealtimeStreamIntegrationTests",
       dependencies: [
         "RealtimeStream", "AuthSession", "SecureStore", "ServerBeeSimulator",
-        "ServerBeeTestSupport",
+        "ServerBeeSocketTransport", "ServerBeeTestSupport",
       ],
       path: "Tests/RealtimeStreamIntegrationTests"),
     .testTarget(

@@ -9,12 +9,17 @@ import json, os, re, subprocess, sys
 TOOLCHAIN = {"Foundation", "FoundationEssentials", "FoundationNetworking", "Dispatch",
              "Synchronization", "Glibc", "Darwin", "Musl", "Android", "os"}
 table = {}
+sets = {}
 for line in open("scripts/layering.txt", encoding="utf-8"):
     line = line.split("#", 1)[0].strip()
     if not line:
         continue
     name, _, allowed = line.partition(":")
-    table[name.strip()] = set(allowed.split())
+    if name.startswith("@"):
+        sets[name[1:].strip()] = set(allowed.split())
+    else:
+        table[name.strip()] = set(allowed.split())
+portable, native, shims = sets.get("portable", set()), sets.get("native", set()), sets.get("shims", set())
 
 import_re = re.compile(
     r"^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|package|internal|private|fileprivate)\s+)?"
@@ -37,6 +42,9 @@ for module, allowed in sorted(table.items()):
                 imported = m.group(1)
                 if imported in TOOLCHAIN or imported == module:
                     continue
+                if module in portable and imported in shims:
+                    problems.append(f"{path}:{number}: portable {module} may not import the C shim {imported}")
+                    continue
                 if "*" in allowed or imported in allowed:
                     continue
                 problems.append(f"{path}:{number}: {module} may not import {imported}")
@@ -48,6 +56,28 @@ try:
 except (OSError, subprocess.CalledProcessError) as error:
     problems.append(f"could not read Package.swift: {error}")
     dump = {"targets": []}
+# Outside Linux (i.e. on iOS), what each target depends on: unconditional dependencies and
+# those whose condition names a non-Linux platform.
+apple_deps = {}
+for target in dump["targets"]:
+    names = []
+    for dependency in target.get("dependencies", []):
+        for kind in ("byName", "target", "product"):
+            if kind in dependency:
+                declared, condition = dependency[kind][0], dependency[kind][-1]
+                platforms = (condition or {}).get("platformNames") if isinstance(condition, dict) else None
+                if not platforms or any(p != "linux" for p in platforms):
+                    names.append(declared)
+    apple_deps[target["name"]] = names
+for module in sorted(portable):
+    seen, stack = set(), [module]
+    while stack:
+        for dep in apple_deps.get(stack.pop(), []):
+            if dep not in seen:
+                seen.add(dep)
+                stack.append(dep)
+    for bad in sorted(seen & native):
+        problems.append(f"Package.swift: portable {module} depends on {bad} outside Linux (iOS cannot build it)")
 for target in dump["targets"]:
     name = target["name"]
     if name not in table or "*" in table[name]:
@@ -64,5 +94,6 @@ if problems:
     for p in problems:
         print("  " + p)
     sys.exit(1)
-print(f"layering check passed: {len(table)} modules import only what DESIGN.md §2 allows")
+print(f"layering check passed: {len(table)} modules import only what DESIGN.md §2 allows; "
+      f"{len(portable)} portable modules reach no native-stack module outside Linux")
 PY

@@ -13,6 +13,7 @@ import PushEnvelopeCrypto
 import ServerBeeModels
 import ServerBeeRelay
 import ServerBeeSimulator
+import ServerBeeSocketTransport
 import ServerBeeTransport
 
 func runPipelineBenchmark() async throws {

@@ -6,6 +6,7 @@
 // fed to the decoder in 64 KiB reads, as a socket would deliver them. Inflate: permessage-deflate
 // messages with context takeover through the message assembler. Prints median and best of 7 runs.
 import Foundation
+import ServerBeeSocketTransport
 import ServerBeeTransport
 
 enum WSCodecBenchmark {

@@ -3,6 +3,10 @@ public import SecureStore
 import ServerBeeModels
 public import ServerBeeTransport
 
+#if canImport(ServerBeeSocketTransport)
+  import ServerBeeSocketTransport
+#endif
+
 /// The login lifecycle of one ServerBee mobile installation: login and pairing, rotating
 /// refresh, logout with an offline journal, and session recovery.
 ///
@@ -168,7 +172,7 @@ public actor AuthClient: SessionContext {
   /// model with the WebSocket), URLSession elsewhere; 30 s per request.
   /// - Returns: A new transport.
   public static func platformHTTPTransport() -> any HTTPTransport {
-    #if os(Linux)
+    #if canImport(ServerBeeSocketTransport)
       SocketHTTPTransport()
     #else
       URLSessionHTTPTransport()

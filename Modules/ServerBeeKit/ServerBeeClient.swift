@@ -8,6 +8,10 @@ public import ServerBeeAPI
 public import ServerBeeModels
 public import ServerBeeTransport
 
+#if canImport(ServerBeeSocketTransport)
+  import ServerBeeSocketTransport
+#endif
+
 /// The one entry point: a signed-in ServerBee client with its store, auth, REST API and live
 /// fleet wired with the live defaults.
 ///
@@ -85,19 +89,22 @@ public final class ServerBeeClient: Sendable {
   ///   - store: Where credentials live.
   ///   - configuration: The settings.
   ///
-  /// On Linux HTTP runs on the native stack (`SocketHTTPTransport`) with the same trust as the
-  /// live stream; on Apple platforms it is URLSession, which uses the system's trust settings.
+  /// On Linux HTTP and the live stream run on the native stack (`SocketHTTPTransport`,
+  /// `SocketWebSocketTransport`) under `Configuration.tls`; on Apple platforms they are
+  /// URLSession (`URLSessionHTTPTransport`, `URLSessionWebSocketTransport`), which use the
+  /// system's trust settings.
   public convenience init(store: any CredentialStore, configuration: Configuration) {
-    #if os(Linux)
+    #if canImport(ServerBeeSocketTransport)
       let http: any HTTPTransport = SocketHTTPTransport(
         configuration: .init(timeout: configuration.requestTimeout, tls: configuration.tls))
+      let webSocket: any WebSocketTransport = SocketWebSocketTransport(
+        configuration: .init(tls: configuration.tls))
     #else
       let http: any HTTPTransport = URLSessionHTTPTransport(
         configuration: .init(timeout: configuration.requestTimeout))
+      let webSocket: any WebSocketTransport = URLSessionWebSocketTransport()
     #endif
-    self.init(
-      store: store, configuration: configuration, http: http,
-      webSocket: SocketWebSocketTransport(configuration: .init(tls: configuration.tls)))
+    self.init(store: store, configuration: configuration, http: http, webSocket: webSocket)
   }
 
   /// Every seam: the store, both transports and the push permission and device-token seams

@@ -1,5 +1,7 @@
 public import Foundation
 public import ServerBeeModels
+import ServerBeeServerKit
+import ServerBeeSocketTransport
 import ServerBeeTransport
 
 /// A ServerBee-compatible push relay: `POST /v1/send` exactly as wire contract v2 §7 describes it, in

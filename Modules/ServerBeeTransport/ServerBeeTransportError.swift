@@ -38,6 +38,9 @@ extension ServerBeeError.Code where Domain == ServerBeeTransportDomain {
   public static let tlsUntrustedCertificate = Self("tls_untrusted_certificate")
   /// The server's certificate is not valid for the host name.
   public static let tlsHostnameMismatch = Self("tls_hostname_mismatch")
+  /// The server's certificate (or one in its chain) has expired or is not valid yet; check the
+  /// server's certificate renewal and this machine's clock.
+  public static let tlsCertificateExpired = Self("tls_certificate_expired")
   /// The server's certificate does not match the configured SHA-256 pin.
   public static let tlsPinMismatch = Self("tls_pin_mismatch")
   /// The TLS handshake failed for another reason (protocol version, alert, bad CA file).

@@ -8,6 +8,7 @@ import ServerBeeTransport
 import Testing
 
 @testable import RealtimeStream
+@testable import ServerBeeSocketTransport
 
 /// A simulator on a loopback port, an admin signed in through `AuthClient` (real HTTP), and a
 /// `MetricsStreamClient` over the native WebSocket transport — the whole live path.

@@ -7,6 +7,7 @@ import ServerBeeTransport
 import Testing
 
 @testable import RealtimeStream
+@testable import ServerBeeSocketTransport
 
 /// The SDK's live stream against ServerBeeSimulator over real loopback sockets.
 @Suite(.timeLimit(.minutes(1))) struct LiveFleetIntegrationTests {

@@ -2,6 +2,8 @@ import Foundation
 import ServerBeeModels
 import Testing
 
+@testable import ServerBeeServerKit
+@testable import ServerBeeSocketTransport
 @testable import ServerBeeTransport
 
 /// Hostile bytes from a raw peer: each ends in a typed error and the right close code, never a

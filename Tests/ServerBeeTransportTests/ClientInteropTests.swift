@@ -3,6 +3,8 @@ import ServerBeeModels
 import ServerBeeTestSupport
 import Testing
 
+@testable import ServerBeeServerKit
+@testable import ServerBeeSocketTransport
 @testable import ServerBeeTransport
 
 /// Our client against the Python `websockets` server (Peers/ws_server_peer.py).

@@ -1,5 +1,6 @@
 import Testing
 
+@testable import ServerBeeSocketTransport
 @testable import ServerBeeTransport
 
 @Suite struct HTTPHeadCodecTests {

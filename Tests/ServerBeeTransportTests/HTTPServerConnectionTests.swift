@@ -3,6 +3,8 @@ import ServerBeeModels
 import ServerBeeTestSupport
 import Testing
 
+@testable import ServerBeeServerKit
+@testable import ServerBeeSocketTransport
 @testable import ServerBeeTransport
 
 /// Keep-alive and TLS on the server side: several requests per connection, the limits answered

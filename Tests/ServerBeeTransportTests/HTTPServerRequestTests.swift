@@ -2,6 +2,8 @@ import Foundation
 import ServerBeeModels
 import Testing
 
+@testable import ServerBeeServerKit
+@testable import ServerBeeSocketTransport
 @testable import ServerBeeTransport
 
 /// The simulator's plain-HTTP path: URLSessionHTTPTransport against HTTPServerRequest.

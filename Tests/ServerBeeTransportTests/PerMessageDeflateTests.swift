@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import ServerBeeSocketTransport
 @testable import ServerBeeTransport
 
 @Suite struct PerMessageDeflateTests {

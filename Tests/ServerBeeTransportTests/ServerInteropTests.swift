@@ -3,6 +3,8 @@ import ServerBeeModels
 import ServerBeeTestSupport
 import Testing
 
+@testable import ServerBeeServerKit
+@testable import ServerBeeSocketTransport
 @testable import ServerBeeTransport
 
 /// Our server side (TCPListener + WebSocketServerUpgrade) against the Python `websockets` client

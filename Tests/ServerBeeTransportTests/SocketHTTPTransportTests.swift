@@ -3,6 +3,8 @@ import ServerBeeModels
 import ServerBeeTestSupport
 import Testing
 
+@testable import ServerBeeServerKit
+@testable import ServerBeeSocketTransport
 @testable import ServerBeeTransport
 
 /// The native HTTP client against a Python `http.server` peer (Peers/http_peer.py) and

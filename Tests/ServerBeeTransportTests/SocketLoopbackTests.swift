@@ -2,6 +2,8 @@ import Foundation
 import ServerBeeModels
 import Testing
 
+@testable import ServerBeeServerKit
+@testable import ServerBeeSocketTransport
 @testable import ServerBeeTransport
 
 /// Our client against our own server side: addressing, close paths and compression settings

@@ -3,6 +3,7 @@ import ServerBeeModels
 import ServerBeeTestSupport
 import Testing
 
+@testable import ServerBeeSocketTransport
 @testable import ServerBeeTransport
 
 /// TLS against `openssl s_server` and a TLS Python `websockets` server, with a CA and leaf

@@ -1,6 +1,7 @@
 import ServerBeeTransport
 import Testing
 
+@testable import ServerBeeSocketTransport
 @testable import ServerBeeTransport
 
 @Suite struct WebSocketFrameDecoderTests {

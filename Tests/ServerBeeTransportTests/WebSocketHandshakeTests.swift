@@ -2,6 +2,7 @@ import Foundation
 import ServerBeeModels
 import Testing
 
+@testable import ServerBeeSocketTransport
 @testable import ServerBeeTransport
 
 @Suite struct WebSocketHandshakeTests {

@@ -4,6 +4,7 @@ import PushEnvelopeCrypto
 import SecureStore
 import ServerBeeKit
 import ServerBeeModels
+import ServerBeeSocketTransport
 import ServerBeeTransport
 
 /// `serverbee push listen --relay URL`: this installation as a local device of a

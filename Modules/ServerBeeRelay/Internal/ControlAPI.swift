@@ -1,5 +1,7 @@
 import Foundation
 import ServerBeeModels
+import ServerBeeServerKit
+import ServerBeeSocketTransport
 import ServerBeeTransport
 
 /// The control API under `/__relay/`, guarded by `X-Relay-Token` (else a bare 401). Routes are

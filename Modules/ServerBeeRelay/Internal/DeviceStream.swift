@@ -1,4 +1,6 @@
 import ServerBeeModels
+import ServerBeeServerKit
+import ServerBeeSocketTransport
 import ServerBeeTransport
 
 /// The device routes of ``LocalDevicePushProvider``: `GET /v1/devices/stream` (WebSocket) and

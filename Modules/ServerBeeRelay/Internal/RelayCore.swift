@@ -1,5 +1,7 @@
 import Foundation
 import ServerBeeModels
+import ServerBeeServerKit
+import ServerBeeSocketTransport
 import ServerBeeTransport
 
 extension PushDeliveryReason {

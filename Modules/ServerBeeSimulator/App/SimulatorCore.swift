@@ -1,5 +1,6 @@
 import Foundation
 import ServerBeeModels
+import ServerBeeSocketTransport
 import ServerBeeTransport
 
 /// A stored user.

@@ -1,5 +1,7 @@
 import Foundation
 import ServerBeeModels
+import ServerBeeServerKit
+import ServerBeeSocketTransport
 import ServerBeeTransport
 
 /// The loopback HTTP/1.1 front-end on the transport's shared ``HTTPServer`` (accept loop,

@@ -1,5 +1,7 @@
 import Foundation
 import ServerBeeModels
+import ServerBeeServerKit
+import ServerBeeSocketTransport
 import ServerBeeTransport
 
 /// Server side of `/api/ws/servers` (wire contract v1 §4): header auth, `full_sync` first, hub frames, a fresh

@@ -1,6 +1,8 @@
 import Foundation
 import ServerBeeTestSupport
 
+@testable import ServerBeeServerKit
+@testable import ServerBeeSocketTransport
 @testable import ServerBeeTransport
 
 /// A raw TCP peer for bad-input tests: writes exactly the bytes a test gives it.

@@ -1,0 +1,134 @@
+import CZlib
+import ServerBeeTransport
+
+/// Raw DEFLATE (no zlib header) compression for permessage-deflate, one stream per direction.
+///
+/// The stream lives across messages ("context takeover") unless ``reset()`` is called after each
+/// message (`*_no_context_takeover`). Not thread-safe: the owner serialises calls.
+package final class RawDeflater {
+  private let stream: UnsafeMutablePointer<z_stream>
+
+  /// Creates a compressor.
+  /// - Parameter windowBits: The LZ77 window (9...15; zlib cannot make raw 8-bit windows).
+  /// - Throws: ``WebSocketProtocolFailure`` if zlib cannot initialise.
+  package init(windowBits: Int = 15) throws(WebSocketProtocolFailure) {
+    stream = .allocate(capacity: 1)
+    stream.initialize(to: z_stream())
+    let bits = Int32(-min(max(windowBits, 9), 15))
+    guard czlib_deflateInit2(stream, Z_DEFAULT_COMPRESSION, bits, 8, Z_DEFAULT_STRATEGY) == Z_OK
+    else {
+      stream.deallocate()
+      throw .protocolError("zlib deflateInit2 failed")
+    }
+  }
+
+  deinit {
+    deflateEnd(stream)
+    stream.deallocate()
+  }
+
+  /// Compresses one message: sync flush, then the trailing `00 00 ff ff` removed (RFC 7692 §7.2.1).
+  /// - Parameter input: The message payload.
+  /// - Returns: The compressed payload.
+  package func compress(_ input: [UInt8]) -> [UInt8] {
+    var input = input
+    var output: [UInt8] = []
+    output.reserveCapacity(input.count / 2 + 64)
+    var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+    input.withUnsafeMutableBufferPointer { source in
+      stream.pointee.next_in = source.baseAddress
+      stream.pointee.avail_in = UInt32(source.count)
+      repeat {
+        chunk.withUnsafeMutableBufferPointer { target in
+          stream.pointee.next_out = target.baseAddress
+          stream.pointee.avail_out = UInt32(target.count)
+          _ = deflate(stream, Z_SYNC_FLUSH)
+          output.append(contentsOf: target[0..<(target.count - Int(stream.pointee.avail_out))])
+        }
+      } while stream.pointee.avail_out == 0
+      stream.pointee.next_in = nil
+    }
+    if output.count >= 4 && output.suffix(4).elementsEqual([0, 0, 0xFF, 0xFF]) {
+      output.removeLast(4)
+    }
+    return output
+  }
+
+  /// Starts a fresh stream (no context takeover).
+  package func reset() { deflateReset(stream) }
+}
+
+/// Raw DEFLATE decompression for permessage-deflate, bounded so a small message cannot inflate
+/// past the maximum message size (zip-bomb safe): output is produced in 16 KiB steps and the limit
+/// is checked after each.
+package final class RawInflater {
+  private let stream: UnsafeMutablePointer<z_stream>
+
+  /// Creates a decompressor with a 15-bit window, which accepts every smaller window too.
+  /// - Throws: ``WebSocketProtocolFailure`` if zlib cannot initialise.
+  package init() throws(WebSocketProtocolFailure) {
+    stream = .allocate(capacity: 1)
+    stream.initialize(to: z_stream())
+    guard czlib_inflateInit2(stream, -15) == Z_OK else {
+      stream.deallocate()
+      throw .protocolError("zlib inflateInit2 failed")
+    }
+  }
+
+  deinit {
+    inflateEnd(stream)
+    stream.deallocate()
+  }
+
+  /// Inflates `input`, appending to `output`, failing once `output` would exceed `limit`.
+  /// - Parameters:
+  ///   - input: Compressed bytes (a fragment, or the `00 00 ff ff` tail at message end).
+  ///   - output: The message so far; inflated bytes are appended.
+  ///   - limit: The largest total `output` size allowed.
+  /// - Throws: ``WebSocketProtocolFailure``: 1009 past the limit, 1007 for corrupt data.
+  package func inflate(
+    _ input: [UInt8], into output: inout [UInt8], limit: Int
+  ) throws(WebSocketProtocolFailure) {
+    var input = input
+    var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+    var failure: WebSocketProtocolFailure?
+    input.withUnsafeMutableBufferPointer { source in
+      stream.pointee.next_in = source.baseAddress
+      stream.pointee.avail_in = UInt32(source.count)
+      defer { stream.pointee.next_in = nil }
+      while true {
+        var status: Int32 = Z_OK
+        var produced = 0
+        chunk.withUnsafeMutableBufferPointer { target in
+          stream.pointee.next_out = target.baseAddress
+          stream.pointee.avail_out = UInt32(target.count)
+          status = CZlib.inflate(stream, Z_SYNC_FLUSH)
+          produced = target.count - Int(stream.pointee.avail_out)
+        }
+        if produced > 0 {
+          guard output.count + produced <= limit else {
+            failure = .tooBig("inflated message exceeds \(limit) bytes")
+            return
+          }
+          output.append(contentsOf: chunk[0..<produced])
+        }
+        switch status {
+        case Z_OK where stream.pointee.avail_out == 0 || stream.pointee.avail_in > 0: continue
+        case Z_OK, Z_BUF_ERROR:
+          return
+        case Z_STREAM_END:
+          // The peer ended its stream (BFINAL); later messages start a new one.
+          inflateReset(stream)
+          if stream.pointee.avail_in == 0 { return }
+        default:
+          failure = .invalidPayload("compressed data is corrupt")
+          return
+        }
+      }
+    }
+    if let failure { throw failure }
+  }
+
+  /// Starts a fresh stream (the peer uses no context takeover).
+  package func reset() { inflateReset(stream) }
+}
