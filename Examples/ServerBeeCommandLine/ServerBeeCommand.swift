@@ -62,6 +62,8 @@ public enum ServerBeeCommand {
     case "watch": try await WatchCommand.run(context)
     case "alerts": try await DataCommands.alerts(context)
     case "devices": try await DataCommands.devices(context)
+    case "tasks": try await TaskCommands.run(context)
+    case "security": try await SecurityCommands.run(context)
     case "logout": try await SessionCommands.logout(context)
     case "pair-code": try await PairCodeCommand.run(context)
     case "recover": try await RecoverCommand.run(context)

@@ -65,16 +65,65 @@ enum CommandCatalog {
         """,
       examples: ["serverbee watch", "serverbee watch --once --json"]),
     CommandSpec(
-      name: "alerts", summary: "recent alert events",
-      usage: "alerts [--limit N]",
+      name: "alerts", summary: "recent alert events; one alert's detail",
+      usage: "alerts [--limit N] | alerts show KEY",
       options: [OptionSpec(name: "limit", valueName: "N", help: "how many events (50)")],
-      discussion: "Lists GET /api/alert-events, newest first.",
-      examples: ["serverbee alerts", "serverbee alerts --limit 10 --json"]),
+      positionals: 0...2,
+      discussion: """
+        Lists GET /api/alert-events, newest first, with each alert's KEY (last column). 'show \
+        KEY' prints that alert's current cycle (GET /api/alert-events/{KEY}); an alert that \
+        re-armed into a new cycle, or whose rule was deleted, is not found under its old key.
+        """,
+      examples: [
+        "serverbee alerts", "serverbee alerts --limit 10 --json", "serverbee alerts show v1.WyJy…",
+      ]),
     CommandSpec(
-      name: "devices", summary: "mobile sessions of this account",
-      usage: "devices", options: [],
-      discussion: "Lists GET /api/mobile/auth/devices; this installation is marked with *.",
-      examples: ["serverbee devices"]),
+      name: "devices", summary: "mobile sessions of this account; revoke one",
+      usage: "devices | devices revoke ID",
+      options: [], positionals: 0...2,
+      discussion: """
+        Lists GET /api/mobile/auth/devices; this installation is marked with *. 'revoke ID' \
+        ends another session of this account (its tokens and push registrations) and lists \
+        what is left. This installation's own session is refused: use 'serverbee logout', \
+        which also clears the local credentials.
+        """,
+      examples: ["serverbee devices", "serverbee devices revoke 5f0c…"]),
+    CommandSpec(
+      name: "tasks", summary: "tasks and their per-target results (admins)",
+      usage: "tasks [--type oneshot|scheduled] | tasks results TASK-ID [--run RUN-ID]",
+      options: [
+        OptionSpec(name: "type", valueName: "T", help: "only oneshot or scheduled tasks"),
+        OptionSpec(name: "run", valueName: "RUN-ID", help: "only the results of this run"),
+      ],
+      positionals: 0...2,
+      discussion: """
+        Lists GET /api/tasks, newest first. 'results TASK-ID' prints the per-target rows of \
+        every run (up to 500, every attempt) with a summary of each run's final attempts; \
+        with --run, only that run's rows (GET /api/tasks/{id}/results?run_id=…). Admins only.
+        """,
+      examples: [
+        "serverbee tasks", "serverbee tasks results 2b1c… --run 9f3e…",
+        "serverbee tasks results 2b1c… --json",
+      ]),
+    CommandSpec(
+      name: "security", summary: "security events, newest first; one event's detail",
+      usage: "security events [--server ID] [--limit N] | security event ID",
+      options: [
+        OptionSpec(
+          name: "server", valueName: "ID",
+          help: "only events of this monitored server (an id, not the ServerBee URL)"),
+        OptionSpec(name: "limit", valueName: "N", help: "how many events (50)"),
+      ],
+      positionals: 1...2,
+      discussion: """
+        'events' lists GET /api/security/events page by page until --limit; 'event ID' prints \
+        one event with its evidence. Here --server takes a server id (see 'serverbee servers \
+        --json'); a value with :// is taken as the ServerBee URL, as everywhere else.
+        """,
+      examples: [
+        "serverbee security events", "serverbee security events --server 9ebb… --json",
+        "serverbee security event 3d2a…",
+      ]),
     CommandSpec(
       name: "logout", summary: "sign out and revoke the session (works offline)",
       usage: "logout", options: [],
