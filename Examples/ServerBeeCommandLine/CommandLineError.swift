@@ -27,4 +27,6 @@ extension ServerBeeError.Code where Domain == CommandLineDomain {
   public static let notFound = Self("not_found")
   /// The account may not do this (an admin-only route, or another user's session).
   public static let notPermitted = Self("not_permitted")
+  /// A notification payload opens nothing: it is not for this login, or it did not validate.
+  public static let nothingToOpen = Self("nothing_to_open")
 }

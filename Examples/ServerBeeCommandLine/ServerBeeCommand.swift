@@ -64,6 +64,7 @@ public enum ServerBeeCommand {
     case "devices": try await DataCommands.devices(context)
     case "tasks": try await TaskCommands.run(context)
     case "security": try await SecurityCommands.run(context)
+    case "open": try await OpenCommand.run(context)
     case "logout": try await SessionCommands.logout(context)
     case "pair-code": try await PairCodeCommand.run(context)
     case "recover": try await RecoverCommand.run(context)

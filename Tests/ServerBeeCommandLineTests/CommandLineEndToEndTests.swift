@@ -163,7 +163,7 @@ import Testing
     #expect(global.status == 0)
     for command in [
       "demo", "login", "pair", "servers", "watch", "alerts", "devices", "tasks", "security",
-      "logout", "recover", "status", "notifications", "push",
+      "open", "logout", "recover", "status", "notifications", "push",
     ] {
       #expect(global.stdout.contains("  \(command) "))
       let help = try await serverbee([command, "--help"], home: home)

@@ -125,6 +125,19 @@ enum CommandCatalog {
         "serverbee security event 3d2a…",
       ]),
     CommandSpec(
+      name: "open", summary: "open a tapped notification: validate, load, show its screen",
+      usage: "open FILE|-", options: [], positionals: 1...1,
+      discussion: """
+        The tap step alone: an APNs payload (a file, or - for stdin; the input of 'serverbee \
+        push decrypt') is checked against this login and its stored content key, re-decrypted \
+        for the tap and loaded with the current API. Prints the screen it ends on: the alert \
+        detail, the task run's results, the security event, the home screen (a test \
+        notification), or the safe fallback ("Alert not found", "Unavailable") when the item \
+        is gone or not permitted. A payload that is not for this login or does not validate \
+        opens nothing: one line on stderr and exit status 1.
+        """,
+      examples: ["serverbee open payload.json", "serverbee open - --json < payload.json"]),
+    CommandSpec(
       name: "logout", summary: "sign out and revoke the session (works offline)",
       usage: "logout", options: [],
       discussion: """
