@@ -183,7 +183,7 @@ enum CommandCatalog {
       name: "notifications", summary: "push settings as the server confirmed them; test pushes",
       usage:
         "notifications [show | enable | disable | set | test] [--alerts on|off] [--security on|off] "
-        + "[--task-failure on|off] [--task-success on|off] [--lang en|zh-Hans]",
+        + "[--task-failure on|off] [--task-success on|off] [--lang en|zh-Hans] [--wait]",
       options: [
         OptionSpec(name: "alerts", valueName: "on|off", help: "alert notifications"),
         OptionSpec(name: "security", valueName: "on|off", help: "security events (admins)"),
@@ -191,14 +191,24 @@ enum CommandCatalog {
         OptionSpec(name: "task-success", valueName: "on|off", help: "succeeded task runs (admins)"),
         OptionSpec(
           name: "lang", valueName: "L", help: "en or zh-Hans for test status (default from LANG)"),
+        OptionSpec(
+          name: "wait", valueName: nil, help: "test: follow the push until its final outcome"),
       ],
       positionals: 0...1,
       discussion: """
-        Shows the settings the server confirmed, next to this installation's permission, its         registration, a choice the server has not confirmed yet and the last error. 'enable'         and 'set' save the categories given (only the server's answer counts as saved);         'enable' then registers this installation with a content key for encrypted pushes         (delivered through the server's push relay). 'test' sends one encrypted test         notification and follows it until the push provider accepted it or it stopped.
+        Shows the settings the server confirmed, next to this installation's permission, its \
+        registration, a choice the server has not confirmed yet and the last error. 'enable' and \
+        'set' save the categories given (only the server's answer counts as saved); 'enable' then \
+        registers this installation with a content key for encrypted pushes (delivered through the \
+        server's push relay). 'test' sends one encrypted test notification and prints the server's \
+        first answer; with --wait it follows the test with live progress lines (pending, \
+        retryable, then accepted, permanent or expired) and exits 0 only when the push provider \
+        accepted it.
         """,
       examples: [
         "serverbee notifications", "serverbee notifications enable --alerts on",
-        "serverbee notifications set --security off", "serverbee notifications test --lang zh-Hans",
+        "serverbee notifications set --security off",
+        "serverbee notifications test --wait --lang zh-Hans",
       ]),
     CommandSpec(
       name: "push", summary: "receive encrypted pushes as a device of a serverbee-relay",
@@ -210,7 +220,13 @@ enum CommandCatalog {
       ],
       positionals: 1...2,
       discussion: """
-        'decrypt' is the notification-extension step alone: an APNs payload (a file, or - for         stdin) in, the notification it shows out, using only the extension-shared key; any         failure shows the generic text. 'listen' subscribes this installation (registered by 'serverbee notifications enable') to the         relay's device stream, decrypts every push with the content key in the store and         prints its title and body; a push that cannot be opened shows the generic text. The         same event delivered twice is shown once. --json prints one object per notification.
+        'decrypt' is the notification-extension step alone: an APNs payload (a file, or - for \
+        stdin) in, the notification it shows out, using only the extension-shared key; any failure \
+        shows the generic text. 'listen' subscribes this installation (registered by 'serverbee \
+        notifications enable') to the relay's device stream, decrypts every push with the content \
+        key in the store and prints its title and body; a push that cannot be opened shows the \
+        generic text. The same event delivered twice is shown once. --json prints one object per \
+        notification.
         """,
       examples: [
         "serverbee push listen --relay http://127.0.0.1:8787",
