@@ -10,7 +10,10 @@ enum PayloadInput {
   static func read(_ source: String) throws -> Data {
     if source == "-" { return FileHandle.standardInput.readDataToEndOfFile() }
     do {
-      return try Data(contentsOf: URL(fileURLWithPath: source))
+      // A handle, not Data(contentsOf:), so devices and pipes (/dev/stdin, <(…)) read too.
+      let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: source))
+      defer { try? handle.close() }
+      return try handle.readToEnd() ?? Data()
     } catch {
       throw CommandLineError(.usage, "cannot read '\(source)'")
     }
