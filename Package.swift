@@ -133,7 +133,8 @@ let package = Package(
       dependencies: [
         "ServerBeeModels", "ServerBeeTransport", "SecureStore", "AuthSession", "RealtimeStream",
         "ServerBeeAPI", "ServerBeeKit", "NotificationPreferences", "PushEnvelopeCrypto",
-        "ServerBeeSimulator", "ServerBeeRelay", "ServerBeeSocketTransport", "CZlib",
+        "DeepLinkValidation", "ServerBeeSimulator", "ServerBeeRelay", "ServerBeeSocketTransport",
+        "CZlib",
       ],
       path: "Examples/ServerBeeCommandLine"),
     .executableTarget(

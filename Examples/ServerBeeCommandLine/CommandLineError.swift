@@ -22,4 +22,11 @@ extension ServerBeeError.Code where Domain == CommandLineDomain {
   public static let unexpectedAnswer = Self("unexpected_answer")
   /// A local resource (the home directory, the embedded simulator) could not be used.
   public static let localFailure = Self("local_failure")
+  /// The item asked for (an alert, a device, a task run, a security event) does not exist, or
+  /// no longer does.
+  public static let notFound = Self("not_found")
+  /// The account may not do this (an admin-only route, or another user's session).
+  public static let notPermitted = Self("not_permitted")
+  /// A notification payload opens nothing: it is not for this login, or it did not validate.
+  public static let nothingToOpen = Self("nothing_to_open")
 }

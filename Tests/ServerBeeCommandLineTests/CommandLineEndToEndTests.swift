@@ -162,8 +162,8 @@ import Testing
     let global = try await serverbee(["--help"], home: home)
     #expect(global.status == 0)
     for command in [
-      "demo", "login", "pair", "servers", "watch", "alerts", "devices", "logout", "recover",
-      "status",
+      "demo", "login", "pair", "servers", "watch", "alerts", "devices", "tasks", "security",
+      "open", "logout", "recover", "status", "notifications", "push",
     ] {
       #expect(global.stdout.contains("  \(command) "))
       let help = try await serverbee([command, "--help"], home: home)

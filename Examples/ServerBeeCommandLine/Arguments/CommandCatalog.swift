@@ -65,16 +65,78 @@ enum CommandCatalog {
         """,
       examples: ["serverbee watch", "serverbee watch --once --json"]),
     CommandSpec(
-      name: "alerts", summary: "recent alert events",
-      usage: "alerts [--limit N]",
+      name: "alerts", summary: "recent alert events; one alert's detail",
+      usage: "alerts [--limit N] | alerts show KEY",
       options: [OptionSpec(name: "limit", valueName: "N", help: "how many events (50)")],
-      discussion: "Lists GET /api/alert-events, newest first.",
-      examples: ["serverbee alerts", "serverbee alerts --limit 10 --json"]),
+      positionals: 0...2,
+      discussion: """
+        Lists GET /api/alert-events, newest first, with each alert's KEY (last column). 'show \
+        KEY' prints that alert's current cycle (GET /api/alert-events/{KEY}); an alert that \
+        re-armed into a new cycle, or whose rule was deleted, is not found under its old key.
+        """,
+      examples: [
+        "serverbee alerts", "serverbee alerts --limit 10 --json", "serverbee alerts show v1.WyJy…",
+      ]),
     CommandSpec(
-      name: "devices", summary: "mobile sessions of this account",
-      usage: "devices", options: [],
-      discussion: "Lists GET /api/mobile/auth/devices; this installation is marked with *.",
-      examples: ["serverbee devices"]),
+      name: "devices", summary: "mobile sessions of this account; revoke one",
+      usage: "devices | devices revoke ID",
+      options: [], positionals: 0...2,
+      discussion: """
+        Lists GET /api/mobile/auth/devices; this installation is marked with *. 'revoke ID' \
+        ends another session of this account (its tokens and push registrations) and lists \
+        what is left. This installation's own session is refused: use 'serverbee logout', \
+        which also clears the local credentials.
+        """,
+      examples: ["serverbee devices", "serverbee devices revoke 5f0c…"]),
+    CommandSpec(
+      name: "tasks", summary: "tasks and their per-target results (admins)",
+      usage: "tasks [--type oneshot|scheduled] | tasks results TASK-ID [--run RUN-ID]",
+      options: [
+        OptionSpec(name: "type", valueName: "T", help: "only oneshot or scheduled tasks"),
+        OptionSpec(name: "run", valueName: "RUN-ID", help: "only the results of this run"),
+      ],
+      positionals: 0...2,
+      discussion: """
+        Lists GET /api/tasks, newest first. 'results TASK-ID' prints the per-target rows of \
+        every run (up to 500, every attempt) with a summary of each run's final attempts; \
+        with --run, only that run's rows (GET /api/tasks/{id}/results?run_id=…). Admins only.
+        """,
+      examples: [
+        "serverbee tasks", "serverbee tasks results 2b1c… --run 9f3e…",
+        "serverbee tasks results 2b1c… --json",
+      ]),
+    CommandSpec(
+      name: "security", summary: "security events, newest first; one event's detail",
+      usage: "security events [--server ID] [--limit N] | security event ID",
+      options: [
+        OptionSpec(
+          name: "server", valueName: "ID",
+          help: "only events of this monitored server (an id, not the ServerBee URL)"),
+        OptionSpec(name: "limit", valueName: "N", help: "how many events (50)"),
+      ],
+      positionals: 1...2,
+      discussion: """
+        'events' lists GET /api/security/events page by page until --limit; 'event ID' prints \
+        one event with its evidence. Here --server takes a server id (see 'serverbee servers \
+        --json'); a value with :// is taken as the ServerBee URL, as everywhere else.
+        """,
+      examples: [
+        "serverbee security events", "serverbee security events --server 9ebb… --json",
+        "serverbee security event 3d2a…",
+      ]),
+    CommandSpec(
+      name: "open", summary: "open a tapped notification: validate, load, show its screen",
+      usage: "open FILE|-", options: [], positionals: 1...1,
+      discussion: """
+        The tap step alone: an APNs payload (a file, or - for stdin; the input of 'serverbee \
+        push decrypt') is checked against this login and its stored content key, re-decrypted \
+        for the tap and loaded with the current API. Prints the screen it ends on: the alert \
+        detail, the task run's results, the security event, the home screen (a test \
+        notification), or the safe fallback ("Alert not found", "Unavailable") when the item \
+        is gone or not permitted. A payload that is not for this login or does not validate \
+        opens nothing: one line on stderr and exit status 1.
+        """,
+      examples: ["serverbee open payload.json", "serverbee open - --json < payload.json"]),
     CommandSpec(
       name: "logout", summary: "sign out and revoke the session (works offline)",
       usage: "logout", options: [],
@@ -121,7 +183,7 @@ enum CommandCatalog {
       name: "notifications", summary: "push settings as the server confirmed them; test pushes",
       usage:
         "notifications [show | enable | disable | set | test] [--alerts on|off] [--security on|off] "
-        + "[--task-failure on|off] [--task-success on|off] [--lang en|zh-Hans]",
+        + "[--task-failure on|off] [--task-success on|off] [--lang en|zh-Hans] [--wait]",
       options: [
         OptionSpec(name: "alerts", valueName: "on|off", help: "alert notifications"),
         OptionSpec(name: "security", valueName: "on|off", help: "security events (admins)"),
@@ -129,14 +191,24 @@ enum CommandCatalog {
         OptionSpec(name: "task-success", valueName: "on|off", help: "succeeded task runs (admins)"),
         OptionSpec(
           name: "lang", valueName: "L", help: "en or zh-Hans for test status (default from LANG)"),
+        OptionSpec(
+          name: "wait", valueName: nil, help: "test: follow the push until its final outcome"),
       ],
       positionals: 0...1,
       discussion: """
-        Shows the settings the server confirmed, next to this installation's permission, its         registration, a choice the server has not confirmed yet and the last error. 'enable'         and 'set' save the categories given (only the server's answer counts as saved);         'enable' then registers this installation with a content key for encrypted pushes         (delivered through the server's push relay). 'test' sends one encrypted test         notification and follows it until the push provider accepted it or it stopped.
+        Shows the settings the server confirmed, next to this installation's permission, its \
+        registration, a choice the server has not confirmed yet and the last error. 'enable' and \
+        'set' save the categories given (only the server's answer counts as saved); 'enable' then \
+        registers this installation with a content key for encrypted pushes (delivered through the \
+        server's push relay). 'test' sends one encrypted test notification and prints the server's \
+        first answer; with --wait it follows the test with live progress lines (pending, \
+        retryable, then accepted, permanent or expired) and exits 0 only when the push provider \
+        accepted it.
         """,
       examples: [
         "serverbee notifications", "serverbee notifications enable --alerts on",
-        "serverbee notifications set --security off", "serverbee notifications test --lang zh-Hans",
+        "serverbee notifications set --security off",
+        "serverbee notifications test --wait --lang zh-Hans",
       ]),
     CommandSpec(
       name: "push", summary: "receive encrypted pushes as a device of a serverbee-relay",
@@ -148,7 +220,13 @@ enum CommandCatalog {
       ],
       positionals: 1...2,
       discussion: """
-        'decrypt' is the notification-extension step alone: an APNs payload (a file, or - for         stdin) in, the notification it shows out, using only the extension-shared key; any         failure shows the generic text. 'listen' subscribes this installation (registered by 'serverbee notifications enable') to the         relay's device stream, decrypts every push with the content key in the store and         prints its title and body; a push that cannot be opened shows the generic text. The         same event delivered twice is shown once. --json prints one object per notification.
+        'decrypt' is the notification-extension step alone: an APNs payload (a file, or - for \
+        stdin) in, the notification it shows out, using only the extension-shared key; any failure \
+        shows the generic text. 'listen' subscribes this installation (registered by 'serverbee \
+        notifications enable') to the relay's device stream, decrypts every push with the content \
+        key in the store and prints its title and body; a push that cannot be opened shows the \
+        generic text. The same event delivered twice is shown once. --json prints one object per \
+        notification.
         """,
       examples: [
         "serverbee push listen --relay http://127.0.0.1:8787",

@@ -22,8 +22,14 @@ enum DataCommands {
     }
   }
 
-  /// Lists recent alert events.
+  /// Lists recent alert events (`alerts show KEY`: one alert's detail).
   static func alerts(_ context: CommandContext) async throws {
+    switch context.arguments.positionals.first {
+    case nil: break
+    case "show": return try await AlertCommands.show(context)
+    case let other?:
+      throw CommandLineError(.usage, "unknown action '\(other)': use 'serverbee alerts show KEY'")
+    }
     let limitText = context.arguments.values["limit"] ?? "50"
     guard let limit = Int(limitText), (1...1000).contains(limit) else {
       throw CommandLineError(.usage, "--limit expects a number from 1 to 1000, got '\(limitText)'")
@@ -37,8 +43,14 @@ enum DataCommands {
     printAlerts(events, console: context.console)
   }
 
-  /// Lists this account's mobile sessions.
+  /// Lists this account's mobile sessions (`devices revoke ID`: ends one).
   static func devices(_ context: CommandContext) async throws {
+    switch context.arguments.positionals.first {
+    case nil: break
+    case "revoke": return try await DeviceCommands.revoke(context)
+    case let other?:
+      throw CommandLineError(.usage, "unknown action '\(other)': use 'serverbee devices revoke ID'")
+    }
     let session = try await context.openSession()
     let identity = try await session.requireSignedIn(server: context.server)
     let api = ServerBeeAPIClient(server: identity.server, transport: session.api)

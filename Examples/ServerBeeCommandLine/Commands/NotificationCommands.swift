@@ -35,7 +35,9 @@ enum NotificationCommands {
       let preferences = apply(choices, to: notifications.state.confirmedPreferences)
       try await save(preferences, notifications, enable: false)
     case "test":
-      try await test(session, language: language, console: context.console)
+      try await test(
+        session, language: language, wait: context.arguments.flags.contains("wait"),
+        console: context.console)
       return
     default: break
     }
@@ -52,9 +54,11 @@ enum NotificationCommands {
     }
   }
 
-  /// Sends one test and prints each status line until the outcome is final.
+  /// Sends one test and prints the server's first answer; with `wait`, follows it with live
+  /// progress (a line per outcome change, a spinner in between) until the outcome is final.
   private static func test(
-    _ session: ClientSession, language: TestPushStatusText.Language, console: Console
+    _ session: ClientSession, language: TestPushStatusText.Language, wait: Bool,
+    console: Console
   ) async throws {
     let state = session.client.notifications.state
     guard state.canSendTest, let revision = state.confirmed?.revision else {
@@ -62,17 +66,50 @@ enum NotificationCommands {
         .localFailure,
         "notifications are not registered here: run 'serverbee notifications enable' first")
     }
-    var last: TestPushTracker.Progress?
-    for try await progress in await session.client.testPushes().send(expectedRevision: revision) {
-      if progress.outcome != last?.outcome {
-        console.line(progress.statusLine(language))
+    let progress = await session.client.testPushes().send(expectedRevision: revision)
+    let label = TestProgressText.waiting(language)
+    let last = try await Spinner.run(label, console: console) { status in
+      var last: TestPushTracker.Progress?
+      for try await update in progress {
+        if update.outcome != last?.outcome { report(update, language, to: status) }
+        last = update
+        // Without --wait the server's first answer (its admission) is the result.
+        if !wait { break }
+        status.relabel(TestProgressText.waiting(language, outcome: update.outcome))
       }
-      last = progress
+      return last
     }
-    guard last?.outcome == .accepted else {
-      throw CommandLineError(
-        .localFailure, "the test push ended \(last?.outcome.rawValue ?? "without an answer")")
+    guard let last else {
+      throw CommandLineError(.unexpectedAnswer, "the server did not answer the test")
     }
+    if !wait {
+      guard last.outcome.isInProgress || last.outcome == .accepted else {
+        throw CommandLineError(.localFailure, "the test push ended \(last.outcome.rawValue)")
+      }
+      if last.outcome.isInProgress, !console.json {
+        console.error(TestProgressText.hint(language))
+      }
+      return
+    }
+    guard last.outcome == .accepted else {
+      throw CommandLineError(.localFailure, "the test push ended \(last.outcome.rawValue)")
+    }
+  }
+
+  /// One progress line: the status text, or with `--json` one object per outcome.
+  private static func report(
+    _ progress: TestPushTracker.Progress, _ language: TestPushStatusText.Language,
+    to status: SpinnerStatus
+  ) {
+    guard status.console.json else {
+      status.line(progress.statusLine(language))
+      return
+    }
+    let object = [
+      "event_id": progress.eventID, "outcome": progress.outcome.rawValue,
+      "reason": progress.reason.rawValue, "status": progress.statusLine(language),
+    ]
+    if let data = try? WireJSON.encode(object) { status.json(data) }
   }
 
   private static func show(_ state: NotificationSettingsState, console: Console) {
@@ -142,6 +179,35 @@ enum NotificationCommands {
       let lang = ProcessInfo.processInfo.environment["LANG"] ?? ""
       return lang.lowercased().hasPrefix("zh") ? .simplifiedChinese : .english
     case let other?: throw CommandLineError(.usage, "--lang takes en or zh-Hans, got '\(other)'")
+    }
+  }
+}
+
+/// The command line's own words around the test status lines (the lines themselves are the
+/// SDK's `TestPushStatusText`), in the same two languages.
+enum TestProgressText {
+  /// The spinner's label while waiting for the next answer.
+  static func waiting(_ language: TestPushStatusText.Language, outcome: PushOutcome? = nil)
+    -> String
+  {
+    switch (language, outcome) {
+    case (.english, nil): return "Sending the test notification"
+    case (.english, .retryable?): return "Waiting for the next delivery attempt"
+    case (.english, _): return "Waiting for the push provider"
+    case (.simplifiedChinese, nil): return "正在发送测试通知"
+    case (.simplifiedChinese, .retryable?): return "正在等待下一次投递尝试"
+    case (.simplifiedChinese, _): return "正在等待推送服务商"
+    }
+  }
+
+  /// The note after a test that is not followed.
+  static func hint(_ language: TestPushStatusText.Language) -> String {
+    switch language {
+    case .english:
+      return "(not followed further: 'serverbee notifications test --wait' follows a test to "
+        + "its outcome)"
+    case .simplifiedChinese:
+      return "（未继续跟踪：'serverbee notifications test --wait' 会跟踪测试直到最终结果）"
     }
   }
 }

@@ -29,16 +29,7 @@ enum PushCommands {
     guard context.arguments.positionals.count == 2 else {
       throw CommandLineError(.usage, "use 'serverbee push decrypt FILE' (or - for stdin)")
     }
-    let source = context.arguments.positionals[1]
-    let payload: Data
-    do {
-      payload =
-        source == "-"
-        ? FileHandle.standardInput.readDataToEndOfFile()
-        : try Data(contentsOf: URL(fileURLWithPath: source))
-    } catch {
-      throw CommandLineError(.usage, "cannot read '\(source)'")
-    }
+    let payload = try PayloadInput.read(context.arguments.positionals[1])
     let store = try EncryptedSQLiteCredentialStore(directory: context.home)
     let (opened, notification) = show(payload, store: store, language: try language(context))
     print(opened, notification, console: context.console)

@@ -44,23 +44,22 @@ enum SessionCommands {
       context.console.json(try WireJSON.encode(report))
       return
     }
-    var table = TextTable(columns: [.left(""), .left("")])
-    table.append(["home:", report.home])
-    table.append(["session:", report.session.replacingOccurrences(of: "_", with: " ")])
+    var pairs = [("home:", report.home)]
+    pairs.append(("session:", report.session.replacingOccurrences(of: "_", with: " ")))
     if let identity = report.identity {
-      table.append(["server:", identity.server])
-      table.append(["account:", "\(identity.username) (\(identity.role))"])
-      table.append(["session id:", identity.mobileSessionID ?? "(v1 server: none)"])
+      pairs.append(("server:", identity.server))
+      pairs.append(("account:", "\(identity.username) (\(identity.role))"))
+      pairs.append(("session id:", identity.mobileSessionID ?? "(v1 server: none)"))
     }
-    table.append(["pending cleanups:", "\(pending.count)"])
+    pairs.append(("pending cleanups:", "\(pending.count)"))
     for entry in pending {
-      table.append([
-        "",
-        "\(entry.server) session \(entry.mobileSessionID) since \(Formatting.time(entry.createdAt))",
-      ])
+      pairs.append(
+        (
+          "",
+          "\(entry.server) session \(entry.mobileSessionID) since \(Formatting.time(entry.createdAt))"
+        ))
     }
-    // The heading row of a table without titles is blank: drop it.
-    context.console.line(String(table.render().drop { $0 != "\n" }.dropFirst()))
+    context.console.line(TextTable.keyValue(pairs))
     switch state {
     case .restoring, .signedOut:
       context.console.line("Sign in with 'serverbee login' or 'serverbee pair'.")

@@ -52,3 +52,15 @@ extension Formatting {
     time(date).replacingOccurrences(of: " ", with: "T")
   }
 }
+
+extension Formatting {
+  /// The first line of `text`, trimmed, cut to `limit` characters with `…` (table cells for
+  /// commands and outputs; the JSON output has the whole text).
+  static func excerpt(_ text: String, limit: Int = 40) -> String {
+    let line = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+    let trimmed = line.trimmingCharacters(in: .whitespaces)
+    let more = trimmed.count > limit || text.split(whereSeparator: \.isNewline).count > 1
+    guard more else { return trimmed }
+    return String(trimmed.prefix(max(limit - 1, 1))) + "…"
+  }
+}

@@ -26,16 +26,17 @@ enum Tables {
     return table.render()
   }
 
-  /// The alert events table.
+  /// The alert events table; the last column is the key for `alerts show KEY`.
   static func alerts(_ events: [AlertEvent]) -> String {
     var table = TextTable(columns: [
       .left("STATUS"), .left("RULE"), .left("SERVER"), .right("COUNT"), .left("SINCE"),
-      .left("RESOLVED"),
+      .left("RESOLVED"), .left("KEY"),
     ])
     for event in events {
       table.append([
         event.status.rawValue, event.ruleName, event.serverName, "\(event.count)",
         Formatting.time(event.eventAt), event.resolvedAt.map(Formatting.time) ?? "",
+        event.detailKey,
       ])
     }
     return table.render()

@@ -31,11 +31,12 @@ enum ChildProcess {
   ///   - directory: Where stdout and stderr files are written.
   ///   - timeout: Seconds before the process is killed and the call fails.
   ///   - environment: Variables added to this process's environment for the child.
+  ///   - input: A file to read stdin from; none (`/dev/null`) by default.
   /// - Returns: The exit status and the output.
   /// - Throws: ``TimedOut``, or an error when the process cannot start.
   static func run(
     _ executable: URL, _ arguments: [String], scratch directory: URL, timeout: Double = 60,
-    environment: [String: String] = [:]
+    environment: [String: String] = [:], input: URL? = nil
   ) async throws -> RunResult {
     let name = UUID().uuidString
     let outURL = directory.appendingPathComponent("\(name).out")
@@ -53,7 +54,9 @@ enum ChildProcess {
     process.arguments = arguments
     process.standardOutput = out
     process.standardError = err
-    process.standardInput = FileHandle.nullDevice
+    let stdin = try input.map { try FileHandle(forReadingFrom: $0) }
+    defer { try? stdin?.close() }
+    process.standardInput = stdin ?? FileHandle.nullDevice
     if !environment.isEmpty {
       process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
     }

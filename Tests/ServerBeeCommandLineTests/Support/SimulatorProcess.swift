@@ -13,7 +13,7 @@ import ServerBeeTestSupport
 /// A running `serverbee-simulator` child process and its control API.
 ///
 /// Stop it with ``stop()`` (also done on release), so no child outlives its test.
-final class SimulatorProcess {
+final class SimulatorProcess: Sendable {
   struct Failure: Error, CustomStringConvertible {
     let description: String
   }
@@ -101,8 +101,8 @@ final class SimulatorProcess {
     if process.isRunning { process.terminate() }
   }
 
-  /// Calls the control API and returns the decoded JSON object.
-  func control(_ method: String, _ path: String, _ body: [String: String] = [:]) async throws
+  /// Calls the control API with a JSON object body and returns the decoded JSON object.
+  func control(_ method: String, _ path: String, _ body: [String: Any] = [:]) async throws
     -> [String: Any]
   {
     guard let endpoint = URL(string: url + path) else {
