@@ -13,14 +13,16 @@ enum CommandCatalog {
   /// The subcommands, in the order the help lists them.
   static let commands: [CommandSpec] = [
     CommandSpec(
-      name: "demo", summary: "run a local simulator, pair, stream metrics, log out",
+      name: "demo", summary: "run a local simulator, pair, stream metrics, pushes, log out",
       usage: "demo [--duration S]",
-      options: [OptionSpec(name: "duration", valueName: "S", help: "seconds of live metrics (20)")],
+      options: [OptionSpec(name: "duration", valueName: "S", help: "seconds of live metrics (16)")],
       discussion: """
-        Starts an embedded ServerBee simulator on 127.0.0.1 with an admin, a dozen servers and \
-        some alerts, pairs with its QR code through the SDK, streams live metrics, lists alerts \
-        and devices, then logs out with revocation and shows the session is gone. Needs no \
-        network; uses a temporary home unless --home is given.
+        Starts an embedded ServerBee simulator and push relay on 127.0.0.1 with an admin, a \
+        dozen servers and some alerts, pairs with its QR code through the SDK, streams live \
+        metrics, enables notifications, receives a test push, an alert, a failed task run and a \
+        security event through the relay (decrypted here, in English and Chinese), opens one \
+        tap, lists alerts and devices, then logs out with revocation and shows the session is \
+        gone. Needs no network; uses a temporary home unless --home is given.
         """,
       examples: ["serverbee demo", "serverbee demo --duration 5"]),
     CommandSpec(

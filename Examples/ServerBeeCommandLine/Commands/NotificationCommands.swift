@@ -52,9 +52,10 @@ enum NotificationCommands {
     }
   }
 
-  /// Sends one test and prints each status line until the outcome is final.
-  private static func test(
-    _ session: ClientSession, language: TestPushStatusText.Language, console: Console
+  /// Sends one test and prints each status line (after `indent`) until the outcome is final.
+  static func test(
+    _ session: ClientSession, language: TestPushStatusText.Language, console: Console,
+    indent: String = ""
   ) async throws {
     let state = session.client.notifications.state
     guard state.canSendTest, let revision = state.confirmed?.revision else {
@@ -65,7 +66,7 @@ enum NotificationCommands {
     var last: TestPushTracker.Progress?
     for try await progress in await session.client.testPushes().send(expectedRevision: revision) {
       if progress.outcome != last?.outcome {
-        console.line(progress.statusLine(language))
+        console.line(indent + progress.statusLine(language))
       }
       last = progress
     }
@@ -75,7 +76,7 @@ enum NotificationCommands {
     }
   }
 
-  private static func show(_ state: NotificationSettingsState, console: Console) {
+  static func show(_ state: NotificationSettingsState, console: Console) {
     let confirmed = state.confirmed
     let preferences = state.confirmedPreferences
     func flag(_ on: Bool) -> String { on ? "on" : "off" }
