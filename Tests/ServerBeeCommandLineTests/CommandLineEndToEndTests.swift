@@ -146,7 +146,9 @@ import Testing
   @Test func usageErrorsExit64WithOneLineOnStderr() async throws {
     let temporary = try TemporaryDirectory()
     let home = temporary.url.appendingPathComponent("home")
-    for arguments in [["watch", "--bogus"], ["pair"], ["frobnicate"], [], ["login", "--server"]] {
+    for arguments in [
+      ["watch", "--bogus"], ["pair"], ["frobnicate"], ["--json"], ["login", "--server"],
+    ] {
       let result = try await serverbee(arguments, home: home)
       #expect(result.status == 64, "\(arguments)")
       #expect(result.stdout.isEmpty, "\(arguments)")

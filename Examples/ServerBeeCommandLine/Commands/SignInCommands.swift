@@ -8,8 +8,8 @@ enum SignInCommands {
   static func login(_ context: CommandContext) async throws {
     let console = context.console
     let arguments = context.arguments
-    let server = try Prompt.value(
-      context.server, option: "server", label: "Server URL", console: console)
+    let server = try ServerOption.checked(
+      Prompt.value(context.server, option: "server", label: "Server URL", console: console))
     let username = try Prompt.value(
       arguments.values["username"], option: "username", label: "User name", console: console)
     let password = try Prompt.value(
@@ -46,9 +46,18 @@ enum SignInCommands {
   /// Pairs with the QR payload text shown by the web app.
   static func pair(_ context: CommandContext) async throws {
     let payload = context.arguments.positionals[0]
+    let expected = try context.server.map(ServerOption.checked)
     let session = try await context.openSession()
-    let identity = try await Spinner.run("Pairing", console: context.console) {
-      try await session.auth.pair(scannedPayload: payload, expectedServer: context.server)
+    let identity: SessionIdentity
+    do {
+      identity = try await Spinner.run("Pairing", console: context.console) {
+        try await session.auth.pair(scannedPayload: payload, expectedServer: expected)
+      }
+    } catch let error as AuthSessionError where error.code == .pairingPayloadForAnotherServer {
+      let target = (try? PairingPayload(scanned: payload))?.server.string ?? "another server"
+      let wanted = expected.flatMap { try? ServerURL($0) }?.string ?? expected ?? ""
+      throw CommandLineError(
+        .usage, "this pairing code is for \(target), not for \(wanted) (--server)")
     }
     try await finish(identity, session: session, verb: "Paired as")
   }

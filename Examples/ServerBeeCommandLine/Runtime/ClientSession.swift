@@ -56,7 +56,7 @@ struct ClientSession: Sendable {
     switch auth.currentState {
     case .signedIn(let identity):
       if let server {
-        guard let wanted = try? ServerURL(server) else {
+        guard let wanted = try? ServerURL(ServerOption.checked(server)) else {
           throw CommandLineError(.usage, "--server '\(server)' is not a valid server URL")
         }
         guard wanted == identity.server else {
