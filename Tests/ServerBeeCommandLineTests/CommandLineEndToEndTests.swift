@@ -86,6 +86,34 @@ import Testing
     }
   }
 
+  @Test func watchShowsTheConnectionGoingFromLiveToReconnecting() async throws {
+    let temporary = try TemporaryDirectory()
+    let home = temporary.url.appendingPathComponent("home")
+    let simulator = try await SimulatorProcess(
+      data: temporary.url.appendingPathComponent("data"), servers: 1)
+    defer { simulator.terminate() }
+    let paired = try await serverbee(["pair", try await simulator.pairingPayload()], home: home)
+    #expect(paired.status == 0, "\(paired.stderr)")
+    let watch = Task {
+      try await serverbee(["watch", "--duration", "5", "--interval", "1", "--json"], home: home)
+    }
+    try await Task.sleep(for: .seconds(2))
+    await simulator.stop()
+    let result = try await watch.value
+    #expect(result.status == 0, "\(result.stderr)")
+    let frames = try result.stdout.split(separator: "\n").map { line in
+      try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+    }
+    #expect(frames.first?["connection"] as? String == "live")
+    #expect(!(frames.first?["offline_since"] is String))
+    let last = try #require(frames.last)
+    #expect(["reconnecting", "offline"].contains(last["connection"] as? String), "\(last)")
+    #expect(last["offline_since"] is String)
+
+    let text = try await serverbee(["watch", "--once"], home: home)
+    #expect(text.status == 1, "the server is gone: no first sync")
+  }
+
   @Test func logoutWhileTheServerIsDownIsFinishedAfterItRestarts() async throws {
     let temporary = try TemporaryDirectory()
     let home = temporary.url.appendingPathComponent("home")
