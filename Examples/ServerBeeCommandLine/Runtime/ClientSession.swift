@@ -62,13 +62,21 @@ struct ClientSession: Sendable {
 
   /// Restores the login and finishes queued sign-outs while their servers are reachable (best
   /// effort: failures stay queued and are not reported as errors).
-  func prepare() async throws {
+  /// - Returns: What the pass over queued sign-outs achieved (`nil` when none were queued), so
+  ///   `status` can show each one's last error.
+  @discardableResult
+  func prepare() async throws -> PendingCleanupReport? {
     try await auth.restore()
-    guard let pending = try? await auth.pendingCleanups(), !pending.isEmpty else { return }
-    guard let report = try? await auth.completePendingCleanups() else { return }
+    // A sign-in killed after its login was stored: remove what it may have left (best effort).
+    if case .signedIn(let identity) = auth.currentState {
+      await SignInAttempts.sweep(self, identity: identity)
+    }
+    guard let pending = try? await auth.pendingCleanups(), !pending.isEmpty else { return nil }
+    guard let report = try? await auth.completePendingCleanups() else { return nil }
     for entry in report.settled {
       console.error("finished the queued sign-out from \(entry.server)")
     }
+    return report
   }
 
   /// The signed-in identity, checked against `--server` when it was given.
