@@ -79,13 +79,18 @@ enum CommandCatalog {
       examples: ["serverbee devices"]),
     CommandSpec(
       name: "logout", summary: "sign out and revoke the session (works offline)",
-      usage: "logout", options: [],
+      usage: "logout [--forget-pending ID]",
+      options: [
+        OptionSpec(
+          name: "forget-pending", valueName: "ID",
+          help: "drop one queued sign-out (see 'status') without telling its server")
+      ],
       discussion: """
         Revokes the session on the server. When the server cannot be reached the local \
         credentials are cleared anyway and the revocation is queued; any later command \
         finishes it once the server is reachable.
         """,
-      examples: ["serverbee logout"]),
+      examples: ["serverbee logout", "serverbee logout --forget-pending 3c1f…"]),
     CommandSpec(
       name: "pair-code", summary: "show a QR code that pairs another device as this account",
       usage: "pair-code", options: [],
