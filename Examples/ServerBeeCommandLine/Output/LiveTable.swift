@@ -83,5 +83,18 @@ struct LiveTable {
       case offlineSince = "offline_since"
       case servers
     }
+
+    /// Without a connection (a one-off frame) the connection keys are left out; while live,
+    /// `offline_since` is `null`.
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(time, forKey: .time)
+      try container.encode(server, forKey: .server)
+      if let connection {
+        try container.encode(connection, forKey: .connection)
+        try container.encode(offlineSince, forKey: .offlineSince)
+      }
+      try container.encode(servers, forKey: .servers)
+    }
   }
 }
