@@ -258,7 +258,7 @@ let package = Package(
       path: "Tests/DeepLinkValidationIntegrationTests"),
     .testTarget(
       name: "ServerBeeCommandLineTests",
-      dependencies: ["ServerBeeCommandLine", "ServerBeeTestSupport"],
+      dependencies: ["ServerBeeCommandLine", "ServerBeeSocketTransport", "ServerBeeTestSupport"],
       path: "Tests/ServerBeeCommandLineTests"),
     .testTarget(
       name: "ServerBeeSimulatorTests",

@@ -31,7 +31,8 @@ public enum ServerBeeCommand {
     }
     let console = Console.process(json: parsed.json)
     guard let name = parsed.command, let spec = CommandCatalog.command(named: name) else {
-      guard parsed.wantsHelp else {
+      // A bare `serverbee` shows the help; global options without a command are a usage error.
+      guard parsed.wantsHelp || arguments.isEmpty else {
         return report(CommandLineError(.usage, "missing command (see 'serverbee --help')"))
       }
       console.write(HelpText.global())

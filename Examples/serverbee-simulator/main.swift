@@ -11,6 +11,33 @@ import ServerBeeSimulator
 //   [--servers N] [--metrics-interval SECONDS] [--tls-cert FILE --tls-key FILE]
 //   [--relay-url URL] [--outbox-workers N]
 // Prints one JSON line {"url":…,"control_token":…} on stdout once listening; logs to stderr.
+// With --data, the control token is kept in DIR/control-token (0600) and reused on restart, and
+// --servers N only adds the server-K names that do not exist yet.
+
+let usage = """
+  usage: serverbee-simulator --admin NAME:PASSWORD [--port N] [--data DIR]
+           [--member NAME:PASSWORD]… [--servers N] [--metrics-interval SECONDS]
+           [--tls-cert FILE --tls-key FILE] [--relay-url URL] [--outbox-workers N]
+
+  A local ServerBee-compatible server (mobile API, wire contract v1 + v2) for tests and demos.
+  Prints one JSON line {"url":…,"control_token":…} on stdout once listening; logs go to stderr.
+  SIGINT or SIGTERM stops it.
+
+    --admin NAME:PASSWORD    the admin account (created once)
+    --port N                 the port on 127.0.0.1; 0 picks a free one (default 0)
+    --data DIR               the SQLite state, kept across restarts with its control token
+                             (default: a new temporary directory)
+    --member NAME:PASSWORD   a member account (repeatable)
+    --servers N              servers named server-1…server-N (those missing are created)
+    --metrics-interval S     seconds between simulated agent reports (default 3)
+    --tls-cert/--tls-key     serve HTTPS and WSS with this PEM certificate and key
+    --relay-url URL          the push relay ([push_relay].url)
+    --outbox-workers N       push outbox threads, 0 to 64 (default 4)
+    --help, --version        this text, or the version
+
+  """
+/// The version `--version` prints: the simulator of this package, for the wire contracts it serves.
+let version = "serverbee-simulator 0.2 (ServerBeeKit; ServerBee mobile API, wire contract v1 + v2)"
 
 func log(_ text: String) {
   FileHandle.standardError.write(Data("serverbee-simulator: \(text)\n".utf8))
@@ -23,9 +50,17 @@ func fail(_ text: String) -> Never {
 
 var options: [String: [String]] = [:]
 var arguments = CommandLine.arguments.dropFirst()
+if arguments.contains(where: { $0 == "--help" || $0 == "-h" }) {
+  FileHandle.standardOutput.write(Data(usage.utf8))
+  exit(0)
+}
+if arguments.contains("--version") {
+  FileHandle.standardOutput.write(Data((version + "\n").utf8))
+  exit(0)
+}
 while let flag = arguments.popFirst() {
   guard flag.hasPrefix("--"), let value = arguments.popFirst() else {
-    fail("expected --flag VALUE, got \(flag)")
+    fail("expected --flag VALUE, got \(flag) (see --help)")
   }
   options[String(flag.dropFirst(2)), default: []].append(value)
 }
@@ -33,7 +68,9 @@ let known: Set<String> = [
   "port", "data", "admin", "member", "servers", "metrics-interval", "tls-cert", "tls-key",
   "relay-url", "outbox-workers",
 ]
-for name in options.keys where !known.contains(name) { fail("unknown option --\(name)") }
+for name in options.keys where !known.contains(name) {
+  fail("unknown option --\(name) (see --help)")
+}
 
 func account(_ text: String) -> (String, String) {
   guard let colon = text.firstIndex(of: ":"), colon != text.startIndex else {
@@ -42,7 +79,9 @@ func account(_ text: String) -> (String, String) {
   return (String(text[..<colon]), String(text[text.index(after: colon)...]))
 }
 
-guard let admin = options["admin"]?.first else { fail("--admin NAME:PASSWORD is required") }
+guard let admin = options["admin"]?.first else {
+  fail("--admin NAME:PASSWORD is required (see --help)")
+}
 let port = UInt16(options["port"]?.first ?? "0") ?? 0
 var configuration = Simulator.Configuration(
   dataDirectory: options["data"]?.first.map { URL(fileURLWithPath: $0) })
@@ -59,6 +98,15 @@ if let workers = options["outbox-workers"]?.first {
     fail("--outbox-workers takes a number from 0 to 64")
   }
   configuration.outboxWorkers = count
+}
+// The control token lives next to the database, so a restart with the same --data keeps it (a
+// test or script holding the token goes on working).
+let tokenFile = options["data"]?.first.map {
+  URL(fileURLWithPath: $0).appendingPathComponent("control-token")
+}
+if let tokenFile, let saved = try? String(contentsOf: tokenFile, encoding: .utf8) {
+  let token = saved.trimmingCharacters(in: .whitespacesAndNewlines)
+  if !token.isEmpty { configuration.controlToken = token }
 }
 var tls: Simulator.TLSFiles?
 switch (options["tls-cert"]?.first, options["tls-key"]?.first) {
@@ -87,8 +135,14 @@ do {
     let (name, password) = account(member)
     _ = try? simulator.createUser(username: name, password: password, role: "member")
   }
+  if let tokenFile, configuration.controlToken == nil {
+    let created = FileManager.default.createFile(
+      atPath: tokenFile.path, contents: Data(simulator.controlToken.utf8),
+      attributes: [.posixPermissions: 0o600])
+    if !created { log("could not keep the control token in \(tokenFile.path)") }
+  }
   if let count = Int(options["servers"]?.first ?? "0"), count > 0 {
-    try simulator.createServers(count: count)
+    try simulator.ensureServers(count: count)
   }
   let url = try simulator.start(port: port, tls: tls)
   let encoder = JSONEncoder()

@@ -94,6 +94,28 @@ extension AuthClient {
     try loadJournal().map(\.description)
   }
 
+  /// Drops one unresolved offline logout without telling the server, for an entry that keeps
+  /// failing (its server is gone for good, or it answers something that never settles it).
+  ///
+  /// The server session then stays until it expires or is removed from the web UI's device
+  /// list; nothing else changes.
+  ///
+  /// ```swift
+  /// for entry in try await client.pendingCleanups() where entry.server == retiredServer {
+  ///   try await client.forgetPendingCleanup(id: entry.id)
+  /// }
+  /// ```
+  /// - Parameter id: The entry's ``PendingCleanup/id``.
+  /// - Returns: The entry dropped, or `nil` when none has that id (it may have just settled).
+  /// - Throws: ``AuthSessionError`` with `.storageFailed`.
+  @discardableResult
+  public func forgetPendingCleanup(id: String) throws -> PendingCleanup? {
+    try ensureRestored()
+    guard let entry = try loadJournal().first(where: { $0.id == id }) else { return nil }
+    try removeJournalEntry(id: id)
+    return entry.description
+  }
+
   // MARK: Steps
 
   func runPendingCleanups() async throws -> PendingCleanupReport {

@@ -56,6 +56,7 @@ public import ServerBeeTransport
 /// - ``logout()``
 /// - ``completePendingCleanups()``
 /// - ``pendingCleanups()``
+/// - ``forgetPendingCleanup(id:)``
 /// - ``forgetSession()``
 /// ### Recovery
 /// - ``recoverSession(_:)``

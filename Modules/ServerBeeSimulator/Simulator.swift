@@ -174,6 +174,27 @@ public final class Simulator: Sendable {
     }
   }
 
+  /// Creates those of `server-1`…`server-N` that do not exist yet (by name), so seeding again
+  /// with the same data directory, as a restarted `serverbee-simulator --servers N` does, adds
+  /// no duplicates.
+  ///
+  /// ```swift
+  /// try simulator.ensureServers(count: 3)  // server-1…server-3, once
+  /// try simulator.ensureServers(count: 3)  // nothing new
+  /// ```
+  /// - Parameter count: How many `server-K` names must exist.
+  /// - Returns: The ids of the servers created now.
+  /// - Throws: ``ServerBeeSimulatorError`` with code `storageFailed`.
+  @discardableResult
+  public func ensureServers(count: Int) throws -> [String] {
+    try core.db.serial {
+      let existing = Set(try core.allServers().map(\.name))
+      return try (0..<max(count, 0)).map { "server-\($0 + 1)" }
+        .filter { !existing.contains($0) }
+        .map { try core.createServer(name: $0) }
+    }
+  }
+
   /// Produces one simulated agent report for every online server (one `update` frame each).
   /// - Throws: ``ServerBeeSimulatorError`` with code `storageFailed`.
   public func tick() throws { try core.db.serial { try core.tick() } }

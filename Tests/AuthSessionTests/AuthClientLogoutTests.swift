@@ -72,6 +72,24 @@ import Testing
     await fixture.http.verifyAllConsumed()
   }
 
+  @Test func aPendingCleanupCanBeForgottenExplicitly() async throws {
+    let fixture = AuthFixture()
+    try await fixture.signInWithConfirmedProof()
+    let down = ServerBeeTransportError(.connectionRefused, "down")
+    await fixture.http.expect(.post, Self.unregisterPath, throwing: down)
+    await fixture.http.expect(.post, Self.revokePath, throwing: down)
+    #expect(try await fixture.client.logout() == .pendingCleanup)
+    let entry = try #require(try await fixture.client.pendingCleanups().first)
+
+    #expect(try await fixture.client.forgetPendingCleanup(id: "no-such-entry") == nil)
+    #expect(try fixture.storedJournal().count == 1)
+    #expect(try await fixture.client.forgetPendingCleanup(id: entry.id) == entry)
+    #expect(try fixture.storedJournal().isEmpty)
+    #expect(try await fixture.client.pendingCleanups().isEmpty)
+    // Nothing is sent: the server is not told.
+    await fixture.http.verifyAllConsumed()
+  }
+
   @Test(arguments: [
     HTTPResponse.json(401, ""), .json(302, ""), .json(200, #"{"data":"maybe"}"#),
     .json(404, ""),

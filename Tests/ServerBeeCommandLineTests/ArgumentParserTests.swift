@@ -95,8 +95,9 @@ import Testing
     }
   }
 
-  @Test func aMissingCommandIsAUsageError() async {
-    #expect(await ServerBeeCommand.main([]) == 64)
+  @Test func aMissingCommandIsAUsageErrorButABareCallShowsTheHelp() async {
+    #expect(await ServerBeeCommand.main([]) == 0)
+    #expect(await ServerBeeCommand.main(["--json"]) == 64)
     #expect(await ServerBeeCommand.main(["--nope"]) == 64)
   }
 }

@@ -74,6 +74,17 @@ import Testing
     #expect(status.stdout.hasPrefix(#"{"home":"\#(home.path)","session":"signed_out""#))
   }
 
+  @Test func recoverWithNothingToRecoverSaysSoAndExitsZero() async throws {
+    let temporary = try TemporaryDirectory()
+    let home = temporary.url.appendingPathComponent("home")
+    let text = try await serverbee(["recover"], home: home)
+    #expect(text.status == 0, "\(text.stderr)")
+    #expect(text.stdout == "Nothing to recover: no session is stored here.\n")
+    let json = try await serverbee(["recover", "--json"], home: home)
+    #expect(json.status == 0)
+    #expect(json.stdout == #"{"outcome":"nothing_to_recover"}"# + "\n")
+  }
+
   @Test func loginOnATerminalAsksForTheMissingPasswordWithoutEcho() async throws {
     let temporary = try TemporaryDirectory()
     let simulator = try await SimulatorProcess(data: temporary.url.appendingPathComponent("data"))

@@ -86,6 +86,34 @@ import Testing
     }
   }
 
+  @Test func watchShowsTheConnectionGoingFromLiveToReconnecting() async throws {
+    let temporary = try TemporaryDirectory()
+    let home = temporary.url.appendingPathComponent("home")
+    let simulator = try await SimulatorProcess(
+      data: temporary.url.appendingPathComponent("data"), servers: 1)
+    defer { simulator.terminate() }
+    let paired = try await serverbee(["pair", try await simulator.pairingPayload()], home: home)
+    #expect(paired.status == 0, "\(paired.stderr)")
+    let watch = Task {
+      try await serverbee(["watch", "--duration", "5", "--interval", "1", "--json"], home: home)
+    }
+    try await Task.sleep(for: .seconds(2))
+    await simulator.stop()
+    let result = try await watch.value
+    #expect(result.status == 0, "\(result.stderr)")
+    let frames = try result.stdout.split(separator: "\n").map { line in
+      try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+    }
+    #expect(frames.first?["connection"] as? String == "live")
+    #expect(!(frames.first?["offline_since"] is String))
+    let last = try #require(frames.last)
+    #expect(["reconnecting", "offline"].contains(last["connection"] as? String), "\(last)")
+    #expect(last["offline_since"] is String)
+
+    let text = try await serverbee(["watch", "--once"], home: home)
+    #expect(text.status == 1, "the server is gone: no first sync")
+  }
+
   @Test func logoutWhileTheServerIsDownIsFinishedAfterItRestarts() async throws {
     let temporary = try TemporaryDirectory()
     let home = temporary.url.appendingPathComponent("home")
@@ -122,12 +150,33 @@ import Testing
     #expect(demo.stdout.contains("Signed out: the server revoked the session."))
     #expect(demo.stdout.contains("✓ a request with the old access token now gets HTTP 401"))
     #expect(demo.stdout.contains("✓ the account's devices: 2 → 1"))
+    // The push path: each push received through the relay's device stream, decrypted here.
+    let expected = [
+      "    APNs accepted the notification. Device presentation has not been observed.",
+      "      en  Test notification: Your encrypted ServerBee notification is ready.",
+      "      en  Alert triggered: Load above 8 on api-iad-1",
+      "      zh  告警已触发: Load above 8（api-iad-1）",
+      "      en  Alert recovered: Load above 8 on api-iad-1",
+      "      zh  告警已恢复: Load above 8（api-iad-1）",
+      "      en  Task run failed: Targets: 3. Failed: 1. Timed out: 0. Offline: 0. Denied: 0.",
+      "      zh  任务运行失败: 目标：3。失败：1。超时：0。离线：0。拒绝执行：0。",
+      "      en  Security rule matched: An SSH login from a new IP matched a security rule.",
+      "      zh  安全规则已匹配: 来自新 IP 的 SSH 登录匹配了安全规则。",
+      "    → opens the alert detail: Load above 8 on api-iad-1, resolved, triggered 1×",
+      "    ✓ the relay saw ciphertext only: 5 payloads, ",
+    ]
+    for line in expected {
+      #expect(demo.stdout.contains(line), "\(line)")
+    }
+    #expect(!demo.stdout.contains("sb-"), "no credential is printed")
   }
 
   @Test func usageErrorsExit64WithOneLineOnStderr() async throws {
     let temporary = try TemporaryDirectory()
     let home = temporary.url.appendingPathComponent("home")
-    for arguments in [["watch", "--bogus"], ["pair"], ["frobnicate"], [], ["login", "--server"]] {
+    for arguments in [
+      ["watch", "--bogus"], ["pair"], ["frobnicate"], ["--json"], ["login", "--server"],
+    ] {
       let result = try await serverbee(arguments, home: home)
       #expect(result.status == 64, "\(arguments)")
       #expect(result.stdout.isEmpty, "\(arguments)")

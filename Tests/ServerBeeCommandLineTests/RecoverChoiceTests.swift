@@ -17,6 +17,15 @@ import Testing
   private let script = Console(
     stdoutIsTerminal: false, stderrIsTerminal: false, stdinIsTerminal: false, json: false)
 
+  @Test(arguments: [
+    RecoveryOutcome.ok, .alreadyAbsent, RecoveryOutcome(rawValue: "gone_elsewhere"),
+  ])
+  func outcomesAreWordsNotWireValues(outcome: RecoveryOutcome) {
+    let sentence = RecoverCommand.describe(outcome)
+    #expect(!sentence.contains("_"))
+    #expect(!sentence.contains(outcome.rawValue))
+  }
+
   @Test func candidatesAreNumberedWithDeviceAndTimes() {
     let lines = Tables.candidates(candidates).split(separator: "\n")
     #expect(lines.count == 3)

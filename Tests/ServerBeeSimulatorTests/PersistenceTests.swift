@@ -44,6 +44,16 @@ import Testing
     #expect(journal == "wal")
   }
 
+  @Test func ensureServersCreatesOnlyTheMissingNames() async throws {
+    let h = try Harness()
+    #expect(try h.simulator.ensureServers(count: 2).count == 2)
+    #expect(try h.simulator.ensureServers(count: 2).isEmpty)
+    #expect(try h.simulator.ensureServers(count: 3).count == 1)
+    let names = try h.simulator.core.db.query("SELECT name FROM servers ORDER BY name")
+      .compactMap { $0["name"].text }
+    #expect(names == ["server-1", "server-2", "server-3"])
+  }
+
   @Test func refreshTokensAreStoredOnlyAsDigests() async throws {
     let h = try Harness()
     await h.user("admin")

@@ -13,14 +13,16 @@ enum CommandCatalog {
   /// The subcommands, in the order the help lists them.
   static let commands: [CommandSpec] = [
     CommandSpec(
-      name: "demo", summary: "run a local simulator, pair, stream metrics, log out",
+      name: "demo", summary: "run a local simulator, pair, stream metrics, pushes, log out",
       usage: "demo [--duration S]",
-      options: [OptionSpec(name: "duration", valueName: "S", help: "seconds of live metrics (20)")],
+      options: [OptionSpec(name: "duration", valueName: "S", help: "seconds of live metrics (16)")],
       discussion: """
-        Starts an embedded ServerBee simulator on 127.0.0.1 with an admin, a dozen servers and \
-        some alerts, pairs with its QR code through the SDK, streams live metrics, lists alerts \
-        and devices, then logs out with revocation and shows the session is gone. Needs no \
-        network; uses a temporary home unless --home is given.
+        Starts an embedded ServerBee simulator and push relay on 127.0.0.1 with an admin, a \
+        dozen servers and some alerts, pairs with its QR code through the SDK, streams live \
+        metrics, enables notifications, receives a test push, an alert, a failed task run and a \
+        security event through the relay (decrypted here, in English and Chinese), opens one \
+        tap, lists alerts and devices, then logs out with revocation and shows the session is \
+        gone. Needs no network; uses a temporary home unless --home is given.
         """,
       examples: ["serverbee demo", "serverbee demo --duration 5"]),
     CommandSpec(
@@ -139,13 +141,18 @@ enum CommandCatalog {
       examples: ["serverbee open payload.json", "serverbee open - --json < payload.json"]),
     CommandSpec(
       name: "logout", summary: "sign out and revoke the session (works offline)",
-      usage: "logout", options: [],
+      usage: "logout [--forget-pending ID]",
+      options: [
+        OptionSpec(
+          name: "forget-pending", valueName: "ID",
+          help: "drop one queued sign-out (see 'status') without telling its server")
+      ],
       discussion: """
         Revokes the session on the server. When the server cannot be reached the local \
         credentials are cleared anyway and the revocation is queued; any later command \
         finishes it once the server is reachable.
         """,
-      examples: ["serverbee logout"]),
+      examples: ["serverbee logout", "serverbee logout --forget-pending 3c1f…"]),
     CommandSpec(
       name: "pair-code", summary: "show a QR code that pairs another device as this account",
       usage: "pair-code", options: [],

@@ -55,10 +55,11 @@ enum NotificationCommands {
   }
 
   /// Sends one test and prints the server's first answer; with `wait`, follows it with live
-  /// progress (a line per outcome change, a spinner in between) until the outcome is final.
-  private static func test(
+  /// progress (a line per outcome change, after `indent`, a spinner in between) until the
+  /// outcome is final.
+  static func test(
     _ session: ClientSession, language: TestPushStatusText.Language, wait: Bool,
-    console: Console
+    console: Console, indent: String = ""
   ) async throws {
     let state = session.client.notifications.state
     guard state.canSendTest, let revision = state.confirmed?.revision else {
@@ -71,7 +72,9 @@ enum NotificationCommands {
     let last = try await Spinner.run(label, console: console) { status in
       var last: TestPushTracker.Progress?
       for try await update in progress {
-        if update.outcome != last?.outcome { report(update, language, to: status) }
+        if update.outcome != last?.outcome {
+          report(update, language, indent: indent, to: status)
+        }
         last = update
         // Without --wait the server's first answer (its admission) is the result.
         if !wait { break }
@@ -99,10 +102,10 @@ enum NotificationCommands {
   /// One progress line: the status text, or with `--json` one object per outcome.
   private static func report(
     _ progress: TestPushTracker.Progress, _ language: TestPushStatusText.Language,
-    to status: SpinnerStatus
+    indent: String, to status: SpinnerStatus
   ) {
     guard status.console.json else {
-      status.line(progress.statusLine(language))
+      status.line(indent + progress.statusLine(language))
       return
     }
     let object = [
@@ -112,7 +115,7 @@ enum NotificationCommands {
     if let data = try? WireJSON.encode(object) { status.json(data) }
   }
 
-  private static func show(_ state: NotificationSettingsState, console: Console) {
+  static func show(_ state: NotificationSettingsState, console: Console) {
     let confirmed = state.confirmed
     let preferences = state.confirmedPreferences
     func flag(_ on: Bool) -> String { on ? "on" : "off" }

@@ -40,12 +40,43 @@ enum PushCommands {
     _ payload: Data, store: any CredentialStore, language: PushNotificationLanguage
   ) -> (ValidatedPushContent?, RenderedPushNotification) {
     let renderer = PushNotificationRenderer(language: language)
+    let opened = open(payload, store: store)
+    return (opened, opened.map(renderer.render) ?? renderer.fallback)
+  }
+
+  /// Opens an APNs payload with the extension-shared content key, as a notification extension
+  /// does; `nil` when there is no key or the envelope does not validate.
+  static func open(_ payload: Data, store: any CredentialStore) -> ValidatedPushContent? {
     let key = try? store.value(
       PushContentKey.self, forKey: "serverbee_active_push_content_key", in: .sharedWithExtension)
-    let opened = key.flatMap {
+    return key.flatMap {
       try? PushEnvelopeOpener().open(apnsPayload: payload, with: $0, for: .delivery)
     }
-    return (opened, opened.map(renderer.render) ?? renderer.fallback)
+  }
+
+  /// Subscribes this installation (its local relay device token from the store) to a relay's
+  /// device stream; every message is one APNs payload.
+  /// - Parameters:
+  ///   - relay: The relay's `http(s)` base URL, already checked.
+  ///   - store: The credential store holding the device token.
+  /// - Returns: The open stream.
+  /// - Throws: ``CommandLineError`` for an unusable URL, or the transport's error.
+  static func deviceStream(relay: URLComponents, store: any CredentialStore) async throws
+    -> any WebSocketConnection
+  {
+    let token = try await LocalRelayDeviceTokenProvider(store: store).deviceToken()
+    var components = relay
+    components.scheme = components.scheme == "https" ? "wss" : "ws"
+    components.path = "/v1/devices/stream"
+    guard let streamURL = components.url else {
+      throw CommandLineError(.usage, "the relay URL is not usable")
+    }
+    return try await SocketWebSocketTransport().connect(
+      to: streamURL,
+      headers: [
+        "X-ServerBee-Device-Token": token.hex,
+        "X-ServerBee-Environment": token.environment.rawValue,
+      ])
   }
 
   private static func print(
@@ -64,7 +95,7 @@ enum PushCommands {
 
   private static func listen(_ context: CommandContext) async throws {
     guard let relayText = context.arguments.values["relay"],
-      var components = URLComponents(string: relayText),
+      let components = URLComponents(string: relayText),
       components.scheme == "http" || components.scheme == "https", components.host != nil
     else { throw CommandLineError(.usage, "--relay needs the relay's http(s) URL") }
     var count: Int?
@@ -77,19 +108,7 @@ enum PushCommands {
     let language = try language(context)
     let session = try await context.openSession()
     _ = try await session.requireSignedIn(server: context.server)
-    let store = session.client.store
-    let token = try await LocalRelayDeviceTokenProvider(store: store).deviceToken()
-    components.scheme = components.scheme == "https" ? "wss" : "ws"
-    components.path = "/v1/devices/stream"
-    guard let streamURL = components.url else {
-      throw CommandLineError(.usage, "--relay '\(relayText)' is not a usable URL")
-    }
-    let connection = try await SocketWebSocketTransport().connect(
-      to: streamURL,
-      headers: [
-        "X-ServerBee-Device-Token": token.hex,
-        "X-ServerBee-Environment": token.environment.rawValue,
-      ])
+    let connection = try await deviceStream(relay: components, store: session.client.store)
     if !context.console.json {
       context.console.error("listening for pushes from \(relayText) (Ctrl-C to stop)")
     }
@@ -97,7 +116,8 @@ enum PushCommands {
     var shown = 0
     for try await message in connection.inbound {
       guard case .text(let text) = message else { continue }
-      let (opened, notification) = show(Data(text.utf8), store: store, language: language)
+      let (opened, notification) = show(
+        Data(text.utf8), store: session.client.store, language: language)
       // The same event delivered twice (a retry after an ambiguous failure) is shown once.
       if let id = opened?.content.eventID {
         guard seen.insert(id).inserted else { continue }

@@ -18,7 +18,16 @@ enum RecoverCommand {
     guard let identity = session.auth.currentState.identity,
       session.auth.currentState != .signedIn(identity)
     else {
-      throw CommandLineError(.usage, "there is no session that needs recovery")
+      let signedIn = session.auth.currentState.identity != nil
+      if console.json {
+        console.json(try WireJSON.encode(["outcome": "nothing_to_recover"]))
+      } else {
+        console.line(
+          signedIn
+            ? "Nothing to recover: this session is signed in and was not rejected."
+            : "Nothing to recover: no session is stored here.")
+      }
+      return
     }
     let credential: RecoveryCredential
     if let qrText {
@@ -47,7 +56,16 @@ enum RecoverCommand {
     if console.json {
       console.json(try WireJSON.encode(["outcome": outcome.rawValue]))
     } else {
-      console.line("Recovered: the original session is gone (\(outcome.rawValue)). Sign in again.")
+      console.line("Recovered: \(describe(outcome)). Sign in again.")
+    }
+  }
+
+  /// What a recovery achieved, in words (never the wire value).
+  static func describe(_ outcome: RecoveryOutcome) -> String {
+    switch outcome {
+    case .ok: return "the server deleted the original session"
+    case .alreadyAbsent: return "the original session was already gone from the server"
+    default: return "the server reports the original session as gone"
     }
   }
 

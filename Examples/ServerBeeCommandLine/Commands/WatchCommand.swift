@@ -39,20 +39,35 @@ enum WatchCommand {
     _ feed: FleetFeed, into table: inout LiveTable, console: Console, interval: Double,
     duration: Double?
   ) async throws {
-    let clock = ContinuousClock()
-    let deadline = duration.map { clock.now + .milliseconds(Int64($0 * 1000)) }
-    console.write(
-      try table.frame(
-        await feed.stream.currentFleet, at: Date(), width: console.terminalColumns))
-    if duration == 0 { return }
-    while true {
-      var next = clock.now + .milliseconds(Int64(interval * 1000))
-      if let deadline { next = min(next, deadline) }
-      try await clock.sleep(until: next)
-      console.write(
-        try table.frame(
-          await feed.stream.currentFleet, at: Date(), width: console.terminalColumns))
-      if let deadline, clock.now >= deadline { return }
+    // Subscribed before the current status is read, so no change falls between the two.
+    let events = await feed.stream.events()
+    let connection = Locked(
+      ConnectionTracker(status: await feed.stream.connectionStatus, at: Date()))
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      group.addTask {
+        for await event in events {
+          guard case .connection(let status) = event else { continue }
+          connection.withLock { $0.record(status, at: Date()) }
+        }
+      }
+      defer { group.cancelAll() }
+      func draw() async throws {
+        console.write(
+          try table.frame(
+            await feed.stream.currentFleet, at: Date(), width: console.terminalColumns,
+            connection: connection.withLock { $0 }))
+      }
+      let clock = ContinuousClock()
+      let deadline = duration.map { clock.now + .milliseconds(Int64($0 * 1000)) }
+      try await draw()
+      if duration == 0 { return }
+      while true {
+        var next = clock.now + .milliseconds(Int64(interval * 1000))
+        if let deadline { next = min(next, deadline) }
+        try await clock.sleep(until: next)
+        try await draw()
+        if let deadline, clock.now >= deadline { return }
+      }
     }
   }
 }

@@ -13,7 +13,8 @@ enum DemoCommand {
     guard !console.json else {
       throw CommandLineError(.usage, "demo is for people and has no --json output")
     }
-    let duration = try context.arguments.seconds("duration") ?? 20
+    // 16 s of live metrics keep the whole demo, pushes included, at about 20 s.
+    let duration = try context.arguments.seconds("duration") ?? 16
     let scratch = FileManager.default.temporaryDirectory
       .appendingPathComponent("serverbee-demo-\(UUID().uuidString)", isDirectory: true)
     defer { try? FileManager.default.removeItem(at: scratch) }
@@ -58,6 +59,7 @@ enum DemoCommand {
     steps.begin(
       "Streaming live metrics for \(String(format: "%g", duration)) s over /api/ws/servers")
     try await streamMetrics(session: session, server: identity.server, duration: duration)
+    steps = try await DemoPushes.run(session: session, world: world, steps: steps)
 
     let api = ServerBeeAPIClient(server: identity.server, transport: session.api)
     steps.begin("Alerts: GET /api/alert-events")

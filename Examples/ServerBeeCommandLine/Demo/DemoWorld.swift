@@ -20,6 +20,8 @@ struct DemoWorld: Sendable {
   let adminID: String
   /// The admin's password (random; never printed).
   let adminPassword: String
+  /// The ids of ``fleet``'s servers, in the same order.
+  var serverIDs: [String] = []
 
   /// The demo fleet: name, region, country code, OS.
   static let fleet: [(String, String, String, String)] = [
@@ -62,11 +64,11 @@ struct DemoWorld: Sendable {
       relay.stop()
       throw error
     }
-    let world = DemoWorld(
+    var world = DemoWorld(
       simulator: simulator, relay: relay, relayURL: relayURL, url: url, adminID: adminID,
       adminPassword: password)
     do {
-      try await world.seed()
+      world.serverIDs = try await world.seed()
     } catch {
       world.stop()
       throw error
@@ -74,7 +76,7 @@ struct DemoWorld: Sendable {
     return world
   }
 
-  private func seed() async throws {
+  private func seed() async throws -> [String] {
     var ids: [String] = []
     for (name, region, country, os) in Self.fleet {
       let answer = try await control(
@@ -100,6 +102,75 @@ struct DemoWorld: Sendable {
       _ = try await control(
         "POST", "/__simulator/alerts/resolve", ["rule_id": ruleID, "server_id": ids[index]])
     }
+    return ids
+  }
+
+  /// The id of the fleet's server with that name.
+  func serverID(named name: String) throws -> String {
+    guard let index = Self.fleet.firstIndex(where: { $0.0 == name }),
+      serverIDs.indices.contains(index)
+    else { throw CommandLineError(.localFailure, "the demo fleet has no server \(name)") }
+    return serverIDs[index]
+  }
+
+  /// Fires an alert rule on a server (the rule is created on first use).
+  /// - Returns: The rule id, for ``resolveAlert(ruleID:server:)``.
+  func fireAlert(_ rule: String, on server: String) async throws -> String {
+    let fired = try await control(
+      "POST", "/__simulator/alerts/fire",
+      ["server_id": try serverID(named: server), "rule_name": rule])
+    guard let ruleID = fired["rule_id"]?.stringValue else {
+      throw CommandLineError(.localFailure, "the simulator did not fire \(rule)")
+    }
+    return ruleID
+  }
+
+  /// Resolves a firing alert.
+  func resolveAlert(ruleID: String, server: String) async throws {
+    _ = try await control(
+      "POST", "/__simulator/alerts/resolve",
+      ["rule_id": ruleID, "server_id": try serverID(named: server)])
+  }
+
+  /// Runs a scheduled task of the admin on `servers` once; the targets in `failing` exit 1.
+  func runTask(_ name: String, on servers: [String], failing: Set<String>) async throws {
+    let ids = try servers.map(serverID(named:))
+    let task = try await control(
+      "POST", "/__simulator/tasks",
+      .object([
+        (key: "name", value: .string(name)), (key: "command", value: .string("apt-get -y upgrade")),
+        (key: "task_type", value: .string("scheduled")),
+        (key: "created_by", value: .string(adminID)),
+        (key: "server_ids", value: .array(ids.map(JSONValue.string))),
+      ]))
+    guard let taskID = task["data"]?["id"]?.stringValue else {
+      throw CommandLineError(.localFailure, "the simulator did not create the task \(name)")
+    }
+    let outcomes: [JSONValue] = zip(servers, ids).map { name, id in
+      .object([
+        (key: "server_id", value: .string(id)),
+        (key: "exit_code", value: .number(failing.contains(name) ? 1 : 0)),
+      ])
+    }
+    _ = try await control(
+      "POST", "/__simulator/tasks/\(taskID)/runs",
+      .object([(key: "outcomes", value: .array(outcomes))]))
+  }
+
+  /// An SSH login from a new IP address on `server`, watched by a security rule (created here).
+  func raiseSecurityEvent(on server: String) async throws {
+    _ = try await control(
+      "POST", "/__simulator/alert-rules",
+      ["name": "SSH login from a new IP", "rule_type": "ssh_new_ip_login"])
+    _ = try await control(
+      "POST", "/__simulator/security-events",
+      .object([
+        (key: "server_id", value: .string(try serverID(named: server))),
+        (key: "event_type", value: .string("ssh_login")),
+        (key: "username", value: .string("deploy")),
+        (key: "source_ip", value: .string("198.51.100.23")),
+        (key: "first_seen", value: .bool(true)),
+      ]))
   }
 
   /// Generates a pairing code as the web app does for the admin.
@@ -127,14 +198,23 @@ struct DemoWorld: Sendable {
     relay.stop()
   }
 
-  /// Calls the control API in process.
+  /// Calls the control API in process with a body of strings.
   private func control(_ method: String, _ path: String, _ body: [String: String]) async throws
+    -> JSONValue
+  {
+    try await control(
+      method, path,
+      .object(body.sorted { $0.key < $1.key }.map { (key: $0.key, value: .string($0.value)) }))
+  }
+
+  /// Calls the control API in process.
+  private func control(_ method: String, _ path: String, _ body: JSONValue) async throws
     -> JSONValue
   {
     let request = HTTPRequest(
       method: HTTPMethod(rawValue: method), url: url.appendingPathComponent(path),
       headers: ["x-simulator-token": simulator.controlToken, "content-type": "application/json"],
-      body: try JSONEncoder().encode(body))
+      body: try WireJSON.encode(body))
     let response = await simulator.handle(request)
     guard (200..<300).contains(response.status) else {
       throw CommandLineError(

@@ -38,18 +38,24 @@ struct LiveTable {
   ///   - date: When it was taken.
   ///   - width: In redraw mode, the terminal width: longer lines are cut so none wraps (a wrapped
   ///     line would break moving the cursor back over the frame).
+  ///   - connection: The stream's connection, shown in the heading (and as `connection` in JSON).
   /// - Returns: The text, ending with a newline.
   /// - Throws: An encoding error in JSON mode.
-  mutating func frame(_ fleet: FleetState, at date: Date, width: Int? = nil) throws -> String {
+  mutating func frame(
+    _ fleet: FleetState, at date: Date, width: Int? = nil, connection: ConnectionTracker? = nil
+  ) throws -> String {
     let rows = ServerRow.rows(of: fleet)
     switch mode {
     case .json:
-      let snapshot = Snapshot(time: Formatting.isoTime(date), server: server.string, servers: rows)
+      let snapshot = Snapshot(
+        time: Formatting.isoTime(date), server: server.string, connection: connection?.state,
+        offlineSince: connection?.offlineSince.map(Formatting.isoTime), servers: rows)
       return String(decoding: try WireJSON.encode(snapshot), as: UTF8.self) + "\n"
     case .append, .redraw:
       let online = rows.filter(\.online).count
+      let state = connection.map { " · " + $0.text(at: date) } ?? ""
       let heading =
-        "\(server) · \(rows.count) servers, \(online) online · \(Formatting.time(date))"
+        "\(server)\(state) · \(rows.count) servers, \(online) online · \(Formatting.time(date))"
       let text = heading + "\n" + Tables.servers(rows)
       guard mode == .redraw else { return text + "\n\n" }
       let body =
@@ -66,6 +72,29 @@ struct LiveTable {
   struct Snapshot: Codable, Sendable {
     var time: String
     var server: String
+    /// `connecting`, `live`, `reconnecting` or `offline`.
+    var connection: String?
+    /// While not live: when the stream was lost.
+    var offlineSince: String?
     var servers: [ServerRow]
+
+    enum CodingKeys: String, CodingKey {
+      case time, server, connection
+      case offlineSince = "offline_since"
+      case servers
+    }
+
+    /// Without a connection (a one-off frame) the connection keys are left out; while live,
+    /// `offline_since` is `null`.
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(time, forKey: .time)
+      try container.encode(server, forKey: .server)
+      if let connection {
+        try container.encode(connection, forKey: .connection)
+        try container.encode(offlineSince, forKey: .offlineSince)
+      }
+      try container.encode(servers, forKey: .servers)
+    }
   }
 }

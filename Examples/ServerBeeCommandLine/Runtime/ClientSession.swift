@@ -24,7 +24,7 @@ struct ClientSession: Sendable {
   /// Opens the store in `home` (creating it) and restores the stored login.
   /// - Throws: `SecureStoreError` or `AuthSessionError` when the store cannot be used.
   static func open(home: URL, console: Console) throws -> ClientSession {
-    let hostName = ProcessInfo.processInfo.hostName
+    let user = ProcessInfo.processInfo.environment["USER"].flatMap { $0.isEmpty ? nil : $0 }
     // A private CA or a self-signed server: `SERVERBEE_CA_FILE` (PEM) is trusted for HTTP and
     // the live stream alike, next to the system store.
     var tls = TLSTrust()
@@ -33,21 +33,50 @@ struct ClientSession: Sendable {
     }
     let client = ServerBeeClient(
       store: try EncryptedSQLiteCredentialStore(directory: home),
-      configuration: .init(deviceName: "serverbee CLI on \(hostName)", tls: tls))
+      configuration: .init(
+        deviceName: deviceName(
+          host: ProcessInfo.processInfo.hostName, user: user ?? NSUserName(), home: home),
+        tls: tls))
     return ClientSession(
       home: home, client: client, auth: client.auth, http: client.http,
       api: client.authorizedHTTP, console: console)
   }
 
+  /// The device name shown in the account's device list: the host, the user and a short id of
+  /// the home directory, so two installations on one host (two users, or two `--home`s) can be
+  /// told apart: `serverbee CLI on build-01 (ada, 3f9a1c)`.
+  /// - Parameters:
+  ///   - host: The host name.
+  ///   - user: The local user name.
+  ///   - home: The state directory.
+  /// - Returns: The name.
+  static func deviceName(host: String, user: String, home: URL) -> String {
+    // FNV-1a over the standardized path: stable for one home, different for another.
+    var hash: UInt32 = 2_166_136_261
+    for byte in home.standardizedFileURL.path.utf8 {
+      hash = (hash ^ UInt32(byte)) &* 16_777_619
+    }
+    let shortID = String(String(hash, radix: 16).suffix(6))
+    return "serverbee CLI on \(host) (\(user), \(shortID))"
+  }
+
   /// Restores the login and finishes queued sign-outs while their servers are reachable (best
   /// effort: failures stay queued and are not reported as errors).
-  func prepare() async throws {
+  /// - Returns: What the pass over queued sign-outs achieved (`nil` when none were queued), so
+  ///   `status` can show each one's last error.
+  @discardableResult
+  func prepare() async throws -> PendingCleanupReport? {
     try await auth.restore()
-    guard let pending = try? await auth.pendingCleanups(), !pending.isEmpty else { return }
-    guard let report = try? await auth.completePendingCleanups() else { return }
+    // A sign-in killed after its login was stored: remove what it may have left (best effort).
+    if case .signedIn(let identity) = auth.currentState {
+      await SignInAttempts.sweep(self, identity: identity)
+    }
+    guard let pending = try? await auth.pendingCleanups(), !pending.isEmpty else { return nil }
+    guard let report = try? await auth.completePendingCleanups() else { return nil }
     for entry in report.settled {
       console.error("finished the queued sign-out from \(entry.server)")
     }
+    return report
   }
 
   /// The signed-in identity, checked against `--server` when it was given.
@@ -56,7 +85,7 @@ struct ClientSession: Sendable {
     switch auth.currentState {
     case .signedIn(let identity):
       if let server {
-        guard let wanted = try? ServerURL(server) else {
+        guard let wanted = try? ServerURL(ServerOption.checked(server)) else {
           throw CommandLineError(.usage, "--server '\(server)' is not a valid server URL")
         }
         guard wanted == identity.server else {
