@@ -142,6 +142,8 @@ import Testing
     var iterator = stream.makeAsyncIterator()
     #expect(try await iterator.next()?.outcome == .pending)
     session.signIn(try FakeSessionContext.identity(user: "bob", loginID: "login-2"))
+    // The tracker saves the outcome before it sleeps; advancing earlier would pass its wake-up.
+    await clock.waitForSleepers(1)
     clock.advance(by: .seconds(2))
     await #expect(throws: NotificationPreferencesError.self) { _ = try await iterator.next() }
     #expect(await tracker.resume() == nil)

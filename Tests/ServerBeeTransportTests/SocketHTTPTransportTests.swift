@@ -8,8 +8,8 @@ import Testing
 @testable import ServerBeeTransport
 
 /// The native HTTP client against a Python `http.server` peer (Peers/http_peer.py) and
-/// `openssl s_server`: framing, no redirects, the total deadline, the size cap and typed TLS
-/// failures with the same `TLSTrust` as the WebSocket.
+/// `openssl s_server`: framing, no redirects, the total deadline, the size cap, keep-alive per
+/// origin and typed TLS failures with the same `TLSTrust` as the WebSocket.
 @Suite(.timeLimit(.minutes(1))) struct SocketHTTPTransportTests {
   let peer: PeerProcess
   let base: URL
@@ -112,5 +112,98 @@ import Testing
         HTTPRequest(url: try #require(URL(string: "https://127.0.0.1:\(port)/"))))
     }
     #expect(wrongHost?.code == .tlsHostnameMismatch)
+  }
+
+  @Test func anExpiredCertificateIsItsOwnError() async throws {
+    let pki = try await TestPKI(subjectAltNames: "DNS:localhost")
+    let (server, port) = try await pki.startOpenSSLServer(certificate: try await pki.expiredLeaf())
+    defer { withExtendedLifetime(server) {} }
+    let trusted = SocketHTTPTransport(
+      configuration: .init(tls: TLSTrust(additionalCAFile: pki.caFile)))
+    let error = await #expect(throws: ServerBeeTransportError.self) {
+      _ = try await trusted.send(
+        HTTPRequest(url: try #require(URL(string: "https://localhost:\(port)/"))))
+    }
+    #expect(error?.code == .tlsCertificateExpired)
+  }
+
+  // MARK: Keep-alive
+
+  @Test func requestsToOneOriginShareOneKeptConnection() async throws {
+    let transport = SocketHTTPTransport()
+    let first = try await get("hello", transport)
+    let second = try await get("hello", transport)
+    let third = try await transport.send(
+      HTTPRequest(method: .post, url: base.appendingPathComponent("echo"), body: Data("x".utf8)))
+    #expect(first.status == 200 && second.status == 200 && third.status == 200)
+    #expect(first.headers["x-connection"] == "keep-alive")
+    #expect(first.headers["x-peer-port"] == second.headers["x-peer-port"])
+    #expect(second.headers["x-peer-port"] == third.headers["x-peer-port"])
+    #expect(transport.openedConnectionCount == 1 && transport.idleConnectionCount == 1)
+  }
+
+  @Test func aConnectionTheServerClosedMeanwhileIsNotReused() async throws {
+    let transport = SocketHTTPTransport()
+    #expect(try await get("close-after", transport).body == Data("bye".utf8))
+    // The peer's close may still be on its way when the next request starts; either the pool
+    // notices it before sending, or the GET is sent again on a new connection. Both end in 200.
+    let next = try await get("hello", transport)
+    #expect(next.status == 200 && next.body == Data("hello".utf8))
+    #expect(transport.openedConnectionCount == 2)
+  }
+
+  @Test func anIdempotentRequestOnAConnectionDroppedUnansweredIsSentOnceMoreOnANewOne()
+    async throws
+  {
+    let transport = SocketHTTPTransport()
+    let before = try await droppedCount()
+    #expect(try await get("arm-drop", transport).status == 200)
+    let response = try await get("hello", transport)
+    #expect(response.status == 200 && response.body == Data("hello".utf8))
+    #expect(transport.openedConnectionCount == 2)
+    #expect(try await droppedCount() == before + 1)
+  }
+
+  @Test func aPOSTOnAConnectionDroppedUnansweredFailsAndIsNeverSentTwice() async throws {
+    let transport = SocketHTTPTransport()
+    #expect(try await get("arm-drop", transport).status == 200)
+    let before = try await droppedCount()
+    let error = await #expect(throws: ServerBeeTransportError.self) {
+      _ = try await transport.send(
+        HTTPRequest(method: .post, url: base.appendingPathComponent("echo"), body: Data("x".utf8)))
+    }
+    #expect(error?.code == .connectionLost)
+    #expect(transport.openedConnectionCount == 1, "no second connection carried the POST")
+    #expect(try await droppedCount() == before + 1, "the peer received the POST exactly once")
+  }
+
+  @Test func closeDelimitedAnswersExpiredAndDisabledKeepAliveUseNewConnections() async throws {
+    let pooled = SocketHTTPTransport()
+    _ = try await get("unframed", pooled)
+    #expect(pooled.idleConnectionCount == 0, "a close-delimited answer ends its connection")
+
+    let expiring = SocketHTTPTransport(configuration: .init(idleTimeout: .zero))
+    _ = try await get("hello", expiring)
+    _ = try await get("hello", expiring)
+    #expect(expiring.openedConnectionCount == 2, "an expired idle connection is not reused")
+
+    let closing = SocketHTTPTransport(configuration: .init(maxIdleConnectionsPerOrigin: 0))
+    let first = try await get("hello", closing)
+    let second = try await get("hello", closing)
+    #expect(first.headers["x-connection"] == "close")
+    #expect(first.headers["x-peer-port"] != second.headers["x-peer-port"])
+    #expect(closing.openedConnectionCount == 2 && closing.idleConnectionCount == 0)
+  }
+
+  /// How many requests the peer dropped unanswered so far (a fresh transport, so no pooled
+  /// connection of the test is disturbed).
+  private func droppedCount() async throws -> Int {
+    let body = try await get(
+      "dropped",
+      SocketHTTPTransport(
+        configuration: .init(
+          maxIdleConnectionsPerOrigin: 0))
+    ).body
+    return Int(String(decoding: body, as: UTF8.self)) ?? -1
   }
 }

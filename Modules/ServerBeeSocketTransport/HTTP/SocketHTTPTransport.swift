@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 import ServerBeeModels
 public import ServerBeeTransport
 
@@ -19,9 +19,18 @@ public import ServerBeeTransport
 /// let response = try await http.send(HTTPRequest(url: serverURL.endpoint("/api/servers")))
 /// ```
 ///
-/// Each request uses its own connection (`Connection: close`). The whole exchange — name
-/// resolution aside, which cannot be interrupted — runs on a thread of its own, never on the
-/// cooperative pool; cancelling the calling task ends it.
+/// Connections are kept alive per origin (scheme, host, port) and reused: at most
+/// ``Configuration/maxIdleConnectionsPerOrigin`` idle ones, each for at most
+/// ``Configuration/idleTimeout``. A kept connection the server has closed meanwhile is noticed
+/// before it is reused; if one fails before any answer arrived, an idempotent request (`GET`,
+/// `HEAD`, `PUT`, `DELETE`, `OPTIONS`) is sent once more on a new connection, and any other
+/// request fails with `connectionLost` (never sent twice behind the caller's back, RFC 9110
+/// §9.2.2). A connection is kept only after a complete, framed response without
+/// `connection: close`.
+///
+/// The whole exchange — name resolution aside, which cannot be interrupted — runs on a thread of
+/// its own, never on the cooperative pool; cancelling the calling task ends it (and discards the
+/// connection).
 public final class SocketHTTPTransport: HTTPTransport {
   /// Settings with the documented defaults.
   public struct Configuration: Sendable, Hashable {
@@ -32,28 +41,52 @@ public final class SocketHTTPTransport: HTTPTransport {
     public var maxResponseSize: Int
     /// What `https` connections trust; the system CA store by default.
     public var tls: TLSTrust
+    /// How many idle connections are kept per origin; 4 by default, 0 for a new connection per
+    /// request (`connection: close`).
+    public var maxIdleConnectionsPerOrigin: Int
+    /// How long an idle connection is kept before it is closed; 4 s by default, below the
+    /// shortest idle limit common servers and proxies use (5 s), so a kept connection is very
+    /// unlikely to be closed by the server just as a request is sent on it.
+    public var idleTimeout: Duration
 
     /// Creates a configuration.
     /// - Parameters:
     ///   - timeout: The total time per request.
     ///   - maxResponseSize: The largest response body.
     ///   - tls: What `https` trusts.
+    ///   - maxIdleConnectionsPerOrigin: Idle connections kept per origin (0: no keep-alive).
+    ///   - idleTimeout: How long an idle connection is kept.
     public init(
-      timeout: Duration = .seconds(30), maxResponseSize: Int = 16 << 20, tls: TLSTrust = TLSTrust()
+      timeout: Duration = .seconds(30), maxResponseSize: Int = 16 << 20, tls: TLSTrust = TLSTrust(),
+      maxIdleConnectionsPerOrigin: Int = 4, idleTimeout: Duration = .seconds(4)
     ) {
       self.timeout = timeout
       self.maxResponseSize = maxResponseSize
       self.tls = tls
+      self.maxIdleConnectionsPerOrigin = maxIdleConnectionsPerOrigin
+      self.idleTimeout = idleTimeout
     }
   }
 
   private let configuration: Configuration
+  private let pool: HTTPConnectionPool
 
   /// Creates a transport.
   /// - Parameter configuration: The settings.
   public init(configuration: Configuration = Configuration()) {
     self.configuration = configuration
+    pool = HTTPConnectionPool(
+      maxIdlePerOrigin: configuration.maxIdleConnectionsPerOrigin,
+      idleTimeout: configuration.idleTimeout)
   }
+
+  deinit { pool.closeAll() }
+
+  /// How many idle connections are kept right now (all origins); for tests and diagnostics.
+  package var idleConnectionCount: Int { pool.idleCount }
+
+  /// How many connections this transport has opened so far; for tests and diagnostics.
+  package var openedConnectionCount: Int { pool.openedCount }
 
   /// Performs one exchange; every status is returned, none is thrown.
   /// - Parameter request: The request; `http` or `https` only.
@@ -78,9 +111,27 @@ public final class SocketHTTPTransport: HTTPTransport {
     let secure = scheme == "https"
     let port = UInt16(clamping: request.url.port ?? (secure ? 443 : 80))
     let configuration = configuration
+    let pool = pool
+    let origin = HTTPOrigin(secure: secure, host: host, port: port)
+    let keepAlive = configuration.maxIdleConnectionsPerOrigin > 0
+    let bytes =
+      Self.serialize(request, host: host, port: port, secure: secure, keepAlive: keepAlive)
+      + Array(request.body)
     let wake = try WakePipe()
     return try await BlockingIO.run(wake: wake) { () throws -> HTTPResponse in
       let deadline = ContinuousClock.now.advanced(by: configuration.timeout)
+      if let kept = pool.take(origin) {
+        do {
+          return try Self.exchange(
+            bytes, method: request.method, on: kept, origin: origin, pool: pool,
+            configuration: configuration, deadline: deadline, wake: wake)
+        } catch let error as ServerBeeTransportError
+          where error.code == .connectionLost && request.method.isIdempotent
+        {
+          // The server closed the kept connection as we used it: nothing was answered, and
+          // sending an idempotent request again is safe. Anything else fails as it is.
+        }
+      }
       let descriptor = try TCPConnector.connect(
         host: host, port: port, deadline: deadline, wake: wake)
       let stream: any ByteStream =
@@ -89,24 +140,41 @@ public final class SocketHTTPTransport: HTTPTransport {
           descriptor: descriptor, host: host, trust: configuration.tls, deadline: deadline,
           wake: wake)
         : PlainStream(descriptor: descriptor)
-      defer { stream.close() }
-      try BlockingIO.writeAll(
-        Self.serialize(request, host: host, port: port, secure: secure) + Array(request.body),
-        to: stream, deadline: deadline, wake: wake)
-      var reader = HTTPResponseReader(
-        stream: stream, deadline: deadline, wake: wake, limit: configuration.maxResponseSize)
-      return try reader.read(method: request.method)
+      pool.countOpened()
+      return try Self.exchange(
+        bytes, method: request.method, on: HTTPPooledStream(stream), origin: origin, pool: pool,
+        configuration: configuration, deadline: deadline, wake: wake)
     }.value
   }
 
-  static func serialize(_ request: HTTPRequest, host: String, port: UInt16, secure: Bool)
-    -> [UInt8]
-  {
+  /// Sends `bytes` and reads the response on `connection`, then keeps the connection for the
+  /// next request when the response allows it, or closes it.
+  private static func exchange(
+    _ bytes: [UInt8], method: HTTPMethod, on connection: HTTPPooledStream, origin: HTTPOrigin,
+    pool: HTTPConnectionPool, configuration: Configuration, deadline: ContinuousClock.Instant,
+    wake: WakePipe
+  ) throws -> HTTPResponse {
+    var kept = false
+    defer { if !kept { connection.stream.close() } }
+    try BlockingIO.writeAll(bytes, to: connection.stream, deadline: deadline, wake: wake)
+    var reader = HTTPResponseReader(
+      stream: connection.stream, deadline: deadline, wake: wake,
+      limit: configuration.maxResponseSize)
+    let response = try reader.read(method: method)
+    if configuration.maxIdleConnectionsPerOrigin > 0, reader.allowsReuse {
+      kept = pool.keep(connection, for: origin)
+    }
+    return response
+  }
+
+  static func serialize(
+    _ request: HTTPRequest, host: String, port: UInt16, secure: Bool, keepAlive: Bool = false
+  ) -> [UInt8] {
     var headers = request.headers
     let defaultPort: UInt16 = secure ? 443 : 80
     let hostName = host.contains(":") ? "[\(host)]" : host
     headers["host"] = port == defaultPort ? hostName : "\(hostName):\(port)"
-    headers["connection"] = "close"
+    headers["connection"] = keepAlive ? "keep-alive" : "close"
     headers["content-length"] = nil
     headers["transfer-encoding"] = nil
     if !request.body.isEmpty || request.method == .post || request.method == .put
@@ -124,8 +192,9 @@ public final class SocketHTTPTransport: HTTPTransport {
   }
 }
 
-/// Reads one response from a `Connection: close` exchange: the head, then a `content-length`,
-/// chunked or close-delimited body, each bounded by the size limit and the deadline.
+/// Reads one response: the head, then a `content-length`, chunked or close-delimited body, each
+/// bounded by the size limit and the deadline. ``allowsReuse`` then says whether the connection
+/// may carry another request.
 struct HTTPResponseReader {
   let stream: any ByteStream
   let deadline: ContinuousClock.Instant
@@ -134,6 +203,9 @@ struct HTTPResponseReader {
   private var buffered: [UInt8] = []
   private var scratch = [UInt8](repeating: 0, count: 16 * 1024)
   private var ended = false
+  /// Whether the connection can carry another request: an HTTP/1.1 response without
+  /// `connection: close`, framed by length or chunks, with nothing read past its end.
+  private(set) var allowsReuse = false
 
   init(stream: any ByteStream, deadline: ContinuousClock.Instant, wake: WakePipe, limit: Int) {
     self.stream = stream
@@ -144,6 +216,7 @@ struct HTTPResponseReader {
 
   mutating func read(method: HTTPMethod) throws -> HTTPResponse {
     var head: HTTPResponseHead
+    var version11 = false
     repeat {
       let (bytes, leftover) = try BlockingIO.readHead(
         from: stream, deadline: deadline, wake: wake, leftover: buffered)
@@ -153,13 +226,21 @@ struct HTTPResponseReader {
       } catch {
         throw ServerBeeTransportError(.malformedHTTPHead, "the response head is malformed")
       }
+      version11 = bytes.starts(with: Array("HTTP/1.1 ".utf8))
     } while (100..<200).contains(head.status)  // interim answers (100 Continue) carry no body
     var headers = HTTPHeaders()
     for (name, value) in head.headers { headers[name] = value }
+    let closes =
+      !version11
+      || head.headers["connection"]?.lowercased().split(separator: ",").contains {
+        $0.trimmingCharacters(in: .whitespaces) == "close"
+      } == true
     if method == .head || head.status == 204 || head.status == 304 {
+      allowsReuse = !closes && buffered.isEmpty
       return HTTPResponse(status: head.status, headers: headers)
     }
     let body: [UInt8]
+    var framed = true
     if head.headers["transfer-encoding"]?.lowercased().contains("chunked") == true {
       body = try readChunked()
     } else if let text = head.headers["content-length"] {
@@ -170,7 +251,9 @@ struct HTTPResponseReader {
       body = try readExactly(length)
     } else {
       body = try readToEnd()
+      framed = false
     }
+    allowsReuse = framed && !closes && buffered.isEmpty
     return HTTPResponse(status: head.status, headers: headers, body: Data(body))
   }
 
@@ -260,4 +343,10 @@ struct HTTPResponseReader {
     }
     return nil
   }
+}
+
+extension HTTPMethod {
+  /// Whether RFC 9110 §9.2.2 calls the method idempotent, so a request may be sent again after
+  /// a connection failed before any answer.
+  var isIdempotent: Bool { [.get, .head, .put, .delete, .options].contains(self) }
 }

@@ -56,13 +56,46 @@ package final class TestPKI: @unchecked Sendable {
       in: .whitespacesAndNewlines)
   }
 
-  /// Starts `openssl s_server -www` with the leaf on 127.0.0.1 and returns it with its port.
-  package func startOpenSSLServer() async throws -> (PeerProcess, Int) {
+  /// Issues a second leaf for the same names and key, signed by the same CA, that expired in
+  /// 2020 (valid 1–2 January 2020), and returns its PEM file.
+  package func expiredLeaf() async throws -> URL {
+    let path = url.path
+    try Data("01\n".utf8).write(to: url.appendingPathComponent("serial"))
+    try Data().write(to: url.appendingPathComponent("index.txt"))
+    try Data(
+      """
+      [ca]
+      default_ca = test
+      [test]
+      database = \(path)/index.txt
+      new_certs_dir = \(path)
+      serial = \(path)/serial
+      default_md = sha256
+      policy = any
+      [any]
+      commonName = supplied
+
+      """.utf8
+    ).write(to: url.appendingPathComponent("ca.cnf"))
+    let expired = url.appendingPathComponent("expired-leaf.pem")
+    try await Self.openssl([
+      "ca", "-batch", "-config", "\(path)/ca.cnf", "-cert", caFile.path, "-keyfile",
+      "\(path)/ca.key", "-in", "\(path)/leaf.csr", "-out", expired.path, "-startdate",
+      "20200101000000Z", "-enddate", "20200102000000Z", "-extfile", "\(path)/leaf.ext", "-notext",
+    ])
+    return expired
+  }
+
+  /// Starts `openssl s_server -www` on 127.0.0.1 and returns it with its port.
+  /// - Parameter certificate: The certificate to serve (with the leaf's key); the leaf by default.
+  /// - Returns: The running server and the port it accepts on.
+  /// - Throws: `PeerError` when `openssl` cannot start or never reports its port.
+  package func startOpenSSLServer(certificate: URL? = nil) async throws -> (PeerProcess, Int) {
     let server = try PeerProcess(
       "openssl",
       [
-        "s_server", "-accept", "127.0.0.1:0", "-cert", leafCertificate.path, "-key", leafKey.path,
-        "-www",
+        "s_server", "-accept", "127.0.0.1:0", "-cert", (certificate ?? leafCertificate).path,
+        "-key", leafKey.path, "-www",
       ])
     while true {
       let line = try await server.readLine()

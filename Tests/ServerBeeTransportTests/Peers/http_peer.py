@@ -11,10 +11,19 @@ Binds 127.0.0.1 port 0, prints the port on stdout, then serves:
   GET  /trickle   200 content-length 1000, one byte every 0.1 s (a deadline must cut it off)
   GET  /endless   200 chunked, 64 KiB chunks for ever (a size cap must cut it off)
   GET  /unframed  200 without content-length, body ends when the server closes
+  GET  /close-after  200 "bye" (framed), then the server closes without saying so
+  GET  /arm-drop  200 "armed"; the next request on this connection is dropped unanswered
+  GET  /dropped   200 with how many requests were dropped so far
+Every answer carries X-Peer-Port (the client's port: equal ports mean one connection) and
+X-Connection (the request's Connection header).
 """
 import http.server
 import sys
+import threading
 import time
+
+dropped = 0
+dropped_lock = threading.Lock()
 
 
 class Handler(http.server.BaseHTTPRequestHandler):
@@ -23,8 +32,20 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def log_message(self, *args):
         pass
 
+    def dropping(self):
+        """True (and the connection closed unanswered) when /arm-drop armed this connection."""
+        global dropped
+        if not getattr(self, "drop_next", False):
+            return False
+        with dropped_lock:
+            dropped += 1
+        self.close_connection = True
+        return True
+
     def reply(self, status, body=b"", headers=()):
         self.send_response(status)
+        self.send_header("X-Peer-Port", str(self.client_address[1]))
+        self.send_header("X-Connection", self.headers.get("Connection", ""))
         for name, value in headers:
             self.send_header(name, value)
         self.send_header("Content-Length", str(len(body)))
@@ -32,7 +53,19 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.wfile.write(body)
 
     def do_GET(self):
-        if self.path == "/hello":
+        if self.dropping():
+            return
+        if self.path == "/close-after":
+            self.reply(200, b"bye")
+            self.close_connection = True
+        elif self.path == "/arm-drop":
+            self.reply(200, b"armed")
+            self.drop_next = True
+        elif self.path == "/dropped":
+            with dropped_lock:
+                count = dropped
+            self.reply(200, str(count).encode())
+        elif self.path == "/hello":
             self.reply(200, b"hello", [("Content-Type", "text/plain"),
                                        ("X-Echo", self.headers.get("X-Probe", ""))])
         elif self.path == "/redirect":
@@ -80,6 +113,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def do_POST(self):
         length = int(self.headers.get("Content-Length", "0"))
         body = self.rfile.read(length)
+        if self.dropping():
+            return
         self.reply(200, body, [("X-Method", self.command),
                                ("X-Content-Type", self.headers.get("Content-Type", ""))])
 
