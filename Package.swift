@@ -3,12 +3,17 @@ import PackageDescription
 
 // The module table of DESIGN.md §2. `scripts/check-layering.sh` reads the same table from
 // `scripts/layering.txt` and fails when a module imports anything else.
+// Where URLSession is the default transport (the native stack is the default on Linux).
+let applePlatforms: [Platform] = [.iOS, .macOS, .macCatalyst, .tvOS, .watchOS, .visionOS]
+
 let package = Package(
   name: "ServerBeeKit",
   platforms: [.iOS(.v17), .macOS(.v14)],
   products: [
     .library(name: "ServerBeeModels", targets: ["ServerBeeModels"]),
     .library(name: "ServerBeeTransport", targets: ["ServerBeeTransport"]),
+    // URLSession HTTP and WebSocket transports (the Apple defaults; they compile on Linux).
+    .library(name: "ServerBeeURLSessionTransport", targets: ["ServerBeeURLSessionTransport"]),
     // The native POSIX socket + OpenSSL + zlib stack (the Linux default transports).
     .library(name: "ServerBeeSocketTransport", targets: ["ServerBeeSocketTransport"]),
     .library(name: "SecureStore", targets: ["SecureStore"]),
@@ -40,10 +45,16 @@ let package = Package(
 
     // SDK modules, low to high.
     .target(name: "ServerBeeModels", path: "Modules/ServerBeeModels"),
-    // Portable: protocols, value types, the session seam and the URLSession adapters.
+    // Portable: protocols, value types and the session seam.
     .target(
       name: "ServerBeeTransport", dependencies: ["ServerBeeModels"],
       path: "Modules/ServerBeeTransport"),
+    // Portable: the URLSession adapters. Their own module because FoundationNetworking (libcurl
+    // on Linux) costs a process about 5 MB: what only decodes the live stream never links it.
+    .target(
+      name: "ServerBeeURLSessionTransport",
+      dependencies: ["ServerBeeModels", "ServerBeeTransport"],
+      path: "Modules/ServerBeeURLSessionTransport"),
     // The native stack: TCP + TLS streams, HTTP/1.1 client, RFC 6455 + permessage-deflate.
     .target(
       name: "ServerBeeSocketTransport",
@@ -74,8 +85,9 @@ let package = Package(
       name: "AuthSession",
       dependencies: [
         "ServerBeeModels", "ServerBeeTransport", "SecureStore",
-        // The Linux default HTTP transport; Apple platforms use URLSession.
+        // The default HTTP transport: the native stack on Linux, URLSession elsewhere.
         .target(name: "ServerBeeSocketTransport", condition: .when(platforms: [.linux])),
+        .target(name: "ServerBeeURLSessionTransport", condition: .when(platforms: applePlatforms)),
       ],
       path: "Modules/AuthSession"),
     .target(
@@ -103,8 +115,9 @@ let package = Package(
       dependencies: [
         "ServerBeeModels", "ServerBeeTransport", "SecureStore", "AuthSession", "RealtimeStream",
         "ServerBeeAPI", "PushEnvelopeCrypto", "NotificationPreferences", "DeepLinkValidation",
-        // The Linux default transports; Apple platforms use URLSession.
+        // The default transports: the native stack on Linux, URLSession elsewhere.
         .target(name: "ServerBeeSocketTransport", condition: .when(platforms: [.linux])),
+        .target(name: "ServerBeeURLSessionTransport", condition: .when(platforms: applePlatforms)),
       ],
       path: "Modules/ServerBeeKit"),
     .target(
@@ -151,10 +164,15 @@ let package = Package(
     .executableTarget(
       name: "push-pipeline-bench",
       dependencies: [
-        "ServerBeeModels", "ServerBeeTransport", "ServerBeeSocketTransport", "PushEnvelopeCrypto",
-        "ServerBeeSimulator", "ServerBeeRelay",
+        "ServerBeeModels", "ServerBeeTransport", "ServerBeeSocketTransport",
+        "ServerBeeURLSessionTransport", "PushEnvelopeCrypto", "ServerBeeSimulator",
+        "ServerBeeRelay",
       ],
       path: "Benchmarks/push-pipeline-bench"),
+    // A decode-only process for the live-stream memory floor (DESIGN §7, issue #13).
+    .executableTarget(
+      name: "decode-probe", dependencies: ["RealtimeStream", "ServerBeeModels"],
+      path: "Benchmarks/decode-probe"),
     // An extension-sized process for the push memory budget (DESIGN §7).
     .executableTarget(
       name: "push-extension-probe",
@@ -184,8 +202,8 @@ let package = Package(
     .testTarget(
       name: "ServerBeeTransportTests",
       dependencies: [
-        "ServerBeeTransport", "ServerBeeSocketTransport", "ServerBeeServerKit",
-        "ServerBeeTestSupport", "CZlib", "COpenSSL",
+        "ServerBeeTransport", "ServerBeeURLSessionTransport", "ServerBeeSocketTransport",
+        "ServerBeeServerKit", "ServerBeeTestSupport", "CZlib", "COpenSSL",
       ],
       path: "Tests/ServerBeeTransportTests",
       exclude: ["Peers"]),
@@ -224,7 +242,10 @@ let package = Package(
     // ServerBeeAPI against ServerBeeSimulator over loopback, signed in with AuthSession.
     .testTarget(
       name: "ServerBeeAPIIntegrationTests",
-      dependencies: ["ServerBeeAPI", "ServerBeeSimulator", "AuthSession", "ServerBeeTestSupport"],
+      dependencies: [
+        "ServerBeeAPI", "ServerBeeSimulator", "AuthSession", "ServerBeeURLSessionTransport",
+        "ServerBeeTestSupport",
+      ],
       path: "Tests/ServerBeeAPIIntegrationTests"),
     .testTarget(
       name: "NotificationPreferencesTests",

@@ -20,6 +20,7 @@ for line in open("scripts/layering.txt", encoding="utf-8"):
     else:
         table[name.strip()] = set(allowed.split())
 portable, native, shims = sets.get("portable", set()), sets.get("native", set()), sets.get("shims", set())
+lean = sets.get("lean", set())
 
 import_re = re.compile(
     r"^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|package|internal|private|fileprivate)\s+)?"
@@ -40,6 +41,9 @@ for module, allowed in sorted(table.items()):
                 if not m:
                     continue
                 imported = m.group(1)
+                if module in lean and imported == "FoundationNetworking":
+                    problems.append(f"{path}:{number}: {module} is lean and may not import FoundationNetworking")
+                    continue
                 if imported in TOOLCHAIN or imported == module:
                     continue
                 if module in portable and imported in shims:

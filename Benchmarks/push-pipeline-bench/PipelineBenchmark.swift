@@ -15,6 +15,7 @@ import ServerBeeRelay
 import ServerBeeSimulator
 import ServerBeeSocketTransport
 import ServerBeeTransport
+import ServerBeeURLSessionTransport
 
 func runPipelineBenchmark() async throws {
   let count = Int(CommandLine.arguments.dropFirst().first ?? "") ?? 2000

@@ -3,8 +3,10 @@ public import SecureStore
 import ServerBeeModels
 public import ServerBeeTransport
 
-#if canImport(ServerBeeSocketTransport)
+#if os(Linux)
   import ServerBeeSocketTransport
+#else
+  import ServerBeeURLSessionTransport
 #endif
 
 /// The login lifecycle of one ServerBee mobile installation: login and pairing, rotating
@@ -173,7 +175,7 @@ public actor AuthClient: SessionContext {
   /// model with the WebSocket), URLSession elsewhere; 30 s per request.
   /// - Returns: A new transport.
   public static func platformHTTPTransport() -> any HTTPTransport {
-    #if canImport(ServerBeeSocketTransport)
+    #if os(Linux)
       SocketHTTPTransport()
     #else
       URLSessionHTTPTransport()

@@ -8,3 +8,10 @@
 @_exported public import ServerBeeAPI
 @_exported public import ServerBeeModels
 @_exported public import ServerBeeTransport
+
+// The platform's default transports, for integrators who wire their own parts.
+#if os(Linux)
+  @_exported public import ServerBeeSocketTransport
+#else
+  @_exported public import ServerBeeURLSessionTransport
+#endif

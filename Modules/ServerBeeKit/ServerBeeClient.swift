@@ -8,8 +8,10 @@ public import ServerBeeAPI
 public import ServerBeeModels
 public import ServerBeeTransport
 
-#if canImport(ServerBeeSocketTransport)
+#if os(Linux)
   import ServerBeeSocketTransport
+#else
+  import ServerBeeURLSessionTransport
 #endif
 
 /// The one entry point: a signed-in ServerBee client with its store, auth, REST API and live
@@ -94,7 +96,7 @@ public final class ServerBeeClient: Sendable {
   /// URLSession (`URLSessionHTTPTransport`, `URLSessionWebSocketTransport`), which use the
   /// system's trust settings.
   public convenience init(store: any CredentialStore, configuration: Configuration) {
-    #if canImport(ServerBeeSocketTransport)
+    #if os(Linux)
       let http: any HTTPTransport = SocketHTTPTransport(
         configuration: .init(timeout: configuration.requestTimeout, tls: configuration.tls))
       let webSocket: any WebSocketTransport = SocketWebSocketTransport(

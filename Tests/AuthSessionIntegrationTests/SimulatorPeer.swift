@@ -3,6 +3,7 @@ import SecureStore
 import ServerBeeModels
 import ServerBeeTestSupport
 import ServerBeeTransport
+import ServerBeeURLSessionTransport
 import Testing
 
 @testable import AuthSession

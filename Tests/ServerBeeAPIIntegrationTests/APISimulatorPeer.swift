@@ -6,6 +6,7 @@ import ServerBeeModels
 import ServerBeeSimulator
 import ServerBeeTestSupport
 import ServerBeeTransport
+import ServerBeeURLSessionTransport
 import Testing
 
 /// A simulator on an ephemeral loopback port, its control API in process, and signed-in API

@@ -3,6 +3,7 @@ import PushEnvelopeCrypto
 import ServerBeeModels
 import ServerBeeRelay
 import ServerBeeTransport
+import ServerBeeURLSessionTransport
 import Testing
 
 @testable import ServerBeeSimulator

@@ -1,5 +1,6 @@
 import Foundation
 import ServerBeeModels
+import ServerBeeURLSessionTransport
 import Testing
 
 @testable import ServerBeeServerKit

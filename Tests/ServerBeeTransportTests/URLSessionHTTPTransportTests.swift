@@ -2,6 +2,7 @@ import Foundation
 import ServerBeeModels
 import ServerBeeTestSupport
 import ServerBeeTransport
+import ServerBeeURLSessionTransport
 import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct URLSessionHTTPTransportTests {

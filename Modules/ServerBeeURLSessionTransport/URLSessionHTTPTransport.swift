@@ -1,13 +1,14 @@
 import Foundation
 import ServerBeeModels
+public import ServerBeeTransport
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
 #endif
 
-/// An ``HTTPTransport`` backed by `URLSession` that never follows redirects.
+/// An `HTTPTransport` backed by `URLSession` that never follows redirects.
 ///
-/// A `3xx` comes back as an ``HTTPResponse`` with its `location` header. Redirects are refused by
+/// A `3xx` comes back as an `HTTPResponse` with its `location` header. Redirects are refused by
 /// a session-level delegate, because on Linux the per-task delegate of `data(for:delegate:)` is
 /// never called. Each request has a timeout, and cancelling the calling task cancels the request
 /// and throws `CancellationError`.
@@ -57,7 +58,7 @@ public final class URLSessionHTTPTransport: HTTPTransport {
   /// Performs one exchange without following redirects.
   /// - Parameter request: The request to send.
   /// - Returns: The response, whatever its status code.
-  /// - Throws: ``ServerBeeTransportError`` (`.timedOut`,
+  /// - Throws: `ServerBeeTransportError` (`.timedOut`,
   ///   `.connectionRefused`, `.connectionFailed`, …);
   ///   `CancellationError` when the task is cancelled.
   public func send(_ request: HTTPRequest) async throws -> HTTPResponse {

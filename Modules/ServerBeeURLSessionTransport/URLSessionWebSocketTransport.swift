@@ -1,11 +1,12 @@
 public import Foundation
 import ServerBeeModels
+public import ServerBeeTransport
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
 #endif
 
-/// A ``WebSocketTransport`` on `URLSessionWebSocketTask`: the default on Apple platforms, where
+/// A `WebSocketTransport` on `URLSessionWebSocketTask`: the default on Apple platforms, where
 /// it uses the system's TLS trust settings and networking stack.
 ///
 /// ```swift
@@ -20,11 +21,11 @@ import ServerBeeModels
 ///   throws `.upgradeRejected` with the HTTP status in `httpStatus` when URLSession reports it.
 /// - Inbound messages are limited to ``Configuration/maxMessageSize`` bytes
 ///   (`maximumMessageSize`); URLSession answers ping frames itself.
-/// - Close codes and reasons from the peer are kept in ``WebSocketConnection/receivedClose``.
+/// - Close codes and reasons from the peer are kept in `WebSocketConnection/receivedClose`.
 ///
 /// It compiles on Linux too, but swift-corelibs-foundation's WebSocket task does not work
 /// there; on Linux use `SocketWebSocketTransport` (module ServerBeeSocketTransport), which also
-/// honours ``TLSTrust``. This transport trusts what the system trusts and takes no pins.
+/// honours `TLSTrust`. This transport trusts what the system trusts and takes no pins.
 public final class URLSessionWebSocketTransport: WebSocketTransport {
   /// Settings for ``URLSessionWebSocketTransport``.
   public struct Configuration: Sendable, Hashable {
@@ -56,7 +57,7 @@ public final class URLSessionWebSocketTransport: WebSocketTransport {
   ///   - url: A `ws` or `wss` URL.
   ///   - headers: Extra handshake headers, such as `Authorization`.
   /// - Returns: The open connection.
-  /// - Throws: ``ServerBeeTransportError`` (`.invalidURL`, `.timedOut`, `.upgradeRejected`,
+  /// - Throws: `ServerBeeTransportError` (`.invalidURL`, `.timedOut`, `.upgradeRejected`,
   ///   `.tlsUntrustedCertificate`, `.connectionFailed`, …); `CancellationError` when cancelled.
   public func connect(to url: URL, headers: HTTPHeaders) async throws -> any WebSocketConnection {
     guard let scheme = url.scheme?.lowercased(), scheme == "ws" || scheme == "wss",
@@ -213,7 +214,7 @@ private final class WebSocketTaskEvents: NSObject, URLSessionWebSocketDelegate,
   }
 }
 
-/// One open `URLSessionWebSocketTask` behind ``WebSocketConnection``.
+/// One open `URLSessionWebSocketTask` behind `WebSocketConnection`.
 private final class URLSessionWebSocketConnection: WebSocketConnection, @unchecked Sendable {
   // @unchecked: the task and session are thread-safe; `continuation` is set once in init.
   let inbound: AsyncThrowingStream<WebSocketMessage, any Error>
