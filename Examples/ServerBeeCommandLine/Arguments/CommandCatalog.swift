@@ -219,10 +219,13 @@ enum CommandCatalog {
       ]),
     CommandSpec(
       name: "push", summary: "receive encrypted pushes as a device of a serverbee-relay",
-      usage: "push listen --relay URL [--count N] [--lang en|zh-Hans] | push decrypt FILE|-",
+      usage:
+        "push listen --relay URL [--count N] [--lang en|zh-Hans] [--open] | push decrypt FILE|-",
       options: [
         OptionSpec(name: "relay", valueName: "URL", help: "the serverbee-relay the server uses"),
         OptionSpec(name: "count", valueName: "N", help: "stop after N notifications"),
+        OptionSpec(
+          name: "open", valueName: nil, help: "listen: tap each notification (as 'serverbee open')"),
         OptionSpec(name: "lang", valueName: "L", help: "en or zh-Hans (default from LANG)"),
       ],
       positionals: 1...2,
@@ -233,11 +236,14 @@ enum CommandCatalog {
         notifications enable') to the relay's device stream, decrypts every push with the content \
         key in the store and prints its title and body; a push that cannot be opened shows the \
         generic text. The same event delivered twice is shown once. --json prints one object per \
-        notification.
+        notification. With --open each notification is also tapped, as 'serverbee open' does: the \
+        screen it opens (or its fallback) follows it, and a tap that opens nothing is one line on \
+        stderr; with --json the tap's object follows the notification's.
         """,
       examples: [
         "serverbee push listen --relay http://127.0.0.1:8787",
         "serverbee push listen --relay https://relay.example --json --count 1",
+        "serverbee push listen --relay http://127.0.0.1:8787 --open",
         "serverbee push decrypt payload.json",
       ]),
     CommandSpec(

@@ -1,4 +1,5 @@
 import DeepLinkValidation
+import Foundation
 import ServerBeeAPI
 import ServerBeeKit
 import ServerBeeModels
@@ -15,20 +16,28 @@ enum OpenCommand {
     let payload = try PayloadInput.read(context.arguments.positionals[0])
     let session = try await context.openSession()
     let identity = try await session.requireSignedIn(server: context.server)
+    try await tap(payload, identity: identity, session: session, console: context.console)
+  }
+
+  /// Taps one APNs payload through `ServerBeeClient.taps` and prints the screen it ends on.
+  /// - Throws: `CommandLineError` (`nothingToOpen`) when the tap opens nothing.
+  static func tap(
+    _ payload: Data, identity: SessionIdentity, session: ClientSession, console: Console
+  ) async throws {
     let taps = session.client.taps
     await taps.receive(PushTap(apnsPayload: payload))
     await taps.markReady()
-    let outcome = try await Spinner.run("Opening the notification", console: context.console) {
+    let outcome = try await Spinner.run("Opening the notification", console: console) {
       await taps.consume()
     }
     switch outcome {
     case .open(let destination)?:
-      try await show(destination, identity: identity, session: session, console: context.console)
+      try await show(destination, identity: identity, session: session, console: console)
     case .unavailable(let reason)?:
       guard reason.fallback != .noNavigation else {
         throw CommandLineError(.nothingToOpen, TapText.refusal(reason))
       }
-      try show(reason, console: context.console)
+      try show(reason, console: console)
     case nil:
       throw CommandLineError(.nothingToOpen, "there was no notification to open")
     }

@@ -107,7 +107,8 @@ enum PushCommands {
     }
     let language = try language(context)
     let session = try await context.openSession()
-    _ = try await session.requireSignedIn(server: context.server)
+    let identity = try await session.requireSignedIn(server: context.server)
+    let opensTaps = context.arguments.flags.contains("open")
     let connection = try await deviceStream(relay: components, store: session.client.store)
     if !context.console.json {
       context.console.error("listening for pushes from \(relayText) (Ctrl-C to stop)")
@@ -123,6 +124,15 @@ enum PushCommands {
         guard seen.insert(id).inserted else { continue }
       }
       print(opened, notification, console: context.console)
+      if opensTaps {
+        // The tap as the app would handle it; one that opens nothing is a line, not the end.
+        do {
+          try await OpenCommand.tap(
+            Data(text.utf8), identity: identity, session: session, console: context.console)
+        } catch let error as CommandLineError where error.code == .nothingToOpen {
+          context.console.error(TerminalText.safe("tap: \(error.message)"))
+        }
+      }
       shown += 1
       if let count, shown >= count { break }
     }
