@@ -42,7 +42,7 @@ public final class URLSessionHTTPTransport: HTTPTransport {
   public init(configuration: Configuration = Configuration()) {
     self.configuration = configuration
     let sessionConfiguration = URLSessionConfiguration.ephemeral
-    let seconds = Self.seconds(configuration.timeout)
+    let seconds = URLSessionFailure.seconds(configuration.timeout)
     sessionConfiguration.timeoutIntervalForRequest = seconds
     sessionConfiguration.timeoutIntervalForResource = seconds
     sessionConfiguration.httpCookieAcceptPolicy = .never
@@ -64,7 +64,7 @@ public final class URLSessionHTTPTransport: HTTPTransport {
   public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
     var urlRequest = URLRequest(url: request.url)
     urlRequest.httpMethod = request.method.rawValue
-    urlRequest.timeoutInterval = Self.seconds(configuration.timeout)
+    urlRequest.timeoutInterval = URLSessionFailure.seconds(configuration.timeout)
     for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
     if !request.body.isEmpty { urlRequest.httpBody = request.body }
     try Task.checkCancellation()
@@ -85,40 +85,8 @@ public final class URLSessionHTTPTransport: HTTPTransport {
     return HTTPResponse(status: http.statusCode, headers: headers, body: data)
   }
 
-  private static func seconds(_ duration: Duration) -> TimeInterval {
-    let (seconds, attoseconds) = duration.components
-    return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
-  }
-
   private static func mapped(_ error: any Error) -> any Error {
-    if error is CancellationError || Task.isCancelled { return CancellationError() }
-    guard let urlError = error as? URLError else {
-      return ServerBeeTransportError(.connectionFailed, "the request failed")
-    }
-    switch urlError.code {
-    case .cancelled: return CancellationError()
-    case .timedOut:
-      return ServerBeeTransportError(.timedOut, "the request timed out", underlying: urlError)
-    case .cannotConnectToHost:
-      return ServerBeeTransportError(
-        .connectionRefused, "the server refused the connection", underlying: urlError)
-    case .cannotFindHost, .dnsLookupFailed:
-      return ServerBeeTransportError(
-        .nameResolutionFailed, "the host name did not resolve", underlying: urlError)
-    case .networkConnectionLost:
-      return ServerBeeTransportError(
-        .connectionLost, "the connection was lost", underlying: urlError)
-    case .serverCertificateUntrusted, .serverCertificateHasUnknownRoot,
-      .serverCertificateNotYetValid, .serverCertificateHasBadDate:
-      return ServerBeeTransportError(
-        .tlsUntrustedCertificate, "the server certificate is not trusted", underlying: urlError)
-    case .secureConnectionFailed:
-      return ServerBeeTransportError(
-        .tlsHandshakeFailed, "the TLS handshake failed", underlying: urlError)
-    default:
-      return ServerBeeTransportError(
-        .connectionFailed, "the request failed (\(urlError.code.rawValue))", underlying: urlError)
-    }
+    URLSessionFailure.mapped(error, what: "the request")
   }
 }
 

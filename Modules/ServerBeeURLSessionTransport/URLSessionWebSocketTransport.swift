@@ -67,7 +67,7 @@ public final class URLSessionWebSocketTransport: WebSocketTransport {
         .invalidURL, "a WebSocket URL must be ws:// or wss:// with a host")
     }
     var request = URLRequest(url: url)
-    request.timeoutInterval = Self.seconds(configuration.connectTimeout)
+    request.timeoutInterval = URLSessionFailure.seconds(configuration.connectTimeout)
     for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
     let delegate = WebSocketTaskEvents()
     let sessionConfiguration = URLSessionConfiguration.ephemeral
@@ -103,12 +103,7 @@ public final class URLSessionWebSocketTransport: WebSocketTransport {
     return connection
   }
 
-  static func seconds(_ duration: Duration) -> TimeInterval {
-    let (seconds, attoseconds) = duration.components
-    return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
-  }
-
-  /// Maps a URLSession failure to the transport's typed errors.
+  /// Maps a URLSession failure: a refused upgrade (an HTTP status other than 101) first.
   static func mapped(_ error: any Error, task: URLSessionTask?) -> any Error {
     if error is CancellationError || Task.isCancelled { return CancellationError() }
     if error is ServerBeeTransportError { return error }
@@ -116,33 +111,10 @@ public final class URLSessionWebSocketTransport: WebSocketTransport {
       return ServerBeeTransportError(
         .upgradeRejected, "the server refused the WebSocket upgrade", httpStatus: status)
     }
-    guard let urlError = error as? URLError else {
-      return ServerBeeTransportError(.connectionFailed, "the WebSocket connection failed")
-    }
-    switch urlError.code {
-    case .cancelled: return CancellationError()
-    case .timedOut:
-      return ServerBeeTransportError(.timedOut, "the WebSocket handshake timed out")
-    case .cannotConnectToHost:
-      return ServerBeeTransportError(.connectionRefused, "the server refused the connection")
-    case .cannotFindHost, .dnsLookupFailed:
-      return ServerBeeTransportError(.nameResolutionFailed, "the host name did not resolve")
-    case .networkConnectionLost:
-      return ServerBeeTransportError(.connectionLost, "the connection was lost")
-    case .serverCertificateUntrusted, .serverCertificateHasUnknownRoot:
-      return ServerBeeTransportError(
-        .tlsUntrustedCertificate, "the server certificate is not trusted")
-    case .serverCertificateHasBadDate, .serverCertificateNotYetValid:
-      return ServerBeeTransportError(
-        .tlsCertificateExpired, "the server certificate is expired or not yet valid")
-    case .secureConnectionFailed:
-      return ServerBeeTransportError(.tlsHandshakeFailed, "the TLS handshake failed")
-    case .badServerResponse:
+    if (error as? URLError)?.code == .badServerResponse {
       return ServerBeeTransportError(.handshakeInvalid, "the WebSocket handshake was invalid")
-    default:
-      return ServerBeeTransportError(
-        .connectionFailed, "the WebSocket connection failed (\(urlError.code.rawValue))")
     }
+    return URLSessionFailure.mapped(error, what: "the WebSocket connection")
   }
 }
 

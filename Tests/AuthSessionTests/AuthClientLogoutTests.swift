@@ -10,6 +10,7 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct AuthClientLogoutTests {
   static let revokePath = "/api/mobile/auth/revoke"
   static let unregisterPath = "/api/mobile/push/unregister"
+  static let down = ServerBeeTransportError(.connectionRefused, "down")
 
   @Test func logoutWithAConfirmedProofUnregistersClearsThenRevokesWithTheExpectedSession()
     async throws
@@ -48,12 +49,7 @@ import Testing
   }
 
   @Test func offlineLogoutKeepsTheEntryUntilPendingCleanupCompletes() async throws {
-    let fixture = AuthFixture()
-    try await fixture.signInWithConfirmedProof()
-    let down = ServerBeeTransportError(.connectionRefused, "down")
-    await fixture.http.expect(.post, Self.unregisterPath, throwing: down)
-    await fixture.http.expect(.post, Self.revokePath, throwing: down)
-    #expect(try await fixture.client.logout() == .pendingCleanup)
+    let fixture = try await Self.loggedOutOffline()
     #expect(fixture.client.currentState == .signedOut)
     #expect(try fixture.storedLogin() == nil)
     #expect(try await fixture.client.pendingCleanups().map(\.mobileSessionID) == [Wire.sessionID])
@@ -73,12 +69,7 @@ import Testing
   }
 
   @Test func aPendingCleanupCanBeForgottenExplicitly() async throws {
-    let fixture = AuthFixture()
-    try await fixture.signInWithConfirmedProof()
-    let down = ServerBeeTransportError(.connectionRefused, "down")
-    await fixture.http.expect(.post, Self.unregisterPath, throwing: down)
-    await fixture.http.expect(.post, Self.revokePath, throwing: down)
-    #expect(try await fixture.client.logout() == .pendingCleanup)
+    let fixture = try await Self.loggedOutOffline()
     let entry = try #require(try await fixture.client.pendingCleanups().first)
 
     #expect(try await fixture.client.forgetPendingCleanup(id: "no-such-entry") == nil)
@@ -104,16 +95,11 @@ import Testing
   }
 
   @Test func aJournalEntryIsReplayedOnlyWithItsOwnCredentials() async throws {
-    let fixture = AuthFixture()
-    try await fixture.signInWithConfirmedProof()
-    let down = ServerBeeTransportError(.connectionRefused, "down")
-    await fixture.http.expect(.post, Self.unregisterPath, throwing: down)
-    await fixture.http.expect(.post, Self.revokePath, throwing: down)
-    #expect(try await fixture.client.logout() == .pendingCleanup)
+    let fixture = try await Self.loggedOutOffline()
     let installationID = try #require(try fixture.storedJournal().first?.installationID)
 
     // A second account signs in on the same installation; cleanup runs first and fails again.
-    await fixture.http.expect(.post, Self.revokePath, throwing: down)
+    await fixture.http.expect(.post, Self.revokePath, throwing: Self.down)
     try await fixture.signIn(
       tokens: Wire.tokens(
         access: "bob-access", refresh: "bob-refresh", sessionID: Wire.otherSessionID,
@@ -256,5 +242,16 @@ import Testing
   @Test func logoutWhenSignedOutIsATypedError() async throws {
     let fixture = AuthFixture()
     #expect(await authErrorCode { _ = try await fixture.client.logout() } == .notSignedIn)
+  }
+
+  /// A fixture signed in with a confirmed proof, then logged out while the server was down:
+  /// the revocation is queued.
+  private static func loggedOutOffline() async throws -> AuthFixture {
+    let fixture = AuthFixture()
+    try await fixture.signInWithConfirmedProof()
+    await fixture.http.expect(.post, Self.unregisterPath, throwing: Self.down)
+    await fixture.http.expect(.post, Self.revokePath, throwing: Self.down)
+    #expect(try await fixture.client.logout() == .pendingCleanup)
+    return fixture
   }
 }
