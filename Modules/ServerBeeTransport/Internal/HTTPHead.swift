@@ -24,8 +24,10 @@ package struct HTTPRequestHead: Sendable, Hashable {
   }
 
   /// The head as bytes, ending with the blank line; headers sorted by name for stable output.
+  /// The request line keeps ``version`` (an `HTTP/1.0` request stays one; found by
+  /// `fuzz-http-head`).
   package var serialized: [UInt8] {
-    HTTPHeadCodec.serialize(startLine: "\(method) \(target) HTTP/1.1", headers: headers)
+    HTTPHeadCodec.serialize(startLine: "\(method) \(target) \(version)", headers: headers)
   }
 }
 
