@@ -209,9 +209,11 @@ struct HTTPResponseReader {
   }
 
   private mutating func readToEnd() throws -> [UInt8] {
-    while try fill() {
+    // Checked before the first read too: the whole body may have come with the head (found by
+    // fuzz-http-response, which saw an oversized body accepted when it arrived in one read).
+    repeat {
       if buffered.count > limit { throw tooLarge() }
-    }
+    } while try fill()
     return buffered
   }
 
