@@ -27,15 +27,21 @@ public enum WireJSON {
     guard data.count <= maximumInputSize else {
       throw ServerBeeModelsError(.tooLarge, "JSON input of \(data.count) bytes exceeds the limit")
     }
+    // JSON is UTF-8 (RFC 8259 §8.1). Refused up front because Foundation's decoder on Linux
+    // reports invalid UTF-8 inconsistently, as `malformedJSON` on one call and as an invalid
+    // field on the next for the same bytes (found by fuzz-live-decoder).
+    guard String(validating: data, as: UTF8.self) != nil else {
+      throw ServerBeeModelsError(.malformedJSON, "the body is not valid UTF-8")
+    }
     do {
       return try JSONDecoder().decode(type, from: data)
     } catch let error as DecodingError {
       let mapped = modelsError(from: error)
       // Foundation reports a number that does not fit an integer field (`1.5`, `1e30`) as
       // "not valid JSON" at the root, without a path. Tell that apart from truly broken JSON.
-      // JSONSerialization on Linux answers invalid UTF-8 differently from run to run, so only
-      // well-formed UTF-8 gets the second look (found by LiveFrameDecoderDifferentialTests).
-      if mapped.code == .malformedJSON, String(validating: data, as: UTF8.self) != nil,
+      // (Invalid UTF-8 never gets here: JSONSerialization on Linux answers it differently from
+      // run to run, found by LiveFrameDecoderDifferentialTests.)
+      if mapped.code == .malformedJSON,
         (try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])) != nil
       {
         throw ServerBeeModelsError(
