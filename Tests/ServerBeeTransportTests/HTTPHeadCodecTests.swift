@@ -39,6 +39,16 @@ import Testing
     #expect(try HTTPHeadCodec.parseRequest(head.serialized) == head)
   }
 
+  /// Found by `fuzz-http-request`: `Upgrade: websocket` then an empty `Upgrade:` joined to
+  /// `"websocket, "`, which serialized and parsed again as `"websocket,"`.
+  @Test func aRepeatedHeaderWithAnEmptyValueRoundTrips() throws {
+    let text = "GET / HTTP/1.1\r\nUpgrade: websocket\r\nUpgrade:\r\nX: \r\nX: b\r\n\r\n"
+    let head = try HTTPHeadCodec.parseRequest(Array(text.utf8))
+    #expect(head.headers["upgrade"] == "websocket,")
+    #expect(head.headers["x"] == ", b")
+    #expect(try HTTPHeadCodec.parseRequest(head.serialized) == head)
+  }
+
   @Test func incompleteHeadNeedsMoreBytesAtEveryCut() throws {
     for cut in 0..<request.count {
       #expect(try HTTPHeadCodec.headLength(in: request[0..<cut]) == nil)
