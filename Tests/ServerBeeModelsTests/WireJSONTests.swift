@@ -79,6 +79,19 @@ import Testing
     }
   }
 
+  /// Found by `fuzz-live-decoder`: JSON that is broken (raw control characters in strings) but
+  /// read lazily failed as `malformedJSON` or as `invalidField`, depending on the call.
+  @Test func brokenJSONIsAlwaysAMalformedJSONError() {
+    let text =
+      "{\"type\":\"\u{0C}g\u{1F}\0en_changed\",\"server_id\":\"c1\",\"agent_authority\":"
+      + "{\"statux\":\"claimed\",\"\0\0ing_offer\":null}}"
+    for _ in 0..<20 {
+      #expect {
+        try WireJSON.decode(LiveStreamMessage.self, from: Data(text.utf8))
+      } throws: { ($0 as? ServerBeeModelsError)?.code == .malformedJSON }
+    }
+  }
+
   @Test func oversizeInputIsRefusedBeforeParsing() {
     let huge = Data(repeating: 0x20, count: WireJSON.maximumInputSize + 1)
     #expect {
