@@ -7,7 +7,7 @@ import Foundation
 import FuzzSupport
 import ServerBeeModels
 
-nonisolated(unsafe) let calendar: Calendar = {
+let calendar: Calendar = {
   var calendar = Calendar(identifier: .gregorian)
   calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
   return calendar

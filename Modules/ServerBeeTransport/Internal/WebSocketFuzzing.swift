@@ -125,21 +125,38 @@
     WebSocketMessageAssembler.closePayload(code: code, reason: reason)
   }
 
-  /// Compresses `bytes` as one permessage-deflate message and inflates it again, each with a
-  /// fresh zlib stream.
-  /// - Parameter bytes: A message.
-  /// - Returns: The inflated bytes.
-  /// - Throws: ``Failure`` when zlib fails.
-  public static func deflateRoundTrip(_ bytes: [UInt8]) throws(Failure) -> [UInt8] {
-    do {
-      let deflater = try RawDeflater()
-      let inflater = try RawInflater()
+  /// A permessage-deflate compressor and decompressor pair, each reset before every message (a
+  /// zlib stream costs far more to set up than a small message costs to compress).
+  public final class DeflateRoundTrip {
+    private let deflater: RawDeflater
+    private let inflater: RawInflater
+
+    /// Creates the pair.
+    /// - Throws: ``Failure`` when zlib cannot initialise.
+    public init() throws(Failure) {
+      do {
+        deflater = try RawDeflater()
+        inflater = try RawInflater()
+      } catch {
+        throw Failure(error)
+      }
+    }
+
+    /// Compresses `bytes` as one message (no context takeover) and inflates it again.
+    /// - Parameter bytes: A message.
+    /// - Returns: The inflated bytes.
+    /// - Throws: ``Failure`` when inflating fails.
+    public func roundTrip(_ bytes: [UInt8]) throws(Failure) -> [UInt8] {
+      deflater.reset()
+      inflater.reset()
       var output: [UInt8] = []
-      try inflater.inflate(
-        deflater.compress(bytes) + [0, 0, 0xFF, 0xFF], into: &output, limit: bytes.count + 1)
+      do {
+        try inflater.inflate(
+          deflater.compress(bytes) + [0, 0, 0xFF, 0xFF], into: &output, limit: bytes.count + 1)
+      } catch {
+        throw Failure(error)
+      }
       return output
-    } catch {
-      throw Failure(error)
     }
   }
 }
