@@ -6,14 +6,15 @@
 #   scripts/fuzz.sh                         # every target for 30 s (release build)
 #   scripts/fuzz.sh --seconds 600 fuzz-models fuzz-live-decoder
 #   scripts/fuzz.sh --runs 10000000         # the lead's campaign: a fixed number of runs each
-#   scripts/fuzz.sh --smoke                 # CI: a quick debug build, 2 s per target
+#   scripts/fuzz.sh --smoke                 # CI: a quick debug build, 1 s per target
 #
 # Inputs start from Fuzz/corpus-seed/<target>/ (in git, see Fuzz/make-seeds.py) and grow in
 # Fuzz/corpus/<target>/ (not in git). A failing input is written to Fuzz/findings/<target>/;
 # reproduce it with `Fuzz/.build/release/<target> Fuzz/findings/<target>/crash-…`. Full logs
 # are in Fuzz/logs/<target>.log.
 set -euo pipefail
-cd "$(dirname "$0")/../Fuzz"
+script="$(readlink -f "$0")"
+cd "$(dirname "$script")/../Fuzz"
 
 all_targets=(
   fuzz-frame-decoder fuzz-http-head fuzz-http-request fuzz-http-response fuzz-live-decoder
@@ -29,8 +30,8 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --seconds) seconds="${2:?--seconds needs a number}"; shift 2 ;;
     --runs) runs="${2:?--runs needs a number}"; shift 2 ;;
-    --smoke) smoke=true; seconds=2; shift ;;
-    -h | --help) sed -n '2,15p' "$0"; exit 0 ;;
+    --smoke) smoke=true; seconds=1; shift ;;
+    -h | --help) sed -n '2,15p' "$script"; exit 0 ;;
     -*) echo "fuzz.sh: unknown option $1" >&2; exit 2 ;;
     *) targets+=("$1"); shift ;;
   esac
