@@ -264,12 +264,6 @@ package final class HTTPServerConnection: @unchecked Sendable {
     case wouldBlock
   }
 
-  private enum Parse {
-    case complete(HTTPRequestHead, [UInt8])
-    case incomplete(expectsContinue: Bool)
-    case reject(status: Int, reason: String, detail: String)
-  }
-
   /// Parses buffered bytes and reads more until a request is complete. Without `blocking` it
   /// returns `.wouldBlock` instead of waiting or writing anything.
   private func readRequest(
@@ -278,8 +272,9 @@ package final class HTTPServerConnection: @unchecked Sendable {
   ) throws -> Outcome {
     if wake.isCancelled { throw CancellationError() }
     while true {
-      switch parseBuffered(maxBodySize: maxBodySize, limits: limits) {
-      case .complete(let head, let body):
+      switch HTTPRequestParser.parse(buffer, maxBodySize: maxBodySize, limits: limits) {
+      case .complete(let head, let body, let consumed):
+        buffer.removeFirst(consumed)
         continueSent = false
         return .request(head, body)
       case .reject(let status, let reason, let detail):
@@ -312,52 +307,6 @@ package final class HTTPServerConnection: @unchecked Sendable {
         }
       }
     }
-  }
-
-  private func parseBuffered(maxBodySize: Int, limits: HTTPHeadCodec.Limits) -> Parse {
-    let headLength: Int
-    do {
-      guard let length = try HTTPHeadCodec.headLength(in: buffer, limits: limits) else {
-        return .incomplete(expectsContinue: false)
-      }
-      headLength = length
-    } catch .tooLarge {
-      return .reject(
-        status: 431, reason: "Request Header Fields Too Large",
-        detail: "the request head is too large")
-    } catch {
-      return .reject(status: 400, reason: "Bad Request", detail: "a line ends without CR")
-    }
-    let head: HTTPRequestHead
-    do {
-      head = try HTTPHeadCodec.parseRequest(buffer[0..<headLength], limits: limits)
-    } catch .tooManyHeaders {
-      return .reject(
-        status: 431, reason: "Request Header Fields Too Large", detail: "too many header lines")
-    } catch {
-      return .reject(status: 400, reason: "Bad Request", detail: "the request head is malformed")
-    }
-    if head.headers["transfer-encoding"] != nil {
-      return .reject(
-        status: 501, reason: "Not Implemented", detail: "chunked request bodies are not supported")
-    }
-    var length = 0
-    if let text = head.headers["content-length"] {
-      guard text.allSatisfy(\.isASCII), let value = Int(text), value >= 0 else {
-        return .reject(status: 400, reason: "Bad Request", detail: "bad content-length")
-      }
-      guard value <= maxBodySize else {
-        return .reject(
-          status: 413, reason: "Content Too Large", detail: "the request body is too large")
-      }
-      length = value
-    }
-    guard buffer.count - headLength >= length else {
-      return .incomplete(expectsContinue: head.headers["expect"]?.lowercased() == "100-continue")
-    }
-    let body = Array(buffer[headLength..<(headLength + length)])
-    buffer.removeFirst(headLength + length)
-    return .complete(head, body)
   }
 
   /// Answers a bad request (bounded to 5 s, best effort); the caller then closes.

@@ -53,6 +53,25 @@ import Testing
     #expect(timestamp.formatted(.utcOffset) == offset)
   }
 
+  /// Found by `fuzz-rfc3339`: these parsed to instants outside the four-digit years, which were
+  /// then written as `10000-01-01T…` or `00-1-12-31T…` and could not be read back.
+  @Test(arguments: [
+    "9999-12-31T23:59:60Z", "9999-12-31T23:30:00-01:00", "0000-01-01T00:00:00+00:01",
+    "0000-01-01T00:59:59.5+01:00",
+  ])
+  func instantsOutsideTheFourDigitYearsAreRefused(text: String) {
+    #expect(throws: ServerBeeModelsError.self) { try RFC3339Timestamp(parsing: text) }
+  }
+
+  @Test(arguments: [
+    "9999-12-31T23:59:59.999999999Z", "0000-01-01T00:00:00Z", "9999-12-31T23:59:59+00:00",
+  ])
+  func theFirstAndLastWritableInstantsRoundTrip(text: String) throws {
+    let timestamp = try RFC3339Timestamp(parsing: text)
+    #expect(try RFC3339Timestamp(parsing: timestamp.description) == timestamp)
+    #expect(timestamp.description == text)
+  }
+
   @Test func roundTripsTheFormItWasReadIn() throws {
     for text in ["2026-05-20T10:05:00.412+00:00", "2026-03-28T10:15:30.123456789Z"] {
       let data = Data("\"\(text)\"".utf8)

@@ -59,6 +59,31 @@ import Testing
     #expect(try ServerURL(once.url.absoluteString) == once)
   }
 
+  /// Found by `fuzz-server-url`: such paths were kept, then `url` percent-encoded them (so its
+  /// text was not the normalised text) and `endpoint(_:)` fell back to the bare base URL.
+  @Test(arguments: [
+    "http://127.0.0.1:9527/a\u{18}", "https://a.example/caf\u{E9}", "https://a.example/a<b",
+    "https://a.example/100%", "https://a.example/%zz", "https://a.example/a\\b",
+    "https://a.example/{x}", "https://a.example/a|b", "https://a.example/a\"b",
+  ])
+  func pathsWithCharactersAURLCannotHoldAreRefused(input: String) {
+    #expect {
+      try ServerURL(input)
+    } throws: { ($0 as? ServerBeeModelsError)?.code == .invalidServerURL }
+  }
+
+  @Test(arguments: ["https://a.example/%E2%82%AC", "https://a.example/a:b@c;d=e,f(g)!$&'*+~_-."])
+  func percentEncodedAndReservedPathCharactersAreKept(input: String) throws {
+    let server = try ServerURL(input)
+    #expect(server.url.absoluteString == server.string)
+    #expect(server.endpoint("/api/servers").absoluteString == server.string + "/api/servers")
+  }
+
+  @Test func aValidPathSurvivesTheURLUnchanged() throws {
+    let server = try ServerURL("https://a.example/serverbee/v2")
+    #expect(server.url.absoluteString == "https://a.example/serverbee/v2")
+  }
+
   @Test func buildsAPIAndWebSocketEndpoints() throws {
     let secure = try ServerURL("https://monitor.example.com:9527")
     #expect(

@@ -64,6 +64,34 @@ import Testing
     }
   }
 
+  /// Found by `fuzz-live-decoder`: Foundation's decoder answered the same invalid UTF-8 bytes
+  /// with `malformedJSON` on one call and `invalidField` on another.
+  @Test(arguments: [
+    Array(#"{"type":"update"#.utf8) + [0xFF, 0xFF] + Array(#"","servers":[{"id":1}]}"#.utf8),
+    Array(#"{"a":""#.utf8) + [0xC0, 0xAF] + Array(#""}"#.utf8),
+    Array(#"{"a":1,"b":""#.utf8) + [0xED, 0xA0, 0x80] + Array(#""}"#.utf8),
+  ])
+  func invalidUTF8IsAlwaysAMalformedJSONError(bytes: [UInt8]) {
+    for _ in 0..<20 {
+      #expect {
+        try WireJSON.decode(LiveStreamMessage.self, from: Data(bytes))
+      } throws: { ($0 as? ServerBeeModelsError)?.code == .malformedJSON }
+    }
+  }
+
+  /// Found by `fuzz-live-decoder`: JSON that is broken (raw control characters in strings) but
+  /// read lazily failed as `malformedJSON` or as `invalidField`, depending on the call.
+  @Test func brokenJSONIsAlwaysAMalformedJSONError() {
+    let text =
+      "{\"type\":\"\u{0C}g\u{1F}\0en_changed\",\"server_id\":\"c1\",\"agent_authority\":"
+      + "{\"statux\":\"claimed\",\"\0\0ing_offer\":null}}"
+    for _ in 0..<20 {
+      #expect {
+        try WireJSON.decode(LiveStreamMessage.self, from: Data(text.utf8))
+      } throws: { ($0 as? ServerBeeModelsError)?.code == .malformedJSON }
+    }
+  }
+
   @Test func oversizeInputIsRefusedBeforeParsing() {
     let huge = Data(repeating: 0x20, count: WireJSON.maximumInputSize + 1)
     #expect {

@@ -32,6 +32,24 @@ import Testing
         == HTTPHeadCodec.parseRequest(request))
   }
 
+  /// Found by `fuzz-http-head`: the request line was always written as `HTTP/1.1`.
+  @Test func anHTTP10RequestSerializesAsHTTP10() throws {
+    let head = try HTTPHeadCodec.parseRequest(Array("GET / HTTP/1.0\r\nX-A: 1\r\n\r\n".utf8))
+    #expect(head.version == "HTTP/1.0")
+    #expect(head.serialized == Array("GET / HTTP/1.0\r\nx-a: 1\r\n\r\n".utf8))
+    #expect(try HTTPHeadCodec.parseRequest(head.serialized) == head)
+  }
+
+  /// Found by `fuzz-http-request`: `Upgrade: websocket` then an empty `Upgrade:` joined to
+  /// `"websocket, "`, which serialized and parsed again as `"websocket,"`.
+  @Test func aRepeatedHeaderWithAnEmptyValueRoundTrips() throws {
+    let text = "GET / HTTP/1.1\r\nUpgrade: websocket\r\nUpgrade:\r\nX: \r\nX: b\r\n\r\n"
+    let head = try HTTPHeadCodec.parseRequest(Array(text.utf8))
+    #expect(head.headers["upgrade"] == "websocket,")
+    #expect(head.headers["x"] == ", b")
+    #expect(try HTTPHeadCodec.parseRequest(head.serialized) == head)
+  }
+
   @Test func incompleteHeadNeedsMoreBytesAtEveryCut() throws {
     for cut in 0..<request.count {
       #expect(try HTTPHeadCodec.headLength(in: request[0..<cut]) == nil)

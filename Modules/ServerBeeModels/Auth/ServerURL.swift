@@ -92,11 +92,38 @@ public struct ServerURL: Hashable, Sendable, Codable, CustomStringConvertible {
     var path = String(tail)
     while path.hasSuffix("/") { path.removeLast() }
     guard !path.contains(" ") else { throw fail("the path has spaces") }
+    // RFC 3986 path characters only (unreserved, sub-delims, `:`, `@`, `/` and `%XX`): anything
+    // else (control characters, non-ASCII, `<>"{}|\^` …) made `url` percent-encode it and
+    // `endpoint(_:)` silently fall back to the bare base (found by fuzz-server-url).
+    guard Self.isValidPath(Array(path.utf8)) else {
+      throw fail("the path has characters that are not allowed (percent-encode them)")
+    }
 
     self.scheme = scheme
     self.host = host.lowercased()
     self.port = port
     self.path = path
+  }
+
+  private static func isValidPath(_ bytes: [UInt8]) -> Bool {
+    var index = 0
+    while index < bytes.count {
+      let byte = bytes[index]
+      switch byte {
+      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+        UInt8(ascii: "0")...UInt8(ascii: "9"):
+        index += 1
+      case UInt8(ascii: "%"):
+        guard index + 2 < bytes.count, bytes[index + 1].isHexDigit, bytes[index + 2].isHexDigit
+        else { return false }
+        index += 3
+      default:
+        // unreserved `-._~`, sub-delims `!$&'()*+,;=`, then `:` `@` `/`.
+        guard Array("-._~!$&'()*+,;=:@/".utf8).contains(byte) else { return false }
+        index += 1
+      }
+    }
+    return true
   }
 
   /// The normalised text, for example `https://monitor.example.com:9527`.
@@ -164,5 +191,11 @@ public struct ServerURL: Hashable, Sendable, Codable, CustomStringConvertible {
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.singleValueContainer()
     try container.encode(string)
+  }
+}
+
+extension UInt8 {
+  fileprivate var isHexDigit: Bool {
+    (0x30...0x39).contains(self) || (0x41...0x46).contains(self) || (0x61...0x66).contains(self)
   }
 }

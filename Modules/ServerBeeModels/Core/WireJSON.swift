@@ -27,17 +27,27 @@ public enum WireJSON {
     guard data.count <= maximumInputSize else {
       throw ServerBeeModelsError(.tooLarge, "JSON input of \(data.count) bytes exceeds the limit")
     }
+    // JSON is UTF-8 (RFC 8259 §8.1). Refused up front because Foundation's decoder on Linux
+    // reports invalid UTF-8 inconsistently, as `malformedJSON` on one call and as an invalid
+    // field on the next for the same bytes (found by fuzz-live-decoder).
+    guard String(validating: data, as: UTF8.self) != nil else {
+      throw ServerBeeModelsError(.malformedJSON, "the body is not valid UTF-8")
+    }
     do {
       return try JSONDecoder().decode(type, from: data)
     } catch let error as DecodingError {
+      // Foundation's decoder reads lazily: broken JSON (a raw control character in a string,
+      // say) may surface as a type error of whichever field it reaches first, and which one
+      // that is varies from call to call (found by fuzz-live-decoder). So a failure is first
+      // checked against the whole text: not JSON at all is always `malformedJSON`.
+      // (Invalid UTF-8 never gets here: JSONSerialization on Linux answers it differently from
+      // run to run, found by LiveFrameDecoderDifferentialTests.)
+      guard (try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])) != nil
+      else { throw ServerBeeModelsError(.malformedJSON, "the body is not valid JSON") }
       let mapped = modelsError(from: error)
       // Foundation reports a number that does not fit an integer field (`1.5`, `1e30`) as
       // "not valid JSON" at the root, without a path. Tell that apart from truly broken JSON.
-      // JSONSerialization on Linux answers invalid UTF-8 differently from run to run, so only
-      // well-formed UTF-8 gets the second look (found by LiveFrameDecoderDifferentialTests).
-      if mapped.code == .malformedJSON, String(validating: data, as: UTF8.self) != nil,
-        (try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])) != nil
-      {
+      if mapped.code == .malformedJSON {
         throw ServerBeeModelsError(
           .invalidField, "a number does not fit its integer field (fraction or out of range)")
       }

@@ -54,8 +54,18 @@ enum RFC3339Parser {
     let seconds =
       Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second)
       - Int64(offsetSeconds)
+    // The instant must be writable again: an offset or a leap second can carry it out of the
+    // four-digit years (`9999-12-31T23:59:60Z`, `0000-01-01T00:00:00+01:00`), which the
+    // formatter cannot express (found by fuzz-rfc3339).
+    guard utcRange.contains(seconds) else { return nil }
     return RFC3339Timestamp(secondsSince1970: seconds, nanoseconds: Int32(nanos), style: style)
   }
+
+  /// The whole seconds from 0000-01-01T00:00:00Z through 9999-12-31T23:59:59Z.
+  static let utcRange: ClosedRange<Int64> =
+    Int64(daysFromCivil(year: 0, month: 1, day: 1))
+    * 86_400...(Int64(
+      daysFromCivil(year: 10_000, month: 1, day: 1)) * 86_400 - 1)
 
   static func format(_ t: RFC3339Timestamp, style: RFC3339Timestamp.Style) -> String {
     let split = t.secondsSince1970.quotientAndRemainder(dividingBy: 86_400)

@@ -244,7 +244,7 @@ struct HTTPResponseReader {
     if head.headers["transfer-encoding"]?.lowercased().contains("chunked") == true {
       body = try readChunked()
     } else if let text = head.headers["content-length"] {
-      guard text.allSatisfy(\.isASCII), let length = Int(text), length >= 0 else {
+      guard let length = HTTPHeadCodec.contentLength(text) else {
         throw ServerBeeTransportError(.malformedHTTPHead, "the content-length is not a number")
       }
       guard length <= limit else { throw tooLarge() }
@@ -293,16 +293,23 @@ struct HTTPResponseReader {
   }
 
   private mutating func readToEnd() throws -> [UInt8] {
-    while try fill() {
+    // Checked before the first read too: the whole body may have come with the head (found by
+    // fuzz-http-response, which saw an oversized body accepted when it arrived in one read).
+    repeat {
       if buffered.count > limit { throw tooLarge() }
-    }
+    } while try fill()
     return buffered
   }
 
   /// One CRLF-terminated line (chunk sizes, trailers), at most 8 KiB.
   private mutating func readLine() throws -> [UInt8] {
+    var searched = 0  // bytes already known to hold no CRLF, so each byte is scanned once
     while true {
-      if let end = Self.crlf(in: buffered) {
+      if let end = Self.crlf(in: buffered, from: max(0, searched - 1)) {
+        // The same limit whether the line arrived in one read or trickled in.
+        guard end <= 8192 else {
+          throw ServerBeeTransportError(.malformedHTTPHead, "a chunk line is too long")
+        }
         let line = Array(buffered[0..<end])
         buffered.removeFirst(end + 2)
         return line
@@ -310,6 +317,7 @@ struct HTTPResponseReader {
       guard buffered.count <= 8192 else {
         throw ServerBeeTransportError(.malformedHTTPHead, "a chunk line is too long")
       }
+      searched = buffered.count
       guard try fill() else {
         throw ServerBeeTransportError(.connectionLost, "the server closed inside a chunked body")
       }
@@ -336,9 +344,9 @@ struct HTTPResponseReader {
     }
   }
 
-  private static func crlf(in bytes: [UInt8]) -> Int? {
-    guard bytes.count >= 2 else { return nil }
-    for index in 0..<(bytes.count - 1) where bytes[index] == 13 && bytes[index + 1] == 10 {
+  private static func crlf(in bytes: [UInt8], from start: Int = 0) -> Int? {
+    guard bytes.count >= 2, start < bytes.count - 1 else { return nil }
+    for index in start..<(bytes.count - 1) where bytes[index] == 13 && bytes[index + 1] == 10 {
       return index
     }
     return nil

@@ -26,8 +26,10 @@ package struct HTTPRequestHead: Sendable, Hashable {
   }
 
   /// The head as bytes, ending with the blank line; headers sorted by name for stable output.
+  /// The request line keeps ``version`` (an `HTTP/1.0` request stays one; found by
+  /// `fuzz-http-head`).
   package var serialized: [UInt8] {
-    HTTPHeadCodec.serialize(startLine: "\(method) \(target) HTTP/1.1", headers: headers)
+    HTTPHeadCodec.serialize(startLine: "\(method) \(target) \(version)", headers: headers)
   }
 }
 
@@ -167,6 +169,15 @@ package enum HTTPHeadCodec {
     guard reason.allSatisfy(isFieldValueByte) else { throw .malformedStartLine }
     return HTTPResponseHead(
       status: status, reason: String(decoding: reason, as: UTF8.self), headers: headers)
+  }
+
+  /// A `content-length` value: one or more ASCII digits only (RFC 9110 §8.6), so `+5`, `-0`,
+  /// ` 5` and `5, 5` are refused, and no value that overflows `Int`.
+  /// - Parameter text: The field value.
+  /// - Returns: The length, or `nil` when the value is not a valid length.
+  package static func contentLength(_ text: String) -> Int? {
+    guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+    return Int(text)
   }
 
   /// Whether a header can be written as one HTTP/1.1 field line: a token name and a value

@@ -112,6 +112,7 @@ package struct PerMessageDeflateParameters: Sendable, Hashable {
   }
 
   private static func windowBits(_ text: String) -> Int? {
+    guard text.utf8.count <= 4 else { return nil }  // at most `"15"`
     let unquoted =
       text.hasPrefix("\"") && text.hasSuffix("\"") && text.count >= 2
       ? String(text.dropFirst().dropLast()) : text
@@ -127,17 +128,21 @@ package struct PerMessageDeflateParameters: Sendable, Hashable {
   package static func parseExtensions(_ header: String) -> [(
     name: String, parameters: [(String, String?)]
   )] {
-    header.split(separator: ",").map { item in
-      let parts = item.split(separator: ";").map { String($0).trimmingSpaces }
+    // On the UTF-8 bytes: the separators are ASCII, and Character-based splitting costs
+    // grapheme breaking on every byte of a header the peer controls (found by fuzz-http-head).
+    Array(header.utf8).split(separator: UInt8(ascii: ",")).map { item in
+      let parts = item.split(separator: UInt8(ascii: ";")).map { trimmed($0) }
       let parameters: [(String, String?)] = parts.dropFirst().map { parameter in
-        guard let equals = parameter.firstIndex(of: "=") else { return (parameter, nil) }
-        return (
-          String(parameter[..<equals]).trimmingSpaces,
-          String(parameter[parameter.index(after: equals)...]).trimmingSpaces
-        )
+        let bytes = Array(parameter.utf8)
+        guard let equals = bytes.firstIndex(of: UInt8(ascii: "=")) else { return (parameter, nil) }
+        return (trimmed(bytes[..<equals]), trimmed(bytes[(equals + 1)...]))
       }
       return (parts.first ?? "", parameters)
     }
+  }
+
+  private static func trimmed(_ bytes: ArraySlice<UInt8>) -> String {
+    String(decoding: bytes, as: UTF8.self).trimmingSpaces
   }
 }
 
@@ -151,10 +156,16 @@ package struct HandshakeProblem: Error, Hashable, Sendable {
 }
 
 extension String {
+  /// Without leading and trailing spaces and tabs. Works on the UTF-8 bytes: the former
+  /// Character-by-Character version (reversed twice) cost about 2 µs per byte, 38 ms for one
+  /// 16 KiB `Sec-WebSocket-Extensions` header a client controls (found by fuzz-http-head).
   var trimmingSpaces: String {
-    String(
-      self.drop(while: { $0 == " " || $0 == "\t" }).reversed().drop(while: {
-        $0 == " " || $0 == "\t"
-      }).reversed())
+    let bytes = utf8
+    let isSpace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
+    guard let first = bytes.firstIndex(where: { !isSpace($0) }),
+      let last = bytes.lastIndex(where: { !isSpace($0) })
+    else { return "" }
+    // Both ends sit next to ASCII (or the string's ends), so the slice is whole characters.
+    return String(decoding: bytes[first...last], as: UTF8.self)
   }
 }

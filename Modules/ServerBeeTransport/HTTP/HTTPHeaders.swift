@@ -35,14 +35,16 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
     set { fields[name.lowercased()] = newValue }
   }
 
-  /// Adds a value, joining it with an existing one by `", "`.
+  /// Adds a value, joining it with an existing one by `", "` (by `","` alone when `value` is
+  /// empty, so that a joined value never ends in whitespace a parser would trim away).
   /// - Parameters:
   ///   - value: The value to add.
   ///   - name: The header name, in any case.
   public mutating func append(_ value: String, for name: String) {
     let key = name.lowercased()
     if let existing = fields[key] {
-      fields[key] = existing + ", " + value
+      // `"a" + ", " + ""` would read back as `"a,"` (found by fuzz-http-request).
+      fields[key] = value.isEmpty ? existing + "," : existing + ", " + value
     } else {
       fields[key] = value
     }
