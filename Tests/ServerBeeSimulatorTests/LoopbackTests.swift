@@ -217,6 +217,19 @@ import Testing
     #expect(await idle.fill(timeout: 3) == false)
   }
 
+  @Test func anUnfinishedHeadGets408AtTheHeadTimeout() async throws {
+    // The whole-request and idle limits stay long: only the head timeout can answer.
+    let h = try Harness {
+      $0.idleTimeout = 60
+      $0.requestHeadTimeout = 0.3
+    }
+    let url = try await h.listen()
+    defer { h.simulator.stop() }
+    let slow = try #require(RawClient(port: UInt16(url.port ?? 0)))
+    slow.send("GET /healthz HTTP/1.1\r\nHost: x\r\n")
+    #expect(await slow.response(timeout: 10)?.status == 408)
+  }
+
   @Test func aConnectionOverTheCapDisplacesAnIdleKeepAliveOne() async throws {
     let h = try Harness { $0.maximumConnections = 1 }
     let url = try await h.listen()
