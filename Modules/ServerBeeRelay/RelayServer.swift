@@ -52,8 +52,8 @@ public final class RelayServer: Sendable {
     public var environments: Set<PushEnvironment>
     /// The `apns-topic`; `app.serverbee` (the official app) by default.
     public var topic: String
-    /// The most time a request may take to arrive (408 after); 5 s by default. An idle
-    /// keep-alive connection is closed silently after the same time.
+    /// The most time a request may take to arrive, counted from its first byte (408 after);
+    /// 5 s by default. An idle keep-alive connection is closed silently after the same time.
     public var uploadTimeout: Duration
     /// The most time the provider may take (then `retryable`/`NetworkUnavailable`); 10 s by
     /// default.

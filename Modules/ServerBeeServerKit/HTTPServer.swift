@@ -22,11 +22,23 @@ import ServerBeeTransport
 /// on that connection. A handler that returns without answering gets a bare 500 written for it.
 /// Blocking work in a handler belongs on ``HTTPServerConnection/runBlocking(_:)``.
 ///
-/// Limits: the request head (431), the body (413), the idle time between keep-alive requests and
-/// the same budget for receiving one whole request (408), all answered by the connection with
-/// ``Configuration/rejection``'s headers and body; connections over
-/// ``Configuration/maximumConnections`` are closed at once. ``stop()`` refuses new connections at
-/// once and closes every open one (WebSockets get 1001).
+/// Limits, answered by the connection with ``Configuration/rejection``'s headers and body: the
+/// size of the request head (431) and body (413); the time to receive a request head
+/// (``Configuration/requestHeadTimeout``) and the whole request
+/// (``Configuration/requestTimeout``), both counted from the request's first byte (408); the
+/// idle time between keep-alive requests (``Configuration/idleTimeout``, closed without an
+/// answer); the TLS handshake (``Configuration/handshakeTimeout``). ``stop()`` refuses new
+/// connections at once and closes every open one (WebSockets get 1001).
+///
+/// Load shedding (slowloris): at most ``Configuration/maximumConnections`` connections hold a
+/// slot. A connection that arrives when all are taken displaces one that has not delivered a
+/// complete request: first the keep-alive connection idle the longest (closed silently), else
+/// the connection receiving its request (or TLS handshake) the longest, once it has been at it
+/// for ``Configuration/sheddingGracePeriod`` (408 when part of a request had arrived). Only when
+/// every slot holds a request being handled, a WebSocket, or a connection still inside its grace
+/// period is the new connection closed at once. So slow clients cannot deny service: each new
+/// client takes the slot of one of them, and keeps it for the grace period, long enough to send
+/// its head, after which its complete request is never shed.
 package final class HTTPServer: Sendable {
   /// Handles one request; it must answer it (see the type's discussion).
   package typealias Handler = @Sendable (HTTPServerRequest) async -> Void
@@ -39,11 +51,22 @@ package final class HTTPServer: Sendable {
     package var port: UInt16
     /// The TLS certificate and key, or `nil` (the default) for plain HTTP.
     package var tls: TLSServerIdentity?
-    /// The most connections served at once; 1024 by default.
+    /// The most connections served at once; 1024 by default. A connection over the cap displaces
+    /// one that has not delivered a complete request, or is closed at once (see the type).
     package var maximumConnections: Int
-    /// The idle limit between keep-alive requests, and the budget for one whole request to
-    /// arrive (408 when a started request does not complete in time); 30 s by default.
+    /// How long a connection receiving a request (or in its TLS handshake) is safe from being
+    /// displaced by a new connection when the server is full; 1 s by default.
+    package var sheddingGracePeriod: Duration
+    /// How long one whole request (head and body) may take to arrive, counted from its first
+    /// byte (the first request on a connection: from accept, after the TLS handshake); 408
+    /// after. 30 s by default.
     package var requestTimeout: Duration
+    /// How long a request head may take to arrive, counted like ``requestTimeout`` (which caps
+    /// it); 408 after. 10 s by default.
+    package var requestHeadTimeout: Duration
+    /// How long a kept-alive connection may wait for the first byte of its next request before
+    /// it is closed without an answer; 30 s by default.
+    package var idleTimeout: Duration
     /// How long a TLS handshake may take; 10 s by default.
     package var handshakeTimeout: Duration
     /// The largest `content-length` accepted (413 above); 1 MiB by default.
@@ -61,7 +84,10 @@ package final class HTTPServer: Sendable {
     ///   - port: The port, or 0.
     ///   - tls: The TLS identity, or `nil`.
     ///   - maximumConnections: The connection cap.
-    ///   - requestTimeout: The idle and whole-request limit.
+    ///   - sheddingGracePeriod: How long a new connection is safe from load shedding.
+    ///   - requestTimeout: The whole-request limit.
+    ///   - requestHeadTimeout: The request-head limit.
+    ///   - idleTimeout: The keep-alive idle limit.
     ///   - handshakeTimeout: The TLS handshake limit.
     ///   - maximumBodySize: The body cap.
     ///   - headLimits: The head limits.
@@ -69,8 +95,10 @@ package final class HTTPServer: Sendable {
     ///   - rejection: The rejection headers and bodies.
     package init(
       host: String = "127.0.0.1", port: UInt16 = 0, tls: TLSServerIdentity? = nil,
-      maximumConnections: Int = 1024, requestTimeout: Duration = .seconds(30),
-      handshakeTimeout: Duration = .seconds(10), maximumBodySize: Int = 1 << 20,
+      maximumConnections: Int = 1024, sheddingGracePeriod: Duration = .seconds(1),
+      requestTimeout: Duration = .seconds(30), requestHeadTimeout: Duration = .seconds(10),
+      idleTimeout: Duration = .seconds(30), handshakeTimeout: Duration = .seconds(10),
+      maximumBodySize: Int = 1 << 20,
       headLimits: HTTPHeadCodec.Limits = HTTPHeadCodec.Limits(), backlog: Int32 = 512,
       rejection: HTTPServerRejection.Provider? = nil
     ) {
@@ -78,7 +106,10 @@ package final class HTTPServer: Sendable {
       self.port = port
       self.tls = tls
       self.maximumConnections = maximumConnections
+      self.sheddingGracePeriod = sheddingGracePeriod
       self.requestTimeout = requestTimeout
+      self.requestHeadTimeout = requestHeadTimeout
+      self.idleTimeout = idleTimeout
       self.handshakeTimeout = handshakeTimeout
       self.maximumBodySize = maximumBodySize
       self.headLimits = headLimits
@@ -97,10 +128,19 @@ package final class HTTPServer: Sendable {
 
   private struct State {
     var stopping = false
-    var admitted = 0
     var nextID = 0
-    var open: [Int: HTTPServerConnection] = [:]
+    /// Every connection holding a slot, from accept until its task ends or it is shed: the
+    /// cap counts these.
+    var slots: [Int: Slot] = [:]
+    /// Connections shed but not yet ended: out of the cap, still closed by ``stop()``.
+    var shed: [Int: HTTPServerConnection] = [:]
     var acceptLoop: Task<Void, Never>?
+  }
+
+  private enum Slot {
+    /// Accepted, in the TLS handshake (or about to be registered): shed by cancelling `wake`.
+    case starting(WakePipe, since: ContinuousClock.Instant)
+    case connected(HTTPServerConnection)
   }
 
   /// Binds and listens; requests are served after ``start(_:)``.
@@ -126,35 +166,92 @@ package final class HTTPServer: Sendable {
 
   private func acceptLoop(_ handler: @escaping Handler) async {
     while let socket = try? await listener.accept() {
-      let id = state.withLock { state -> Int? in
-        guard !state.stopping, state.admitted < configuration.maximumConnections else {
-          return nil
-        }
-        state.admitted += 1
-        state.nextID += 1
-        return state.nextID
-      }
-      // Over the cap (or stopping): `socket` closes when it goes out of scope.
-      guard let id else { continue }
+      guard let wake = try? WakePipe() else { continue }
+      // Over the cap with nothing to shed (or stopping): `socket` closes when it goes out of
+      // scope.
+      guard let id = admit(socket, wake: wake) else { continue }
       Task { [self] in
-        await serve(socket, id: id, handler)
+        await serve(socket, id: id, wake: wake, handler)
         state.withLock {
-          $0.admitted -= 1
-          $0.open[id] = nil
+          $0.slots[id] = nil
+          $0.shed[id] = nil
         }
       }
     }
   }
 
-  private func serve(_ socket: AcceptedSocket, id: Int, _ handler: Handler) async {
+  /// Gives `socket` a slot, shedding another connection first when the server is full.
+  private func admit(_ socket: AcceptedSocket, wake: WakePipe) -> Int? {
+    state.withLock { state -> Int? in
+      guard !state.stopping else { return nil }
+      if state.slots.count >= configuration.maximumConnections {
+        guard shedOne(&state) else { return nil }
+      }
+      state.nextID += 1
+      state.slots[state.nextID] = .starting(wake, since: socket.acceptedAt)
+      return state.nextID
+    }
+  }
+
+  /// Sheds one connection (see ``LoadShedding``) and frees its slot; `false` when none may be.
+  /// Called with the lock held; the connections' own locks are only taken inside it, never the
+  /// other way round.
+  private func shedOne(_ state: inout State) -> Bool {
+    var candidates = state.slots.map { id, slot in
+      switch slot {
+      case .starting(_, let since):
+        return LoadShedding.Candidate(id: id, activity: .receiving(since: since))
+      case .connected(let connection):
+        return LoadShedding.Candidate(id: id, activity: connection.activity)
+      }
+    }
+    let now = ContinuousClock.now
+    while let victim = LoadShedding.victim(
+      among: candidates, now: now, grace: configuration.sheddingGracePeriod)
+    {
+      switch state.slots[victim] {
+      case .starting(let wake, _)?:
+        wake.cancel()
+        state.slots[victim] = nil
+        return true
+      // Refused when the connection completed a request since `activity` was read.
+      case .connected(let connection)? where connection.shed():
+        // The slot is free now; the connection ends on its own within moments.
+        state.slots[victim] = nil
+        state.shed[victim] = connection
+        return true
+      default:
+        break
+      }
+      candidates.removeAll { $0.id == victim }
+    }
+    return false
+  }
+
+  /// What each connection holding a slot is doing (tests wait for a state).
+  var slotActivities: [ConnectionActivity] {
+    state.withLock { state in
+      state.slots.values.map { slot in
+        switch slot {
+        case .starting(_, let since): .receiving(since: since)
+        case .connected(let connection): connection.activity
+        }
+      }
+    }
+  }
+
+  private func serve(
+    _ socket: AcceptedSocket, id: Int, wake: WakePipe, _ handler: Handler
+  ) async {
     guard
       let connection = try? await HTTPServerConnection(
         socket: socket, tls: configuration.tls, handshakeTimeout: configuration.handshakeTimeout,
-        rejection: configuration.rejection)
+        rejection: configuration.rejection, wake: wake)
     else { return }
     let registered = state.withLock { state -> Bool in
-      guard !state.stopping else { return false }
-      state.open[id] = connection
+      // Not registered when stopping or when shed during the handshake.
+      guard !state.stopping, state.slots[id] != nil else { return false }
+      state.slots[id] = .connected(connection)
       return true
     }
     guard registered else {
@@ -164,7 +261,8 @@ package final class HTTPServer: Sendable {
     while true {
       guard
         let request = try? await connection.next(
-          timeout: configuration.requestTimeout, maxBodySize: configuration.maximumBodySize,
+          timeout: configuration.requestTimeout, headTimeout: configuration.requestHeadTimeout,
+          idleTimeout: configuration.idleTimeout, maxBodySize: configuration.maximumBodySize,
           limits: configuration.headLimits)
       else { return }
       await handler(request)
@@ -180,12 +278,17 @@ package final class HTTPServer: Sendable {
   /// Refuses new connections at once and closes every open one (WebSockets get 1001); their
   /// tasks finish on their own shortly after.
   package func stop() {
-    let (open, loop) = state.withLock { state in
+    let (slots, loop) = state.withLock { state in
       state.stopping = true
-      return (Array(state.open.values), state.acceptLoop)
+      return (Array(state.slots.values) + state.shed.values.map(Slot.connected), state.acceptLoop)
     }
     listener.close()
     loop?.cancel()
-    for connection in open { connection.close() }
+    for slot in slots {
+      switch slot {
+      case .starting(let wake, _): wake.cancel()
+      case .connected(let connection): connection.close()
+      }
+    }
   }
 }

@@ -20,10 +20,16 @@ package import ServerBeeTransport
 /// ```
 ///
 /// Each request must be answered (``HTTPServerRequest/respond(_:body:)``) before the next
-/// ``next(timeout:maxBodySize:limits:)``; an upgrade (``HTTPServerRequest/acceptWebSocket(options:)``)
-/// hands the socket to the WebSocket and ends the HTTP exchange. Bad requests are answered here
-/// (400, 408, 413, 431, 501, all with `connection: close`) before ``next(timeout:maxBodySize:limits:)``
+/// ``next(timeout:headTimeout:idleTimeout:maxBodySize:limits:)``; an upgrade
+/// (``HTTPServerRequest/acceptWebSocket(options:)``) hands the socket to the WebSocket and ends
+/// the HTTP exchange. Bad requests are answered here (400, 408, 413, 431, 501, all with
+/// `connection: close`) before ``next(timeout:headTimeout:idleTimeout:maxBodySize:limits:)``
 /// throws, and `Expect: 100-continue` gets its interim `100` before the body is read.
+///
+/// Time limits (slowloris): a request has its own head deadline and whole-request deadline,
+/// both counted from its start: from the first byte of the request, or, for the first request
+/// on the connection, from the call right after accept (and the TLS handshake). Time spent idle
+/// between keep-alive requests has its own limit and is not part of either.
 ///
 /// Threading: reads and writes are tried without blocking first; only when the socket is not
 /// ready does the wait move to the connection's own thread (started on first need, reused for
@@ -43,7 +49,12 @@ package final class HTTPServerConnection: @unchecked Sendable {
   private var buffer: [UInt8] = []
   private var scratch = [UInt8](repeating: 0, count: 16 * 1024)
   private var continueSent = false
-  private let shared = Locked(Shared())
+  /// When the request being received started; `nil` while idle between keep-alive requests.
+  private var requestStart: ContinuousClock.Instant?
+  /// Whether a request was returned before (so the connection is being kept alive).
+  private var hasServed = false
+  private let acceptedAt: ContinuousClock.Instant
+  private let shared: Locked<Shared>
   private let rejection: HTTPServerRejection.Provider?
 
   private struct Shared {
@@ -54,6 +65,10 @@ package final class HTTPServerConnection: @unchecked Sendable {
     /// exists.
     var upgrading = false
     var closeRequested = false
+    /// What the connection is doing, for ``HTTPServer``'s load shedding.
+    var activity: ConnectionActivity
+    /// Set by ``shed()``: the owning thread ends the connection at its next step.
+    var shedRequested = false
   }
 
   /// Takes over an accepted socket, performing the TLS server handshake when `tls` is given.
@@ -65,23 +80,29 @@ package final class HTTPServerConnection: @unchecked Sendable {
   ///     408, 413, 431, 501), by status; `nil` (the default) answers them with an empty body.
   /// - Throws: ``ServerBeeTransportError`` (`connectionClosed` when the socket was taken,
   ///   `tlsHandshakeFailed`, `timedOut`, `connectionLost`) or `CancellationError`.
-  package init(
+  package convenience init(
     socket: AcceptedSocket, tls: TLSServerIdentity? = nil,
     handshakeTimeout: Duration = .seconds(10), rejection: HTTPServerRejection.Provider? = nil
+  ) async throws {
+    try await self.init(
+      socket: socket, tls: tls, handshakeTimeout: handshakeTimeout, rejection: rejection,
+      wake: WakePipe())
+  }
+
+  /// The initializer above with the wake pipe made by the caller: ``HTTPServer`` keeps it to
+  /// cancel a handshake it sheds before the connection exists.
+  init(
+    socket: AcceptedSocket, tls: TLSServerIdentity?, handshakeTimeout: Duration,
+    rejection: HTTPServerRejection.Provider?, wake: WakePipe
   ) async throws {
     self.rejection = rejection
     guard let descriptor = socket.take() else {
       throw ServerBeeTransportError(.connectionClosed, "the socket was already taken")
     }
     peerAddress = socket.peerAddress
+    acceptedAt = socket.acceptedAt
+    shared = Locked(Shared(activity: .receiving(since: socket.acceptedAt)))
     isTLS = tls != nil
-    let wake: WakePipe
-    do {
-      wake = try WakePipe()
-    } catch {
-      Posix.closeDescriptor(descriptor)
-      throw error
-    }
     self.wake = wake
     if let tls {
       let deadline = ContinuousClock.now.advanced(by: handshakeTimeout)
@@ -94,38 +115,58 @@ package final class HTTPServerConnection: @unchecked Sendable {
   }
 
   /// Reads the next request on the connection.
+  ///
+  /// A request starts with its first byte; the first request on the connection (and one whose
+  /// bytes already arrived with the previous one) starts with this call. Before a kept-alive
+  /// request starts, the connection waits at most `idleTimeout` and then ends without an answer.
   /// - Parameters:
-  ///   - timeout: How long the whole request may take to arrive, counted from this call (so
-  ///     also the keep-alive idle limit); 10 s by default.
+  ///   - timeout: How long the whole request (head and body) may take, counted from its start;
+  ///     10 s by default.
+  ///   - headTimeout: How long its head may take, counted from its start (at most `timeout`);
+  ///     `nil` (the default) for `timeout`.
+  ///   - idleTimeout: How long a kept-alive connection may wait for the first byte of its next
+  ///     request; `nil` (the default) for `timeout`.
   ///   - maxBodySize: The largest `content-length` body accepted; 1 MiB by default.
   ///   - limits: The head limits; 16 KiB and 100 header lines by default.
-  /// - Returns: The request, or `nil` when the connection is over: the peer closed or stayed
-  ///   idle between requests, a response said `connection: close`, or ``close()`` was called.
+  /// - Returns: The request, or `nil` when the connection is over: the peer closed, sent
+  ///   nothing in time, or stayed idle between requests; a response said `connection: close`;
+  ///   or ``close()`` was called.
   /// - Throws: ``ServerBeeTransportError`` after the connection was answered and closed:
-  ///   `malformedHTTPHead` (400, 413, 431 or 501 sent), `timedOut` (408 sent, part of a request
-  ///   had arrived), `connectionLost`, `connectionClosed` (after an upgrade); or
-  ///   `CancellationError`.
+  ///   `malformedHTTPHead` (400, 413, 431 or 501 sent), `timedOut` (408 sent: part of a request
+  ///   had arrived, but not all of it in time, or the server shed the connection to make room),
+  ///   `connectionLost`, `connectionClosed` (after an upgrade); or `CancellationError`.
   package func next(
-    timeout: Duration = .seconds(10), maxBodySize: Int = 1 << 20,
-    limits: HTTPHeadCodec.Limits = HTTPHeadCodec.Limits()
+    timeout: Duration = .seconds(10), headTimeout: Duration? = nil, idleTimeout: Duration? = nil,
+    maxBodySize: Int = 1 << 20, limits: HTTPHeadCodec.Limits = HTTPHeadCodec.Limits()
   ) async throws -> HTTPServerRequest? {
     let (closed, upgraded) = shared.withLock { ($0.closed, $0.webSocket != nil) }
     if upgraded {
       throw ServerBeeTransportError(.connectionClosed, "the connection was upgraded")
     }
     if closed { return nil }
-    let deadline = ContinuousClock.now.advanced(by: timeout)
+    let now = ContinuousClock.now
+    let budget = Budget(
+      request: timeout, head: min(headTimeout ?? timeout, timeout),
+      idleDeadline: now.advanced(by: idleTimeout ?? timeout))
+    if !hasServed || !buffer.isEmpty {
+      requestStart = now
+      let since = hasServed ? now : acceptedAt
+      shared.withLock { $0.activity = .receiving(since: since) }
+    } else {
+      requestStart = nil
+      shared.withLock { $0.activity = .idle(since: now) }
+    }
     do {
       var outcome = try readRequest(
-        deadline: deadline, blocking: false, maxBodySize: maxBodySize, limits: limits)
+        budget, blocking: false, maxBodySize: maxBodySize, limits: limits)
       if case .wouldBlock = outcome {
         outcome = try await worker.run(wake: wake) { [self] in
-          try readRequest(
-            deadline: deadline, blocking: true, maxBodySize: maxBodySize, limits: limits)
+          try readRequest(budget, blocking: true, maxBodySize: maxBodySize, limits: limits)
         }.value
       }
       switch outcome {
       case .request(let head, let body):
+        hasServed = true
         return HTTPServerRequest(head: head, body: body, connection: self)
       case .closed, .wouldBlock:
         finish()
@@ -173,10 +214,37 @@ package final class HTTPServerConnection: @unchecked Sendable {
     if !shared.withLock({ $0.upgrading && $0.webSocket == nil }) { wake.cancel() }
   }
 
-  /// Marks the start of an upgrade (before the `101` is written); `false` when already closed.
+  /// The connection's activity for load shedding: `.handling` (never shed) once it is closed,
+  /// shed or upgraded.
+  var activity: ConnectionActivity {
+    shared.withLock { state in
+      state.closed || state.shedRequested || state.upgrading || state.webSocket != nil
+        ? .handling : state.activity
+    }
+  }
+
+  /// Asks the connection to end to make room for a new one, from any thread: the owning thread
+  /// answers 408 when part of a request had arrived and closes, or closes silently when none
+  /// had. Refused (`false`) while a complete request is being handled, after an upgrade, or
+  /// once closed; then nothing changes.
+  func shed() -> Bool {
+    let accepted = shared.withLock { state -> Bool in
+      guard !state.closed, !state.shedRequested, !state.upgrading, state.webSocket == nil,
+        state.activity != .handling
+      else { return false }
+      state.shedRequested = true
+      return true
+    }
+    // Not `cancel()`: the owning thread must still be able to write its 408.
+    if accepted { wake.wake() }
+    return accepted
+  }
+
+  /// Marks the start of an upgrade (before the `101` is written); `false` when already closed
+  /// or shed (a shed that raced with the request's completion: no WebSocket outlives it).
   func beginUpgrade() -> Bool {
     shared.withLock { state in
-      guard !state.closed else { return false }
+      guard !state.closed, !state.shedRequested else { return false }
       state.upgrading = true
       return true
     }
@@ -206,6 +274,14 @@ package final class HTTPServerConnection: @unchecked Sendable {
     var head = head
     head.headers["content-length"] = String(body.count)
     head.headers["connection"] = keepAlive ? "keep-alive" : "close"
+    if keepAlive {
+      // Idle (first to be shed) from before the peer can see the response, so a client that
+      // connects once it has its answer finds this connection sheddable. A shed now only takes
+      // effect at the next read: the response is still written in full.
+      shared.withLock { state in
+        if state.activity == .handling { state.activity = .idle(since: .now) }
+      }
+    }
     let written = await write(head.serialized + (headOnly ? [] : body))
     if !written || !keepAlive { finish() }
   }
@@ -264,44 +340,80 @@ package final class HTTPServerConnection: @unchecked Sendable {
     case wouldBlock
   }
 
+  /// The time limits of one ``next(timeout:headTimeout:idleTimeout:maxBodySize:limits:)``.
+  private struct Budget {
+    /// The whole request, from its start.
+    var request: Duration
+    /// The head, from the request's start; at most `request`.
+    var head: Duration
+    /// Until when an idle keep-alive connection waits for the next request's first byte.
+    var idleDeadline: ContinuousClock.Instant
+  }
+
   /// Parses buffered bytes and reads more until a request is complete. Without `blocking` it
   /// returns `.wouldBlock` instead of waiting or writing anything.
   private func readRequest(
-    deadline: ContinuousClock.Instant, blocking: Bool, maxBodySize: Int,
-    limits: HTTPHeadCodec.Limits
+    _ budget: Budget, blocking: Bool, maxBodySize: Int, limits: HTTPHeadCodec.Limits
   ) throws -> Outcome {
     if wake.isCancelled { throw CancellationError() }
     while true {
+      let headComplete: Bool
       switch HTTPRequestParser.parse(buffer, maxBodySize: maxBodySize, limits: limits) {
       case .complete(let head, let body, let consumed):
         buffer.removeFirst(consumed)
         continueSent = false
+        // Never shed from here on. If a shed raced in just before, the request is still
+        // served and the connection ends at its next read (``shed()`` already gave up the
+        // slot, so the cap is exceeded by this one request at most).
+        shared.withLock { $0.activity = .handling }
         return .request(head, body)
       case .reject(let status, let reason, let detail):
         guard blocking else { return .wouldBlock }
         reject(status, reason)
         throw ServerBeeTransportError(.malformedHTTPHead, detail)
-      case .incomplete(let expectsContinue):
+      case .incompleteHead:
+        headComplete = false
+      case .incompleteBody(let expectsContinue):
+        headComplete = true
         if expectsContinue && !continueSent {
           guard blocking else { return .wouldBlock }
           try BlockingIO.writeAll(
-            Array("HTTP/1.1 100 Continue\r\n\r\n".utf8), to: stream, deadline: deadline, wake: wake)
+            Array("HTTP/1.1 100 Continue\r\n\r\n".utf8), to: stream,
+            deadline: (requestStart ?? .now).advanced(by: budget.request), wake: wake)
           continueSent = true
         }
       }
       switch try scratch.withUnsafeMutableBytes({ try stream.read(into: $0) }) {
       case .bytes(let count):
         buffer.append(contentsOf: scratch[0..<count])
+        if requestStart == nil {
+          // The first byte of a kept-alive request: its deadlines start now.
+          let now = ContinuousClock.now
+          requestStart = now
+          shared.withLock { $0.activity = .receiving(since: now) }
+        }
       case .endOfStream:
         if buffer.isEmpty { return .closed }
         throw ServerBeeTransportError(.connectionLost, "the peer closed in the middle of a request")
       case .wouldBlock:
         guard blocking else { return .wouldBlock }
+        // Checked once the socket is drained, so that whatever the peer sent counts.
+        if shared.withLock({ $0.shedRequested }) {
+          if buffer.isEmpty { return .closed }
+          reject(408, "Request Timeout")
+          throw ServerBeeTransportError(
+            .timedOut, "the request was cut off to make room for new connections")
+        }
+        let deadline =
+          requestStart?.advanced(by: headComplete ? budget.request : budget.head)
+          ?? budget.idleDeadline
         do {
           try wake.wait(
-            for: stream.descriptor, events: Int16(POLLIN), until: deadline, what: "the request")
+            for: stream.descriptor, events: Int16(POLLIN), until: deadline,
+            what: headComplete ? "the request body" : "the request head")
         } catch let error as ServerBeeTransportError where error.code == .timedOut {
-          if buffer.isEmpty { return .closed }  // an idle keep-alive connection
+          // Nothing arrived: an idle keep-alive connection, or one that never sent a request.
+          if buffer.isEmpty { return .closed }
           reject(408, "Request Timeout")
           throw error
         }

@@ -20,8 +20,9 @@ package import ServerBeeTransport
 /// let connection = try await request.acceptWebSocket()
 /// ```
 ///
-/// For keep-alive, take requests from ``HTTPServerConnection/next(timeout:maxBodySize:limits:)``
-/// instead: the connection then stays open after a response unless the request asked for
+/// For keep-alive, take requests from
+/// ``HTTPServerConnection/next(timeout:headTimeout:idleTimeout:maxBodySize:limits:)`` instead:
+/// the connection then stays open after a response unless the request asked for
 /// `connection: close` or spoke HTTP/1.0.
 ///
 /// Bodies need `content-length` (at most `maxBodySize`); chunked requests are answered with 501.

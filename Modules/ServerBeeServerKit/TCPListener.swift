@@ -113,7 +113,8 @@ package final class TCPListener: Sendable {
         if fd >= 0 {
           Posix.prepare(fd)
           Posix.setNoDelay(fd)
-          return AcceptedSocket(descriptor: fd, peerAddress: Posix.peerAddress(fd))
+          return AcceptedSocket(
+            descriptor: fd, peerAddress: Posix.peerAddress(fd), acceptedAt: .now)
         }
         guard errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR else {
           throw ServerBeeTransportError(.connectionFailed, "accept failed: \(Posix.errorText())")
@@ -148,10 +149,13 @@ package final class AcceptedSocket: @unchecked Sendable {
   private let owned: Locked<Int32?>
   /// The peer's IP address (for example `127.0.0.1`), or an empty string when unknown.
   package let peerAddress: String
+  /// When the connection was accepted: its age under load shedding counts from here.
+  package let acceptedAt: ContinuousClock.Instant
 
-  init(descriptor: Int32, peerAddress: String) {
+  init(descriptor: Int32, peerAddress: String, acceptedAt: ContinuousClock.Instant) {
     owned = Locked(descriptor)
     self.peerAddress = peerAddress
+    self.acceptedAt = acceptedAt
   }
 
   /// Hands the descriptor to a new owner; `nil` if it was already taken.

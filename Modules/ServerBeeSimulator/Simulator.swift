@@ -37,9 +37,17 @@ public final class Simulator: Sendable {
     public var maximumHeadSize = 16 * 1024
     /// Largest request body in bytes (1 MiB); larger bodies get 413.
     public var maximumBodySize = 1024 * 1024
-    /// Seconds a keep-alive connection may stay idle, and a slow client may take per request.
+    /// Seconds a keep-alive connection may stay idle between requests (30), and a client may
+    /// take to send one whole request, counted from its first byte (408 after).
     public var idleTimeout: TimeInterval = 30
-    /// Most concurrent connections; further ones are closed at once.
+    /// Seconds a client may take to send a request head, counted from its first byte (the
+    /// first request on a connection: from accept), 408 after; also the TLS handshake limit
+    /// (10).
+    public var requestHeadTimeout: TimeInterval = 10
+    /// Most concurrent connections (1024). When all are taken, a new connection displaces the
+    /// longest-idle keep-alive connection, else the one slowest to send its request (after 1 s
+    /// at it), and is closed at once only when every connection is busy with a complete request
+    /// or a WebSocket.
     public var maximumConnections = 1024
     /// The push relay, `[push_relay].url` of a real server (wire contract v2 §3.7): usable only as
     /// `https://…` or `http://127.0.0.1:PORT`. `nil` (the default) means no push delivery:

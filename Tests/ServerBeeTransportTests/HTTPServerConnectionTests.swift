@@ -58,6 +58,52 @@ import Testing
     #expect(try await slow.readResponse().status == 408)
   }
 
+  @Test func aKeptAliveRequestsHeadDeadlineStartsAtItsFirstByteNotAtTheLastResponse()
+    async throws
+  {
+    let listener = try TCPListener()
+    let served = Task {
+      let connection = try await HTTPServerConnection(socket: try await listener.accept())
+      var targets: [String] = []
+      while let request = try await connection.next(
+        timeout: .seconds(30), headTimeout: .milliseconds(300), idleTimeout: .seconds(30))
+      {
+        targets.append(request.head.target)
+        await request.respond(HTTPResponseHead(status: 200, reason: "OK", headers: [:]))
+      }
+      return targets
+    }
+    let client = try await RawSocket.connect(port: listener.port)
+    try await client.write(Array("GET /a HTTP/1.1\r\n\r\n".utf8))
+    #expect(try await client.readResponse().status == 200)
+    // Idle for longer than the head deadline: that is the idle limit's business, not the head's.
+    try await Task.sleep(for: .milliseconds(600))
+    try await client.write(Array("GET /b HTTP/1.1\r\nConnection: close\r\n\r\n".utf8))
+    #expect(try await client.readResponse().status == 200)
+    #expect(try await served.value == ["/a", "/b"])
+  }
+
+  @Test func anIdleKeptAliveConnectionIsClosedSilentlyAtTheIdleTimeout() async throws {
+    let listener = try TCPListener()
+    let served = Task {
+      let connection = try await HTTPServerConnection(socket: try await listener.accept())
+      var count = 0
+      while let request = try await connection.next(
+        timeout: .seconds(30), headTimeout: .seconds(30), idleTimeout: .milliseconds(200))
+      {
+        count += 1
+        await request.respond(HTTPResponseHead(status: 200, reason: "OK", headers: [:]))
+      }
+      return count
+    }
+    let client = try await RawSocket.connect(port: listener.port)
+    try await client.write(Array("GET /a HTTP/1.1\r\n\r\n".utf8))
+    #expect(try await client.readResponse().status == 200)
+    #expect(await client.isReadable(within: .seconds(10)))
+    #expect(await client.readToEnd().isEmpty, "no 408 for a connection that sent nothing")
+    #expect(try await served.value == 1)
+  }
+
   func rejection(_ text: String) async throws -> (ServerBeeTransportError?, Int) {
     let listener = try TCPListener()
     let client = try await RawSocket.connect(port: listener.port)

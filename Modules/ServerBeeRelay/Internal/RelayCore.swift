@@ -93,6 +93,7 @@ final class RelayCore: Sendable {
   {
     HTTPServer.Configuration(
       host: host, port: port, tls: tls, requestTimeout: configuration.uploadTimeout,
+      idleTimeout: configuration.uploadTimeout,
       maximumBodySize: max(Self.transportBodyCap, configuration.maximumBodySize),
       rejection: { [weak self] status in
         let answer: RelayAnswer

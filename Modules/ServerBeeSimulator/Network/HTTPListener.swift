@@ -10,9 +10,11 @@ import ServerBeeTransport
 ///
 /// Blocking socket work stays on the transport's own threads, never Swift's cooperative pool;
 /// SQLite work runs on the connection's thread (``HTTPServerConnection/runBlocking(_:)``).
-/// Limits: request head 16 KiB (431), body 1 MiB (413), the idle timeout between keep-alive
-/// requests and the same budget for receiving one whole request (408), all answered by the
-/// transport; and a cap on concurrent connections (further ones are closed at once).
+/// Limits: request head 16 KiB (431), body 1 MiB (413), the time to receive a request head
+/// (10 s) and a whole request (the idle timeout, 30 s), both from the request's first byte (408),
+/// the idle timeout between keep-alive requests, and the TLS handshake (the head timeout), all
+/// enforced by the transport; and a cap on concurrent connections, where a new connection
+/// displaces an idle or slow one (``HTTPServer``'s load shedding) or is closed at once.
 /// ``stop()`` refuses new connections at once and closes every open one.
 final class HTTPListener: Sendable {
   let port: UInt16
@@ -27,10 +29,12 @@ final class HTTPListener: Sendable {
         try TLSServerIdentity(certificateChainFile: $0.certificate, privateKeyFile: $0.privateKey)
       }
       let idle = Duration.milliseconds(Int64(settings.idleTimeout * 1000))
+      let head = Duration.milliseconds(Int64(settings.requestHeadTimeout * 1000))
       server = try HTTPServer(
         configuration: HTTPServer.Configuration(
           port: port, tls: identity, maximumConnections: settings.maximumConnections,
-          requestTimeout: idle, handshakeTimeout: idle, maximumBodySize: settings.maximumBodySize,
+          requestTimeout: idle, requestHeadTimeout: head, idleTimeout: idle,
+          handshakeTimeout: head, maximumBodySize: settings.maximumBodySize,
           headLimits: HTTPHeadCodec.Limits(maxHeadBytes: settings.maximumHeadSize)))
     } catch {
       throw ServerBeeSimulatorError(

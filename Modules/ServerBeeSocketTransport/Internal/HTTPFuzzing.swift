@@ -147,7 +147,8 @@ public import ServerBeeTransport
     switch HTTPRequestParser.parse(buffer, maxBodySize: maxBodySize, limits: limits) {
     case .complete(let head, let body, let consumed):
       return .complete(Request(head), body: body, consumed: consumed)
-    case .incomplete(let expectsContinue): return .incomplete(expectsContinue: expectsContinue)
+    case .incompleteHead: return .incomplete(expectsContinue: false)
+    case .incompleteBody(let expectsContinue): return .incomplete(expectsContinue: expectsContinue)
     case .reject(let status, _, _): return .reject(status: status)
     }
   }

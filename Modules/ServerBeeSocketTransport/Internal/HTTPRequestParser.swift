@@ -10,8 +10,11 @@ package enum HTTPRequestParser {
   package enum Outcome: Sendable, Hashable {
     /// A whole request: its head, its body, and how many buffered bytes it used.
     case complete(HTTPRequestHead, body: [UInt8], consumed: Int)
-    /// More bytes are needed; `expectsContinue` when the head asked for `100 Continue`.
-    case incomplete(expectsContinue: Bool)
+    /// More bytes are needed before the head ends.
+    case incompleteHead
+    /// The head is complete and more body bytes are needed; `expectsContinue` when the head
+    /// asked for `100 Continue`.
+    case incompleteBody(expectsContinue: Bool)
     /// The request must be answered with `status` and the connection closed.
     case reject(status: Int, reason: String, detail: String)
   }
@@ -28,7 +31,7 @@ package enum HTTPRequestParser {
     let headLength: Int
     do {
       guard let length = try HTTPHeadCodec.headLength(in: buffer, limits: limits) else {
-        return .incomplete(expectsContinue: false)
+        return .incompleteHead
       }
       headLength = length
     } catch .tooLarge {
@@ -63,7 +66,8 @@ package enum HTTPRequestParser {
       length = value
     }
     guard buffer.count - headLength >= length else {
-      return .incomplete(expectsContinue: head.headers["expect"]?.lowercased() == "100-continue")
+      return .incompleteBody(
+        expectsContinue: head.headers["expect"]?.lowercased() == "100-continue")
     }
     let body = Array(buffer[headLength..<(headLength + length)])
     return .complete(head, body: body, consumed: headLength + length)

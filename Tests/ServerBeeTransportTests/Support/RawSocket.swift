@@ -5,6 +5,12 @@ import ServerBeeTestSupport
 @testable import ServerBeeSocketTransport
 @testable import ServerBeeTransport
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// A raw TCP peer for bad-input tests: writes exactly the bytes a test gives it.
 final class RawSocket: @unchecked Sendable {
   // @unchecked: used by one test task at a time; blocking calls run with short deadlines.
@@ -65,6 +71,21 @@ final class RawSocket: @unchecked Sendable {
       self.buffered = rest
       return (head.status, body)
     }
+  }
+
+  /// Whether bytes or the end of the stream are waiting to be read, after waiting at most
+  /// `timeout` for them.
+  func isReadable(within timeout: Duration) async -> Bool {
+    if !buffered.isEmpty { return true }
+    let milliseconds =
+      Int32(timeout.components.seconds * 1000)
+      + Int32(timeout.components.attoseconds / 1_000_000_000_000_000)
+    let descriptor = stream.descriptor
+    return
+      (try? await offPool {
+        var fds = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)]
+        return Posix.poll(&fds, milliseconds: milliseconds) > 0
+      }) ?? false
   }
 
   /// Reads until the peer closes (or 5 s pass); returns everything after the head.
