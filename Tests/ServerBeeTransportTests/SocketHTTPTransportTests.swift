@@ -114,6 +114,26 @@ import Testing
     #expect(wrongHost?.code == .tlsHostnameMismatch)
   }
 
+  @Test func pinsApplyToHTTPAsToTheWebSocket() async throws {
+    let pki = try await TestPKI(subjectAltNames: "DNS:localhost")
+    let (server, port) = try await pki.startOpenSSLServer()
+    defer { withExtendedLifetime(server) {} }
+    let url = try #require(URL(string: "https://localhost:\(port)/"))
+    let pin = try #require(TLSTrust.fingerprint(hex: try await pki.leafFingerprint()))
+    let pinned = SocketHTTPTransport(
+      configuration: .init(tls: TLSTrust(certificateSHA256Pins: [pin])))
+    #expect(try await pinned.send(HTTPRequest(url: url)).status == 200, "no CA needed")
+    let wrongPin = SocketHTTPTransport(
+      configuration: .init(
+        tls: TLSTrust(
+          additionalCAFile: pki.caFile, certificateSHA256Pins: [Data(repeating: 0xAB, count: 32)])
+      ))
+    let error = await #expect(throws: ServerBeeTransportError.self) {
+      _ = try await wrongPin.send(HTTPRequest(url: url))
+    }
+    #expect(error?.code == .tlsPinMismatch)
+  }
+
   @Test func anExpiredCertificateIsItsOwnError() async throws {
     let pki = try await TestPKI(subjectAltNames: "DNS:localhost")
     let (server, port) = try await pki.startOpenSSLServer(certificate: try await pki.expiredLeaf())

@@ -23,10 +23,10 @@ import Testing
       to: try #require(URL(string: "wss://\(host):\(port)\(path)")), headers: [:])
   }
 
-  func connectError(host: String = "localhost", trust: TLSTrust) async throws
-    -> ServerBeeTransportError?
+  func connectError(host: String = "localhost", trust: TLSTrust, certificate: URL? = nil)
+    async throws -> ServerBeeTransportError?
   {
-    let (server, port) = try await pki.startOpenSSLServer()
+    let (server, port) = try await pki.startOpenSSLServer(certificate: certificate)
     defer { withExtendedLifetime(server) {} }
     do {
       _ = try await connect(host: host, port: port, trust: trust)
@@ -73,6 +73,12 @@ import Testing
     let error = try await connectError(
       host: "127.0.0.1", trust: TLSTrust(additionalCAFile: pki.caFile))
     #expect(error?.code == .tlsHostnameMismatch)
+  }
+
+  @Test func anExpiredLeafIsItsOwnError() async throws {
+    let error = try await connectError(
+      trust: TLSTrust(additionalCAFile: pki.caFile), certificate: try await pki.expiredLeaf())
+    #expect(error?.code == .tlsCertificateExpired)
   }
 
   @Test func pinMismatchIsRejectedEvenWhenTheChainIsTrusted() async throws {
