@@ -77,6 +77,15 @@ import Testing
     #expect(error?.code == .responseTooLarge)
   }
 
+  @Test func aHundredMegabyteBodyIsRefusedByItsLengthBeforeItIsRead() async throws {
+    let started = ContinuousClock.now
+    let error = await #expect(throws: ServerBeeTransportError.self) {
+      _ = try await get("hundred-mb")  // the default cap: 16 MiB
+    }
+    #expect(error?.code == .responseTooLarge)
+    #expect(ContinuousClock.now - started < .seconds(10), "the body was not read to find out")
+  }
+
   @Test func cancellationEndsAWaitingRequest() async throws {
     let request = Task { try await get("slow") }
     try await Task.sleep(for: .milliseconds(200))

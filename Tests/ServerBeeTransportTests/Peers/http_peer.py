@@ -11,6 +11,7 @@ Binds 127.0.0.1 port 0, prints the port on stdout, then serves:
   GET  /trickle   200 content-length 1000, one byte every 0.1 s (a deadline must cut it off)
   GET  /endless   200 chunked, 64 KiB chunks for ever (a size cap must cut it off)
   GET  /unframed  200 without content-length, body ends when the server closes
+  GET  /hundred-mb  200 content-length 100 MB, sent for as long as the client reads
   GET  /close-after  200 "bye" (framed), then the server closes without saying so
   GET  /arm-drop  200 "armed"; the next request on this connection is dropped unanswered
   GET  /dropped   200 with how many requests were dropped so far
@@ -55,7 +56,18 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def do_GET(self):
         if self.dropping():
             return
-        if self.path == "/close-after":
+        if self.path == "/hundred-mb":
+            self.send_response(200)
+            self.send_header("Content-Length", str(100 << 20))
+            self.end_headers()
+            chunk = b"z" * 65536
+            try:
+                for _ in range((100 << 20) // 65536):
+                    self.wfile.write(chunk)
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+            self.close_connection = True
+        elif self.path == "/close-after":
             self.reply(200, b"bye")
             self.close_connection = True
         elif self.path == "/arm-drop":
