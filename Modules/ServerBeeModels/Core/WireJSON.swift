@@ -1,4 +1,8 @@
-public import Foundation
+#if canImport(FoundationEssentials)
+  public import FoundationEssentials
+#else
+  public import Foundation
+#endif
 
 /// Reads and writes ServerBee JSON.
 ///
@@ -33,10 +37,11 @@ public enum WireJSON {
       let mapped = modelsError(from: error)
       // Foundation reports a number that does not fit an integer field (`1.5`, `1e30`) as
       // "not valid JSON" at the root, without a path. Tell that apart from truly broken JSON.
-      // JSONSerialization on Linux answers invalid UTF-8 differently from run to run, so only
-      // well-formed UTF-8 gets the second look (found by LiveFrameDecoderDifferentialTests).
+      // Only well-formed UTF-8 gets the second look: JSONSerialization, which this check
+      // replaced, answered invalid UTF-8 differently from run to run on Linux (found by
+      // LiveFrameDecoderDifferentialTests), and the answers must stay what they were.
       if mapped.code == .malformedJSON, String(validating: data, as: UTF8.self) != nil,
-        (try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])) != nil
+        JSONSyntax.isWellFormed(Array(data))
       {
         throw ServerBeeModelsError(
           .invalidField, "a number does not fit its integer field (fraction or out of range)")
