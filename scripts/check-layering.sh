@@ -25,6 +25,9 @@ lean = sets.get("lean", set())
 import_re = re.compile(
     r"^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|package|internal|private|fileprivate)\s+)?"
     r"import\s+(?:(?:struct|class|enum|protocol|func|var|let|typealias)\s+)?([A-Za-z_][A-Za-z0-9_]*)")
+# Conditions that are false on Linux: a lean module may import Foundation under them.
+apple_only = re.compile(r"canImport\((CryptoKit|Darwin|Security|UIKit|AppKit|UserNotifications)\)"
+                        r"|os\((iOS|macOS|tvOS|watchOS|visionOS)\)")
 problems = []
 for module, allowed in sorted(table.items()):
     root = os.path.join("Modules", module)
@@ -36,13 +39,30 @@ for module, allowed in sorted(table.items()):
             if not f.endswith(".swift"):
                 continue
             path = os.path.join(dirpath, f)
+            # The #if frames around each line: [condition, in #else branch].
+            frames = []
             for number, text in enumerate(open(path, encoding="utf-8"), 1):
+                directive = text.strip()
+                if directive.startswith("#if "):
+                    frames.append([directive[4:].strip(), False])
+                elif directive.startswith("#elseif ") and frames:
+                    frames[-1] = [directive[8:].strip(), False]
+                elif directive == "#else" and frames:
+                    frames[-1][1] = True
+                elif directive == "#endif" and frames:
+                    frames.pop()
                 m = import_re.match(text)
                 if not m:
                     continue
                 imported = m.group(1)
                 if module in lean and imported == "FoundationNetworking":
                     problems.append(f"{path}:{number}: {module} is lean and may not import FoundationNetworking")
+                    continue
+                if module in lean and imported == "Foundation" and not any(
+                        (cond == "canImport(FoundationEssentials)" and in_else)
+                        or (apple_only.fullmatch(cond) and not in_else) for cond, in_else in frames):
+                    problems.append(f"{path}:{number}: {module} is lean: import FoundationEssentials, "
+                                    "and Foundation only under #else of #if canImport(FoundationEssentials)")
                     continue
                 if imported in TOOLCHAIN or imported == module:
                     continue

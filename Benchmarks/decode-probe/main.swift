@@ -1,3 +1,6 @@
+import RealtimeStream
+import ServerBeeModels
+
 // decode-probe FULL_SYNC.json COUNT
 //
 // A process that only decodes the live stream, as a widget or a small monitor would: it links
@@ -7,22 +10,40 @@
 //
 //   swift build -c release --product decode-probe
 //   .build/release/decode-probe Benchmarks/payloads/full_sync_1000.json 100
-import Foundation
-import RealtimeStream
-import ServerBeeModels
+//
+// Like the modules it links, it needs only FoundationEssentials where that exists.
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// Writes a line to standard error.
+func printError(_ text: String) {
+  let bytes = Array((text + "\n").utf8)
+  _ = write(2, bytes, bytes.count)
+}
 
 let arguments = CommandLine.arguments
 guard arguments.count == 3, let count = Int(arguments[2]), count >= 0,
   let frame = FileManager.default.contents(atPath: arguments[1])
 else {
-  FileHandle.standardError.write(Data("usage: decode-probe FULL_SYNC.json COUNT\n".utf8))
+  printError("usage: decode-probe FULL_SYNC.json COUNT")
   exit(2)
 }
 
 var servers = 0
 for _ in 0..<count {
   guard case .fullSync(let sync)? = try? LiveFrameDecoder.decode(frame) else {
-    FileHandle.standardError.write(Data("decode-probe: not a full_sync frame\n".utf8))
+    printError("decode-probe: not a full_sync frame")
     exit(1)
   }
   servers = sync.servers.count
@@ -40,6 +61,8 @@ func statusField(_ name: String) -> Int {
   return 0
 }
 let peak = statusField("VmHWM:")
+// MiB with one decimal, rounded half up (what `%.1f` printed).
+let tenths = (peak * 10 + 512) / 1024
 print(
   "decode-probe: \(count) decodes of \(servers) servers; peak RSS \(peak) KiB "
-    + String(format: "(%.1f MiB)", Double(peak) / 1024))
+    + "(\(tenths / 10).\(tenths % 10) MiB)")

@@ -1,12 +1,27 @@
+import PushEnvelopeCrypto
+import ServerBeeModels
+
 // push-extension-probe KEY.json PAYLOAD.json [LANGUAGE]
 //
 // Does exactly what a notification service extension does with one push — read the stored
 // content key and the received APNs payload, open the envelope for delivery, render the text —
 // and exits, so `/usr/bin/time -v` shows the peak RSS of such a process (DESIGN §7: < 24 MB).
 // `serverbee-bench push write-fixture DIR` writes a fresh key and payload to try it with.
-import Foundation
-import PushEnvelopeCrypto
-import ServerBeeModels
+// Like the SDK modules it links, it needs only FoundationEssentials where that exists, so the
+// process never loads Foundation and ICU.
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
 
 #if canImport(COpenSSL)
   import COpenSSL
@@ -22,8 +37,8 @@ guard arguments.count >= 3,
   let keyData = FileManager.default.contents(atPath: arguments[1]),
   let payload = FileManager.default.contents(atPath: arguments[2])
 else {
-  FileHandle.standardError.write(
-    Data("usage: push-extension-probe KEY.json PAYLOAD.json [en|zh-Hans]\n".utf8))
+  let usage = Array("usage: push-extension-probe KEY.json PAYLOAD.json [en|zh-Hans]\n".utf8)
+  _ = write(2, usage, usage.count)
   exit(2)
 }
 let language = PushNotificationLanguage(preferredLanguages: [

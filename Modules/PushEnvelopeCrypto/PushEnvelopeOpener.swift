@@ -1,5 +1,10 @@
-public import Foundation
 public import ServerBeeModels
+
+#if canImport(FoundationEssentials)
+  public import FoundationEssentials
+#else
+  public import Foundation
+#endif
 
 /// Opens encrypted push envelopes (wire contract v2 §4.8) and validates their content for a purpose.
 ///

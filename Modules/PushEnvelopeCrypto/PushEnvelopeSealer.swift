@@ -1,5 +1,10 @@
-public import Foundation
 public import ServerBeeModels
+
+#if canImport(FoundationEssentials)
+  public import FoundationEssentials
+#else
+  public import Foundation
+#endif
 
 /// Seals push contents into envelopes (wire contract v2 §4.3), as a server does.
 ///

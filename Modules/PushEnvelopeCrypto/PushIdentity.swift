@@ -1,5 +1,10 @@
-import Foundation
 public import ServerBeeModels
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The identity hash and additional authenticated data of envelope version 1 (wire contract v2 §4.3).
 ///

@@ -1,5 +1,10 @@
-public import Foundation
 public import ServerBeeModels
+
+#if canImport(FoundationEssentials)
+  public import FoundationEssentials
+#else
+  public import Foundation
+#endif
 
 /// Decodes `/api/ws/servers` frames fast, with the same results as
 /// `LiveStreamMessage(decoding:)`.

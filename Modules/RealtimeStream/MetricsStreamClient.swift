@@ -1,6 +1,11 @@
-import Foundation
 public import ServerBeeModels
 public import ServerBeeTransport
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Keeps a live copy of the fleet from `GET /api/ws/servers`, reconnecting for as long as it runs.
 ///

@@ -1,4 +1,8 @@
-public import Foundation
+#if canImport(FoundationEssentials)
+  public import FoundationEssentials
+#else
+  public import Foundation
+#endif
 
 /// What a TLS connection trusts: the system CA store, plus an optional extra CA file and
 /// optional SHA-256 certificate pins for self-hosted servers.

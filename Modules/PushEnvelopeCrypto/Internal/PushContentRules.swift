@@ -1,5 +1,10 @@
-import Foundation
 import ServerBeeModels
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The content rules of wire contract v2 §4.4 and §4.6, separated from the cryptography so each is readable.
 enum PushContentRules {

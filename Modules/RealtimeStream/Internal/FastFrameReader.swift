@@ -1,5 +1,10 @@
-import Foundation
 import ServerBeeModels
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The fast path of ``LiveFrameDecoder``: `full_sync` and `update` frames whose first key is
 /// `type`. Returns `nil` for anything else — including any malformed or incomplete frame — so

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The key that names one alert: either the opaque `v1.` key (wire contract v2 §9.1) or the legacy
 /// `rule_id:server_id` key (v1).
@@ -178,7 +182,7 @@ public struct AlertKey: Hashable, Sendable, Codable, CustomStringConvertible {
 
   private static func base64URLEncoded(_ data: Data) -> String {
     var text = data.base64EncodedString()
-    text = text.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+    text = text.replacing("+", with: "-").replacing("/", with: "_")
     while text.hasSuffix("=") { text.removeLast() }
     return text
   }

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// An alert rule from `GET /api/alert-rules` or `GET /api/alert-rules/{id}` (wire contract v1 §6.5). Admin only.
 ///

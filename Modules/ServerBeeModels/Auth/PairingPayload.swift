@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The JSON text of a pairing QR code (wire contract v1 §3):
 /// `{"type":"serverbee_pair","server_url":"https://host:9527","code":"sb_pair_…"}`.

@@ -1,4 +1,8 @@
-public import Foundation
+#if canImport(FoundationEssentials)
+  public import FoundationEssentials
+#else
+  public import Foundation
+#endif
 
 /// A ServerBee server's base URL, normalised as wire contract v2 §2.7 describes.
 ///
@@ -30,10 +34,10 @@ public struct ServerURL: Hashable, Sendable, Codable, CustomStringConvertible {
     func fail(_ why: String) -> ServerBeeModelsError {
       ServerBeeModelsError(.invalidServerURL, "invalid server URL: \(why)")
     }
-    let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    let trimmed = WireText.trimmingWhitespaceAndNewlines(text)
     guard !trimmed.isEmpty else { throw fail("it is empty") }
     guard trimmed.utf8.count <= 2048 else { throw fail("it is longer than 2048 characters") }
-    guard let separator = trimmed.range(of: "://") else {
+    guard let separator = trimmed.firstRange(of: "://") else {
       throw fail("it has no scheme (use https:// or http://)")
     }
     let scheme = trimmed[..<separator.lowerBound].lowercased()
@@ -68,16 +72,15 @@ public struct ServerURL: Hashable, Sendable, Codable, CustomStringConvertible {
     if host.hasPrefix("[") {
       // An IPv6 literal: hex digits, colons and dots (embedded IPv4) inside the brackets.
       let inner = host.dropFirst().dropLast()
-      let allowed = CharacterSet(charactersIn: "0123456789abcdefABCDEF:.")
-      guard inner.contains(":"), inner.unicodeScalars.allSatisfy({ allowed.contains($0) }) else {
+      guard inner.contains(":"), inner.unicodeScalars.allSatisfy(WireText.isIPv6LiteralScalar)
+      else {
         throw fail("the IPv6 address is malformed")
       }
     } else {
       // A name or an IPv4 address: never a bracket, and a second colon is an error rather than
       // a silently ignored part (`127.0.0.1:44405:80`).
       guard !host.contains(":") else { throw fail("the host has an unbracketed colon") }
-      let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._"))
-      guard host.unicodeScalars.allSatisfy({ $0.isASCII && allowed.contains($0) }) else {
+      guard host.unicodeScalars.allSatisfy(WireText.isHostNameScalar) else {
         throw fail("the host has characters that are not allowed")
       }
     }

@@ -1,4 +1,8 @@
-public import Foundation
+#if canImport(FoundationEssentials)
+  public import FoundationEssentials
+#else
+  public import Foundation
+#endif
 
 /// The success envelope of every JSON response: `{"data": <payload>}` (wire contract v1 §1.1).
 ///

@@ -1,5 +1,3 @@
-import Foundation
-
 /// A value behind a lock: the package's one wrapper for synchronous shared state.
 ///
 /// `Synchronization.Mutex` needs iOS 18 / macOS 15 and the package supports iOS 17 / macOS 14, so
@@ -11,7 +9,7 @@ import Foundation
 /// ```
 package final class Locked<Value>: @unchecked Sendable {
   // Safety: `value` is only read or written inside `withLock`, which holds `lock`.
-  private let lock = NSLock()
+  private let lock = PlatformLock()
   private var value: Value
 
   /// Wraps an initial value.
@@ -25,8 +23,6 @@ package final class Locked<Value>: @unchecked Sendable {
   package func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result)
     throws(Failure) -> Result
   {
-    lock.lock()
-    defer { lock.unlock() }
-    return try body(&value)
+    try lock.withLock { () throws(Failure) -> Result in try body(&value) }
   }
 }

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// A current value plus its changes, fanned out to any number of subscribers: the one mechanism
 /// behind every "current value + changes" stream of the SDK (session states, identities).
@@ -15,7 +19,7 @@ import Foundation
 /// ```
 package final class ValueBroadcaster<Value: Sendable & Equatable>: @unchecked Sendable {
   // Safe to share: `current` and `subscribers` are only touched with `lock` held.
-  private let lock = NSLock()
+  private let lock = PlatformLock()
   private var current: Value
   private var subscribers: [UUID: @Sendable (Value) -> Void] = [:]
   private var finishers: [UUID: @Sendable () -> Void] = [:]

@@ -1,4 +1,8 @@
-public import Foundation
+#if canImport(FoundationEssentials)
+  public import FoundationEssentials
+#else
+  public import Foundation
+#endif
 
 /// Reads and writes ServerBee JSON.
 ///
@@ -40,10 +44,11 @@ public enum WireJSON {
       // say) may surface as a type error of whichever field it reaches first, and which one
       // that is varies from call to call (found by fuzz-live-decoder). So a failure is first
       // checked against the whole text: not JSON at all is always `malformedJSON`.
-      // (Invalid UTF-8 never gets here: JSONSerialization on Linux answers it differently from
-      // run to run, found by LiveFrameDecoderDifferentialTests.)
-      guard (try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])) != nil
-      else { throw ServerBeeModelsError(.malformedJSON, "the body is not valid JSON") }
+      // The check is `JSONSyntax`, which follows the rules of Foundation's JSONSerialization
+      // (FoundationParityTests), so this module needs only FoundationEssentials.
+      guard JSONSyntax.isWellFormed(Array(data)) else {
+        throw ServerBeeModelsError(.malformedJSON, "the body is not valid JSON")
+      }
       let mapped = modelsError(from: error)
       // Foundation reports a number that does not fit an integer field (`1.5`, `1e30`) as
       // "not valid JSON" at the root, without a path. Tell that apart from truly broken JSON.

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// A JSON encoder that writes what the ServerBee server writes (wire contract v1 §1.4): keys in the order the
 /// `encode(to:)` implementation encodes them (declaration order for synthesised conformances),

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The field rules a ServerBee server applies to `encrypted-register` and to its relay URL
 /// (wire contract v2 §3.5, §3.7), in one place for the server side (the simulator) and the

@@ -1,4 +1,8 @@
-public import Foundation
+#if canImport(FoundationEssentials)
+  public import FoundationEssentials
+#else
+  public import Foundation
+#endif
 
 /// A frame the server sends on the live stream `GET /api/ws/servers` (wire contract v1 §4.4).
 ///

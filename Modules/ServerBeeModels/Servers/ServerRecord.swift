@@ -1,4 +1,8 @@
-public import Foundation
+#if canImport(FoundationEssentials)
+  public import FoundationEssentials
+#else
+  public import Foundation
+#endif
 
 /// One metric sample from `GET /api/servers/{id}/records` (wire contract v1 §5.2).
 ///

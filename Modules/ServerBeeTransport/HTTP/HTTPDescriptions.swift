@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Descriptions and dumps that never show a credential: `print(request)`, string
 /// interpolation, `debugPrint` and `dump` all go through these.

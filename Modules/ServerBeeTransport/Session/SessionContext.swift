@@ -1,5 +1,10 @@
-public import Foundation
 public import ServerBeeModels
+
+#if canImport(FoundationEssentials)
+  public import FoundationEssentials
+#else
+  public import Foundation
+#endif
 
 /// Who a stored login belongs to: never a secret.
 public struct SessionIdentity: Sendable, Hashable {
