@@ -5,14 +5,17 @@ import Testing
 
 @Suite struct ClientSessionTests {
   @Test func theDeviceNameTellsTwoInstallationsOnOneHostApart() {
+    // Paths only name homes here (nothing is read or written), under the temp directory.
+    let base = FileManager.default.temporaryDirectory
+    let adaHome = base.appendingPathComponent("ada/.serverbee")
     let first = ClientSession.deviceName(
-      host: "build-01", user: "ada", home: URL(fileURLWithPath: "/home/ada/.serverbee"))
+      host: "build-01", user: "ada", home: adaHome)
     let again = ClientSession.deviceName(
-      host: "build-01", user: "ada", home: URL(fileURLWithPath: "/home/ada/.serverbee/"))
+      host: "build-01", user: "ada", home: URL(fileURLWithPath: adaHome.path + "/"))
     let otherHome = ClientSession.deviceName(
-      host: "build-01", user: "ada", home: URL(fileURLWithPath: "/srv/ci/.serverbee"))
+      host: "build-01", user: "ada", home: base.appendingPathComponent("ci/.serverbee"))
     let otherUser = ClientSession.deviceName(
-      host: "build-01", user: "grace", home: URL(fileURLWithPath: "/home/ada/.serverbee"))
+      host: "build-01", user: "grace", home: adaHome)
     #expect(first.hasPrefix("serverbee CLI on build-01 (ada, "))
     #expect(first == again)
     #expect(first != otherHome)
