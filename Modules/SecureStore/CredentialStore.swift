@@ -25,6 +25,10 @@ internal import ServerBeeModels
 /// the SQLite busy timeout when another process holds the write lock, bounded by
 /// ``EncryptedSQLiteCredentialStore/Configuration/busyTimeout``.
 ///
+/// Short still blocks: call the store from a thread you own, or from an actor with an executor
+/// of its own, never from a thread of Swift's cooperative pool (the package's actors run on a
+/// dedicated thread each; see the SecureStore article).
+///
 /// ### Failures
 ///
 /// Every method throws ``SecureStoreError``. No failure destroys data: a value that fails to
