@@ -111,6 +111,8 @@ public actor AuthClient: SessionContext {
   let randomBytes: @Sendable (Int) -> [UInt8]
   let makeUUID: @Sendable () -> UUID
   let states = ValueBroadcaster<SessionState>(.restoring)
+  /// The client's own thread: its synchronous store calls block it, never the cooperative pool.
+  let executor = BlockingSerialExecutor(name: "ServerBee.Auth")
 
   /// The stored login as last read or written; `nil` when signed out.
   var record: LoginRecord?
@@ -185,6 +187,16 @@ public actor AuthClient: SessionContext {
   deinit {
     proactiveTask?.cancel()
     states.finishAll()
+  }
+
+  /// The executor every method of the client runs on: a thread of its own.
+  ///
+  /// The client calls its `CredentialStore` synchronously, so that nothing runs between
+  /// "rotated tokens stored" and "token handed out". On a thread of its own those calls (an
+  /// fsync'd SQLite transaction, a busy timeout, a Keychain call) block only this client, never
+  /// a thread of the cooperative pool. The thread ends when the client is released.
+  public nonisolated var unownedExecutor: UnownedSerialExecutor {
+    executor.asUnownedSerialExecutor()
   }
 
   // MARK: State

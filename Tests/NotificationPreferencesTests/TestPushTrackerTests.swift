@@ -142,7 +142,8 @@ import Testing
     var iterator = stream.makeAsyncIterator()
     #expect(try await iterator.next()?.outcome == .pending)
     session.signIn(try FakeSessionContext.identity(user: "bob", loginID: "login-2"))
-    // The tracker saves the outcome before it sleeps; advancing earlier would pass its wake-up.
+    // The tracker yields, then stores and sleeps: moving time before it sleeps would wake
+    // nobody, and its poll would then wait for the clock forever.
     await clock.waitForSleepers(1)
     clock.advance(by: .seconds(2))
     await #expect(throws: NotificationPreferencesError.self) { _ = try await iterator.next() }
