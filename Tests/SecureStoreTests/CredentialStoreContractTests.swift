@@ -1,6 +1,7 @@
 import Foundation
 import SecureStore
 import ServerBeeModels
+import ServerBeeTestSupport
 import Testing
 
 /// The behaviour every ``CredentialStore`` shares, run against each store.
@@ -157,46 +158,75 @@ import Testing
     #expect(try store.keys(in: .appPrivate) == [key])
   }
 
-  /// 64 tasks each commit 50 batches; afterwards every value is exactly the last one written.
-  @Test(arguments: StoreKind.allCases) func concurrentWritersFromManyTasksAllLand(kind: StoreKind)
-    async throws
-  {
+  /// 64 threads each commit 50 batches; afterwards every value is exactly the last one written.
+  ///
+  /// Each writer is a thread of its own (`offPool`): the store blocks (fsync, its lock), and 64
+  /// blocking tasks on the cooperative pool would hold every pool thread for the whole test,
+  /// starving every other suite running in parallel.
+  @Test(arguments: StoreKind.allCases) func concurrentWritersFromManyThreadsAllLand(
+    kind: StoreKind
+  ) async throws {
     let fixture = try StoreFixture(kind)
     let store = fixture.store
     let tasks = 64
     let writes = 50
-    try await withThrowingTaskGroup(of: Void.self) { group in
+    // `#expect` needs the test's task, so the threads return what they found wrong.
+    let misreads = try await withThrowingTaskGroup(of: [String].self) { group in
       for task in 0..<tasks {
         group.addTask {
-          for write in 0..<writes {
-            var batch = CredentialBatch()
-            batch.setData(
-              Data(text: "\(task):\(write)"), forKey: CredentialKey("w.\(task).\(write)"),
-              in: .appPrivate)
-            batch.setData(
-              Data(text: "\(write)"), forKey: CredentialKey("last.\(task)"),
-              in: .sharedWithExtension)
-            try store.commit(batch)
-            // Reads interleave with the other tasks' writes.
-            #expect(
-              try store.data(forKey: CredentialKey("w.\(task).\(write)"), in: .appPrivate)
-                == Data(text: "\(task):\(write)"))
-          }
+          try await offPool { try Self.write(task: task, writes: writes, to: store) }
         }
       }
-      try await group.waitForAll()
+      return try await group.reduce(into: []) { $0 += $1 }
     }
-    #expect(try store.keys(in: .appPrivate).count == tasks * writes)
-    #expect(try store.keys(in: .sharedWithExtension).count == tasks)
-    for task in 0..<tasks {
-      #expect(
-        try store.data(forKey: CredentialKey("last.\(task)"), in: .sharedWithExtension)
-          == Data(text: "\(writes - 1)"))
-      for write in 0..<writes {
-        #expect(
-          try store.data(forKey: CredentialKey("w.\(task).\(write)"), in: .appPrivate)
-            == Data(text: "\(task):\(write)"))
+    #expect(misreads.isEmpty)
+    #expect(
+      try await offPool { try Self.mismatches(tasks: tasks, writes: writes, in: store) } == [])
+  }
+
+  /// Commits the batches of one writer; returns the keys that did not read back as written.
+  private static func write(task: Int, writes: Int, to store: any CredentialStore) throws
+    -> [String]
+  {
+    var misreads: [String] = []
+    for write in 0..<writes {
+      var batch = CredentialBatch()
+      batch.setData(
+        Data(text: "\(task):\(write)"), forKey: CredentialKey("w.\(task).\(write)"),
+        in: .appPrivate)
+      batch.setData(
+        Data(text: "\(write)"), forKey: CredentialKey("last.\(task)"), in: .sharedWithExtension)
+      try store.commit(batch)
+      // Reads interleave with the other threads' writes.
+      if try store.data(forKey: CredentialKey("w.\(task).\(write)"), in: .appPrivate)
+        != Data(text: "\(task):\(write)")
+      {
+        misreads.append("w.\(task).\(write)")
       }
     }
+    return misreads
+  }
+
+  /// The keys whose final value is not the last one written, plus any wrong key count.
+  private static func mismatches(tasks: Int, writes: Int, in store: any CredentialStore) throws
+    -> [String]
+  {
+    var wrong: [String] = []
+    if try store.keys(in: .appPrivate).count != tasks * writes { wrong.append("app key count") }
+    if try store.keys(in: .sharedWithExtension).count != tasks { wrong.append("shared key count") }
+    for task in 0..<tasks {
+      if try store.data(forKey: CredentialKey("last.\(task)"), in: .sharedWithExtension)
+        != Data(text: "\(writes - 1)")
+      {
+        wrong.append("last.\(task)")
+      }
+      for write in 0..<writes {
+        let key = CredentialKey("w.\(task).\(write)")
+        if try store.data(forKey: key, in: .appPrivate) != Data(text: "\(task):\(write)") {
+          wrong.append(key.rawValue)
+        }
+      }
+    }
+    return wrong
   }
 }

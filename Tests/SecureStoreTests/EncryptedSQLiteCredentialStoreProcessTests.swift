@@ -27,8 +27,8 @@ import Testing
     var previous = 0
     for round in 1...4 {
       let writer = try HelperProcess(["loop", directory.path])
-      // The writer prints "committing N" just before committing batch N; killing it right
-      // after reading that line interrupts the commit (or lands just after it).
+      // The writer prints "committing N" just before committing batch N; killed after its
+      // last line, it either finished that batch or left the one before.
       let target = previous + 10 * round
       let (committing, status) = await writer.kill(afterCommitting: target)
       try #require(committing >= target, "the writer stopped at generation \(committing)")
@@ -53,9 +53,12 @@ import Testing
     _ = try EncryptedSQLiteCredentialStore(directory: directory)
     let writers = try ["a", "b"].map { try HelperProcess(["write", directory.path, $0, "150"]) }
     let store = try EncryptedSQLiteCredentialStore(directory: directory)
-    for index in 0..<150 {
-      try store.setData(
-        Data(text: "c-\(index)"), forKey: CredentialKey("c-\(index)"), in: .appPrivate)
+    // On a thread of its own: the writes wait on the other processes' write lock.
+    try await offPool {
+      for index in 0..<150 {
+        try store.setData(
+          Data(text: "c-\(index)"), forKey: CredentialKey("c-\(index)"), in: .appPrivate)
+      }
     }
     for writer in writers {
       #expect(await writer.nextLine() == "done")
@@ -175,19 +178,24 @@ final class HelperProcess: @unchecked Sendable {
   }
 
   /// Reads lines until the helper printed "committing N" with N ≥ `target` (or its output
-  /// ended), then sends SIGKILL at once and waits. All of it runs on one thread of its own, so
-  /// no hop between line and kill lets the writer run on.
-  /// - Returns: The last N read and how the process ended.
+  /// ended), then sends SIGKILL at once, waits, and reads what it printed in the meantime.
+  ///
+  /// The writer runs ahead of the reader (the pipe buffers its lines, and a loaded machine may
+  /// run it for a while before the kill lands), so the batch being committed at the kill is the
+  /// one named by the last line it *printed*, not the last line read before the kill.
+  /// - Returns: The last N the helper printed and how the process ended.
   func kill(afterCommitting target: Int) async -> (committing: Int, status: Status) {
     (try? await offPool { () -> (Int, Status) in
       var committing = 0
-      while committing < target, let line = self.nextLineBlocking() {
+      func read(_ line: String) {
         if line.hasPrefix("committing "), let value = Int(line.dropFirst(11)) {
           committing = value
         }
       }
+      while committing < target, let line = self.nextLineBlocking() { read(line) }
       _ = Glibc.kill(self.process.processIdentifier, SIGKILL)
       self.process.waitUntilExit()
+      while let line = self.nextLineBlocking() { read(line) }
       return (committing, self.status)
     }) ?? (0, .signalled(-1))
   }
