@@ -35,22 +35,40 @@ import Testing
     #expect(received.first?.deviceToken == token.hex)
   }
 
+  /// The trackers poll on a manual clock: the test runs the server's outbox, then lets the
+  /// tracker read again, so what it observes never depends on how fast the machine is.
+  static let pollInterval = Duration.seconds(2)
+
+  func tracker(_ world: PushWorld, clock: ManualClock) -> TestPushTracker {
+    TestPushTracker(
+      transport: world.wire, session: world.session, store: world.store,
+      pollInterval: Self.pollInterval, maximumSendAttempts: 3, clock: clock, makeUUID: { UUID() })
+  }
+
+  /// Runs the outbox once the tracker reported `pending`, then wakes its next poll.
+  func deliver(_ world: PushWorld, clock: ManualClock) async throws {
+    _ = try await world.simulator.runOutbox()
+    await clock.waitForSleepers(1)
+    clock.advance(by: Self.pollInterval)
+  }
+
   @Test func theTrackerFollowsARealTestFromQueuedToAccepted() async throws {
     let world = try await PushWorld()
     let state = try await world.client.enable(PushPreferences(enabled: true, alerts: true))
     let revision = try #require(state.confirmed?.revision)
     world.provider.enqueue(.accepted)
-    let tracker = TestPushTracker(
-      transport: world.wire, session: world.session, store: world.store,
-      pollInterval: .milliseconds(20))
+    let clock = ManualClock()
+    let tracker = tracker(world, clock: clock)
     var lines: [String] = []
     for try await progress in await tracker.send(expectedRevision: revision) {
       lines.append(progress.statusLine(.english))
-      if progress.outcome == .pending { _ = try await world.simulator.runOutbox() }
+      if progress.outcome == .pending { try await deliver(world, clock: clock) }
     }
-    #expect(lines.first == "Encrypted test queued on the Server. Provider acceptance is pending.")
     #expect(
-      lines.last == "APNs accepted the notification. Device presentation has not been observed.")
+      lines == [
+        "Encrypted test queued on the Server. Provider acceptance is pending.",
+        "APNs accepted the notification. Device presentation has not been observed.",
+      ])
     #expect(world.provider.received().count == 1)
     #expect(await tracker.resume() == nil, "a finished test is not resumed")
   }
@@ -60,13 +78,16 @@ import Testing
     let state = try await world.client.enable(PushPreferences(enabled: true, alerts: true))
     let revision = try #require(state.confirmed?.revision)
     await world.wire.loseNextResponse(.post, PushSetupAPI.testPath)
-    let tracker = TestPushTracker(
-      transport: world.wire, session: world.session, store: world.store,
-      pollInterval: .milliseconds(20))
+    let clock = ManualClock()
+    let tracker = tracker(world, clock: clock)
+    let progress = await tracker.send(expectedRevision: revision)
+    // The first reply is lost: the tracker waits one interval, then posts the same id again.
+    await clock.waitForSleepers(1)
+    clock.advance(by: Self.pollInterval)
     var outcomes: [PushOutcome] = []
-    for try await progress in await tracker.send(expectedRevision: revision) {
-      outcomes.append(progress.outcome)
-      if progress.outcome == .pending { _ = try await world.simulator.runOutbox() }
+    for try await step in progress {
+      outcomes.append(step.outcome)
+      if step.outcome == .pending { try await deliver(world, clock: clock) }
     }
     #expect(outcomes == [.pending, .accepted])
     #expect(await world.wire.count(PushSetupAPI.testPath) == 2, "posted twice, same id")
@@ -77,21 +98,18 @@ import Testing
     let world = try await PushWorld()
     let state = try await world.client.enable(PushPreferences(enabled: true, alerts: true))
     let revision = try #require(state.confirmed?.revision)
-    let first = TestPushTracker(
-      transport: world.wire, session: world.session, store: world.store,
-      pollInterval: .milliseconds(20))
+    // The first tracker's clock never moves: after its first status it polls no more.
+    let first = tracker(world, clock: ManualClock())
     var iterator = await first.send(expectedRevision: revision).makeAsyncIterator()
     let admitted = try #require(try await iterator.next())
     #expect(admitted.outcome == .pending)
     // The app is killed here; a new process builds a new tracker over the same store.
-    let second = TestPushTracker(
-      transport: world.wire, session: world.session, store: world.store,
-      pollInterval: .milliseconds(20))
+    let second = tracker(world, clock: ManualClock())
     #expect(await second.storedEventID == admitted.eventID)
     _ = try await world.simulator.runOutbox()
     var resumed: [TestPushTracker.Progress] = []
     for try await progress in try #require(await second.resume()) { resumed.append(progress) }
-    #expect(resumed.last?.outcome == .accepted)
+    #expect(resumed.map(\.outcome) == [.accepted])
     #expect(resumed.allSatisfy { $0.eventID == admitted.eventID }, "the same test, no new one")
     #expect(await world.wire.count(PushSetupAPI.testPath) == 1, "resuming never posts again")
   }
