@@ -14,7 +14,7 @@ import Testing
 /// like a v1 server's (no `mobile_session_id`, no `revocation_token`).
 actor WireTap: HTTPTransport {
   private let base: any HTTPTransport = URLSessionHTTPTransport(
-    configuration: .init(timeout: .seconds(10)))
+    configuration: .init(timeout: .seconds(30)))
   private var counts: [String: Int] = [:]
   private var loseNextResponse: Set<String> = []
   private var stripV2Fields = false

@@ -15,7 +15,7 @@ final class APISimulatorPeer: Sendable {
   static let start = Date(timeIntervalSince1970: 1_800_000_000)
   let simulator: Simulator
   let clock = SimulatorClock(start: APISimulatorPeer.start)
-  let wire: any HTTPTransport = URLSessionHTTPTransport(configuration: .init(timeout: .seconds(10)))
+  let wire: any HTTPTransport = URLSessionHTTPTransport(configuration: .init(timeout: .seconds(30)))
   let baseURL: URL
   let directory: URL
 

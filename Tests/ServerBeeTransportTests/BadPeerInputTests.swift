@@ -107,7 +107,7 @@ import Testing
     let listener = try TCPListener()
     let url = try #require(URL(string: "ws://127.0.0.1:\(listener.port)/"))
     let transport = SocketWebSocketTransport(
-      configuration: .init(connectTimeout: .seconds(5), pingInterval: nil, compression: false),
+      configuration: .init(connectTimeout: .seconds(30), pingInterval: nil, compression: false),
       clock: ContinuousClock())
     async let connecting = capture { try await transport.connect(to: url, headers: [:]) }
     let server = try await RawSocket.accept(listener)

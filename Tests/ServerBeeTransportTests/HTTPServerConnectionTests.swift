@@ -11,8 +11,11 @@ import Testing
 /// with their status, and TLS served to our own client and to a peer that hangs up.
 @Suite(.timeLimit(.minutes(1))) struct HTTPServerConnectionTests {
   /// Serves `count` requests with `200 <target>` and reports how many arrived.
+  ///
+  /// The default request budget is generous: it only ends a broken test, and on a loaded
+  /// machine running every suite at once the client may take seconds to send its next request.
   static func serve(
-    _ listener: TCPListener, tls: TLSServerIdentity? = nil, timeout: Duration = .seconds(5)
+    _ listener: TCPListener, tls: TLSServerIdentity? = nil, timeout: Duration = .seconds(30)
   ) async throws -> [String] {
     let connection = try await HTTPServerConnection(socket: try await listener.accept(), tls: tls)
     var targets: [String] = []
@@ -149,9 +152,10 @@ import Testing
     try await client.write(Array("GET /x HTTP/1.1\n".utf8))
     let started = ContinuousClock.now
     await #expect(throws: ServerBeeTransportError.self) {
-      _ = try await connection.next(timeout: .seconds(30))
+      _ = try await connection.next(timeout: .seconds(300))
     }
-    #expect(ContinuousClock.now - started < .seconds(5), "no wait for the 30 s request budget")
+    // Far below the budget, and generous for a loaded machine: speed is not what is checked.
+    #expect(ContinuousClock.now - started < .seconds(30), "no wait for the 300 s request budget")
     let reply = await client.readToEnd()
     #expect(String(decoding: reply.prefix(12), as: UTF8.self) == "HTTP/1.1 400")
   }

@@ -66,7 +66,9 @@ import Testing
       _ = try await get("trickle", SocketHTTPTransport(configuration: .init(timeout: .seconds(1))))
     }
     #expect(error?.code == .timedOut)
-    #expect(ContinuousClock.now - started < .seconds(10), "bytes kept arriving; the deadline held")
+    // The trickle lasts 100 s; a bound far below that (and generous for a loaded machine)
+    // shows the 1 s total deadline cut it off although bytes kept arriving.
+    #expect(ContinuousClock.now - started < .seconds(50), "bytes kept arriving; the deadline held")
   }
 
   @Test func anEndlessBodyStopsAtTheSizeCap() async throws {
@@ -88,7 +90,7 @@ import Testing
 
   @Test func cancellationEndsAWaitingRequest() async throws {
     let request = Task { try await get("slow") }
-    try await Task.sleep(for: .milliseconds(200))
+    #expect(try await peer.readLine() == "slow", "the request reached the peer")
     request.cancel()
     await #expect(throws: CancellationError.self) { _ = try await request.value }
   }

@@ -14,7 +14,7 @@ import Testing
   ) -> SocketWebSocketTransport {
     SocketWebSocketTransport(
       configuration: .init(
-        connectTimeout: .seconds(5), pingInterval: nil, closeTimeout: closeTimeout,
+        connectTimeout: .seconds(30), pingInterval: nil, closeTimeout: closeTimeout,
         compression: compression),
       clock: ContinuousClock())
   }

@@ -67,7 +67,7 @@ import Testing
     let transport = URLSessionHTTPTransport()
     let url = base.appendingPathComponent("slow")
     let task = Task { try await transport.send(HTTPRequest(url: url)) }
-    try await Task.sleep(for: .milliseconds(200))
+    #expect(try await peer.readLine() == "slow", "the request reached the peer")
     task.cancel()
     await #expect(throws: CancellationError.self) { _ = try await task.value }
   }

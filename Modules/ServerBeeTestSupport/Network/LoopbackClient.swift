@@ -10,6 +10,10 @@ package import Foundation
 /// requests (any header, partial or lying bodies) and RFC 6455 client frames, so a test can
 /// send what no well-behaved client would. Every wait runs off the cooperative pool.
 ///
+/// The default waits (``defaultTimeout``) are generous: they only end a test whose server never
+/// answers, and a loaded two-core machine running every suite at once may take seconds to
+/// schedule the server. A test that expects *no* answer passes its own short timeout.
+///
 /// ```swift
 /// let client = try #require(LoopbackClient(port: port))
 /// client.request("POST", "/v1/send", headers: [("Content-Type", "text/plain")])
@@ -18,6 +22,8 @@ package import Foundation
 package final class LoopbackClient {
   /// The connected socket.
   package let fd: Int32
+  /// The default wait for an answer: 30 s.
+  package static let defaultTimeout: TimeInterval = 30
   private var buffer: [UInt8] = []
 
   /// One parsed HTTP response.
@@ -93,7 +99,7 @@ package final class LoopbackClient {
   }
 
   /// Reads more bytes; `false` on timeout or end of stream.
-  package func fill(timeout: TimeInterval = 5) async -> Bool {
+  package func fill(timeout: TimeInterval = LoopbackClient.defaultTimeout) async -> Bool {
     let fd = fd
     let chunk = try? await offPool { () -> [UInt8]? in
       var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
@@ -109,7 +115,7 @@ package final class LoopbackClient {
   }
 
   /// Reads one HTTP response (a `101` has no body); `nil` on timeout or end of stream.
-  package func response(timeout: TimeInterval = 5) async -> Response? {
+  package func response(timeout: TimeInterval = LoopbackClient.defaultTimeout) async -> Response? {
     while true {
       if let end = Self.find(buffer, [13, 10, 13, 10]) {
         let head = String(decoding: buffer[..<end], as: UTF8.self)
@@ -143,7 +149,9 @@ package final class LoopbackClient {
   }
 
   /// Reads one server frame: (opcode, payload); `nil` on timeout.
-  package func frame(timeout: TimeInterval = 5) async -> (UInt8, [UInt8])? {
+  package func frame(timeout: TimeInterval = LoopbackClient.defaultTimeout) async -> (
+    UInt8, [UInt8]
+  )? {
     while true {
       if buffer.count >= 2 {
         var length = Int(buffer[1] & 0x7f)
@@ -174,7 +182,7 @@ package final class LoopbackClient {
   }
 
   /// Reads the next frame and returns it as text when it is a text frame.
-  package func text(timeout: TimeInterval = 5) async -> String? {
+  package func text(timeout: TimeInterval = LoopbackClient.defaultTimeout) async -> String? {
     guard let (opcode, payload) = await frame(timeout: timeout), opcode == 1 else { return nil }
     return String(decoding: payload, as: UTF8.self)
   }

@@ -14,6 +14,6 @@ extension LoopbackClient {
     if let token { headers.append(("X-ServerBee-Device-Token", token)) }
     if let environment { headers.append(("X-ServerBee-Environment", environment)) }
     request("GET", "/v1/devices/stream", headers: headers)
-    return await response(timeout: 10)
+    return await response()
   }
 }

@@ -23,13 +23,15 @@ final class RelayHarness: Sendable {
     let clock = RelayClock(now: { time.withLock { $0 } })
     var configuration = RelayServer.Configuration(controlToken: "control-token")
     configuration.log = { line in logs.withLock { $0.append(line) } }
+    // Generous, because the relay's budget runs while this test process's client waits for a
+    // thread: on a loaded machine running every suite at once, a keep-alive client may take
+    // seconds to send its next request. Tests of the 408 path set their own short budget.
+    configuration.uploadTimeout = .seconds(60)
     configure(&configuration)
     provider = ScriptedPushProvider(fallback: fallback, clock: clock)
     let relay = RelayServer(configuration: configuration, provider: provider, clock: clock)
     self.relay = relay
-    // A high-priority start: the accept loop and connection tasks inherit it, so CPU-bound
-    // suites elsewhere do not starve the in-process server while a client waits.
-    url = try await Task(priority: .high) { try relay.start() }.value
+    url = try relay.start()
     port = UInt16(url.port ?? 0)
   }
 

@@ -5,7 +5,8 @@ Binds 127.0.0.1 port 0, prints the port on stdout, then serves:
   GET  /hello     200 text body, echoes the request's x-probe header as x-echo
   GET  /redirect  302 Location: /hello (must come back unfollowed)
   POST /echo      200 with the request body, content type and method echoed
-  GET  /slow      waits 5 s before answering (timeouts and cancellation)
+  GET  /slow      prints "slow" on stdout, then waits 5 s before answering (timeouts and
+                  cancellation)
   GET  /status/N  status N with an empty body
   GET  /chunked   200 chunked "hello, world" in three chunks (with an extension and a trailer)
   GET  /trickle   200 content-length 1000, one byte every 0.1 s (a deadline must cut it off)
@@ -83,6 +84,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
         elif self.path == "/redirect":
             self.reply(302, b"", [("Location", "/hello")])
         elif self.path == "/slow":
+            print("slow", flush=True)  # the test's gate: the request is being answered
             time.sleep(5)
             self.reply(200, b"late")
         elif self.path == "/chunked":

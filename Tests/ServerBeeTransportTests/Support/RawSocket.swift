@@ -18,6 +18,11 @@ final class RawSocket: @unchecked Sendable {
   private let wake: WakePipe
   private var buffered: [UInt8] = []
 
+  /// How long one step may take before the test fails: generous, because a loaded two-core
+  /// machine running every suite at once may take seconds to schedule the server under test;
+  /// a working peer answers long before.
+  static let deadline = Duration.seconds(30)
+
   init(stream: PlainStream) throws {
     self.stream = stream
     wake = try WakePipe()
@@ -28,7 +33,7 @@ final class RawSocket: @unchecked Sendable {
     try await offPool {
       let wake = try WakePipe()
       let fd = try TCPConnector.connect(
-        host: "127.0.0.1", port: port, deadline: .now.advanced(by: .seconds(5)), wake: wake)
+        host: "127.0.0.1", port: port, deadline: .now.advanced(by: Self.deadline), wake: wake)
       return try RawSocket(stream: PlainStream(descriptor: fd))
     }
   }
@@ -43,7 +48,7 @@ final class RawSocket: @unchecked Sendable {
   func write(_ bytes: [UInt8]) async throws {
     try await offPool {
       try BlockingIO.writeAll(
-        bytes, to: self.stream, deadline: .now.advanced(by: .seconds(5)), wake: self.wake)
+        bytes, to: self.stream, deadline: .now.advanced(by: Self.deadline), wake: self.wake)
     }
   }
 
@@ -54,7 +59,7 @@ final class RawSocket: @unchecked Sendable {
         return Array(self.buffered[0..<length])
       }
       let (head, leftover) = try BlockingIO.readHead(
-        from: self.stream, deadline: .now.advanced(by: .seconds(5)), wake: self.wake)
+        from: self.stream, deadline: .now.advanced(by: Self.deadline), wake: self.wake)
       self.buffered = leftover
       return head
     }
@@ -67,7 +72,7 @@ final class RawSocket: @unchecked Sendable {
     return try await offPool {
       let (body, rest) = try BlockingIO.readBody(
         length: length, after: self.buffered, from: self.stream,
-        deadline: .now.advanced(by: .seconds(5)), wake: self.wake)
+        deadline: .now.advanced(by: Self.deadline), wake: self.wake)
       self.buffered = rest
       return (head.status, body)
     }
@@ -88,7 +93,7 @@ final class RawSocket: @unchecked Sendable {
       }) ?? false
   }
 
-  /// Reads until the peer closes (or 5 s pass); returns everything after the head.
+  /// Reads until the peer closes (or 30 s pass); returns everything after the head.
   func readToEnd() async -> [UInt8] {
     (try? await offPool { self.readToEndBlocking() }) ?? []
   }
@@ -96,7 +101,7 @@ final class RawSocket: @unchecked Sendable {
   private func readToEndBlocking() -> [UInt8] {
     var result = buffered
     var buffer = [UInt8](repeating: 0, count: 4096)
-    let deadline = ContinuousClock.now.advanced(by: .seconds(5))
+    let deadline = ContinuousClock.now.advanced(by: Self.deadline)
     while ContinuousClock.now < deadline {
       guard let read = try? buffer.withUnsafeMutableBytes({ try stream.read(into: $0) }) else {
         break
@@ -104,7 +109,14 @@ final class RawSocket: @unchecked Sendable {
       switch read {
       case .bytes(let count): result += buffer[0..<count]
       case .endOfStream: return result
-      case .wouldBlock: usleep(2000)
+      case .wouldBlock:
+        // Wait for the next bytes (or the close) instead of sleeping between tries.
+        do {
+          try wake.wait(
+            for: stream.descriptor, events: Int16(POLLIN), until: deadline, what: "the peer")
+        } catch {
+          return result
+        }
       }
     }
     return result
