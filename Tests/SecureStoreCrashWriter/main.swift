@@ -44,7 +44,10 @@ func loop(_ directory: URL) throws -> Never {
 }
 
 func write(_ directory: URL, prefix: String, count: Int) throws {
-  let store = try EncryptedSQLiteCredentialStore(directory: directory)
+  // Three writers take turns on the write lock, each commit fsync'd: on a loaded machine a
+  // turn can exceed the default 5 s busy timeout, and this test is about every write landing.
+  let store = try EncryptedSQLiteCredentialStore(
+    directory: directory, configuration: .init(busyTimeout: .seconds(60)))
   for index in 0..<count {
     try store.setData(
       Data("\(prefix)-\(index)".utf8), forKey: CredentialKey("\(prefix)-\(index)"),

@@ -52,7 +52,9 @@ import Testing
   @Test func writersInSeveralProcessesAllLand() async throws {
     _ = try EncryptedSQLiteCredentialStore(directory: directory)
     let writers = try ["a", "b"].map { try HelperProcess(["write", directory.path, $0, "150"]) }
-    let store = try EncryptedSQLiteCredentialStore(directory: directory)
+    // A generous busy timeout, like the helpers': this test is about every write landing.
+    let store = try EncryptedSQLiteCredentialStore(
+      directory: directory, configuration: .init(busyTimeout: .seconds(60)))
     // On a thread of its own: the writes wait on the other processes' write lock.
     try await offPool {
       for index in 0..<150 {

@@ -31,7 +31,9 @@ final class RelayHarness: Sendable {
     provider = ScriptedPushProvider(fallback: fallback, clock: clock)
     let relay = RelayServer(configuration: configuration, provider: provider, clock: clock)
     self.relay = relay
-    url = try relay.start()
+    // A high-priority start: the accept loop and connection tasks inherit it, so CPU-bound
+    // suites elsewhere do not starve the in-process server while a client waits.
+    url = try await Task(priority: .high) { try relay.start() }.value
     port = UInt16(url.port ?? 0)
   }
 
