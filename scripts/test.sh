@@ -21,11 +21,52 @@ echo "== swift build"
 quiet swift build
 
 echo "== swift test"
-# Swift Testing only (no XCTest tests exist, so its "Executed 0 tests" line is noise).
-# Suites run one after another (--no-parallel): on two cores, the real-socket interop suites
-# (Python peers, openssl, 256-connection load checks) starve each other of CPU when run
-# together. Every test is still isolated (ephemeral ports, temp directories, fresh fakes).
-quiet swift test --disable-xctest --no-parallel
+# Swift Testing only (no XCTest tests exist, so its "Executed 0 tests" line is noise), every
+# suite in parallel. That works on two cores because nothing blocks Swift's cooperative pool:
+# the credential store's callers run on threads of their own (SecureStore's
+# BlockingSerialExecutor), blocking test I/O runs off the pool (offPool), waits are gates or
+# the manual clock, and deadlines in tests are generous (they only end a broken test).
+# Every test is isolated (ephemeral ports, temp directories, fresh fakes).
+#
+# Each process the tests start (Python peers, openssl s_server, serverbee, serverbee-simulator,
+# serverbee-relay, securestore-crash-writer) inherits this marker, so the check after the
+# run finds exactly this run's leftovers, even reparented to init, and never another run's.
+run_marker="SERVERBEE_TEST_RUN=$$-$(date +%s%N)"
+set +e
+(quiet env "$run_marker" swift test --disable-xctest)
+tests_status=$?
+set -e
+
+# The processes (other than this script) whose environment carries the marker.
+marked_processes() {
+  local environ pid
+  for environ in /proc/[0-9]*/environ; do
+    pid=${environ#/proc/}
+    pid=${pid%/environ}
+    [ "$pid" = "$$" ] && continue
+    tr '\0' '\n' 2>/dev/null <"$environ" | grep -qxF "$run_marker" && echo "$pid"
+  done
+  return 0
+}
+
+echo "== no process left by the tests"
+# Peers end when their test releases them (SIGTERM, then the watchdog's own grace period),
+# so give stragglers a few seconds before calling them leftovers.
+leftovers=""
+for _ in $(seq 20); do
+  leftovers=$(marked_processes)
+  [ -z "$leftovers" ] && break
+  sleep 0.5
+done
+if [ -n "$leftovers" ]; then
+  echo "processes started by the tests are still running:"
+  # shellcheck disable=SC2086
+  ps -o pid,ppid,etime,args -p "$(echo $leftovers | tr ' ' ',')" || true
+  # shellcheck disable=SC2086
+  kill -KILL $leftovers 2>/dev/null || true
+  exit 1
+fi
+[ "$tests_status" -eq 0 ] || exit "$tests_status"
 
 echo "== swift format lint --strict"
 swift format lint --strict -r Modules Tests Examples Benchmarks Package.swift
