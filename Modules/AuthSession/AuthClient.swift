@@ -111,8 +111,6 @@ public actor AuthClient: SessionContext {
   let randomBytes: @Sendable (Int) -> [UInt8]
   let makeUUID: @Sendable () -> UUID
   let states = ValueBroadcaster<SessionState>(.restoring)
-  /// The client's own thread: its synchronous store calls block it, never the cooperative pool.
-  let executor = BlockingSerialExecutor(name: "ServerBee.Auth")
 
   /// The stored login as last read or written; `nil` when signed out.
   var record: LoginRecord?
@@ -189,14 +187,16 @@ public actor AuthClient: SessionContext {
     states.finishAll()
   }
 
-  /// The executor every method of the client runs on: a thread of its own.
+  /// The executor every method of the client runs on: the store thread, not the cooperative
+  /// pool.
   ///
   /// The client calls its `CredentialStore` synchronously, so that nothing runs between
-  /// "rotated tokens stored" and "token handed out". On a thread of its own those calls (an
-  /// fsync'd SQLite transaction, a busy timeout, a Keychain call) block only this client, never
-  /// a thread of the cooperative pool. The thread ends when the client is released.
+  /// "rotated tokens stored" and "token handed out". On the one thread SecureStore keeps for its
+  /// callers, those calls (an fsync'd SQLite transaction, a busy timeout, a Keychain call) never
+  /// block a thread of the cooperative pool. The executor is serial, so the client is as
+  /// exclusive as any actor.
   public nonisolated var unownedExecutor: UnownedSerialExecutor {
-    executor.asUnownedSerialExecutor()
+    BlockingSerialExecutor.shared.asUnownedSerialExecutor()
   }
 
   // MARK: State

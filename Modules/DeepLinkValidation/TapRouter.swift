@@ -31,14 +31,12 @@ public actor TapRouter {
   private let now: @Sendable () -> Date
   private var pending: PushTap?
   private var ready = false
-  /// The router's own thread: its synchronous store read blocks it, never the cooperative pool.
-  private let executor = BlockingSerialExecutor(name: "ServerBee.Taps")
 
-  /// The executor every method of the router runs on: a thread of its own, so reading the
-  /// content key from a `CredentialStore` (a blocking call) never holds a thread of the
-  /// cooperative pool. The thread ends when the router is released.
+  /// The executor every method of the router runs on: the store thread SecureStore keeps for
+  /// its callers, so reading the content key from a `CredentialStore` (a blocking call) never
+  /// holds a thread of the cooperative pool.
   public nonisolated var unownedExecutor: UnownedSerialExecutor {
-    executor.asUnownedSerialExecutor()
+    BlockingSerialExecutor.shared.asUnownedSerialExecutor()
   }
 
   /// Creates a router with nothing buffered and not ready.

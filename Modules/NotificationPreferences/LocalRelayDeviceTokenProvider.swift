@@ -20,10 +20,6 @@ public struct LocalRelayDeviceTokenProvider: PushDeviceTokenProvider {
   private let store: any CredentialStore
   private let environment: PushEnvironment
   private let randomBytes: @Sendable (Int) throws -> [UInt8]
-  /// The provider's own thread, shared by its copies: the store calls block it, never the
-  /// cooperative pool, and concurrent callers run one after another, so they all get the token
-  /// the first one stored.
-  private let executor = BlockingSerialExecutor(name: "ServerBee.Token")
 
   /// Creates the provider with the system's random generator.
   /// - Parameters:
@@ -56,7 +52,9 @@ public struct LocalRelayDeviceTokenProvider: PushDeviceTokenProvider {
   /// - Returns: The token with the configured environment.
   /// - Throws: ``NotificationPreferencesError`` (`storageFailed`, `deviceTokenUnavailable`).
   public func deviceToken() async throws -> PushDeviceToken {
-    try await executor.run { [self] in try loadOrCreate() }
+    // On the store thread, not the cooperative pool; concurrent callers run one after another
+    // there, so they all get the token the first one stored.
+    try await BlockingSerialExecutor.shared.run { [self] in try loadOrCreate() }
   }
 
   private func loadOrCreate() throws -> PushDeviceToken {

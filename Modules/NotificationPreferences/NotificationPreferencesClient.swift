@@ -34,8 +34,6 @@ public actor NotificationPreferencesClient {
   private let authorization: any PushAuthorization
   private let deviceTokens: any PushDeviceTokenProvider
   private let broadcaster = ValueBroadcaster(NotificationSettingsState())
-  /// The client's own thread: its synchronous store calls block it, never the cooperative pool.
-  private let executor = BlockingSerialExecutor(name: "ServerBee.Prefs")
 
   private var machine = NotificationSettingsMachine()
   /// The scope the machine's state belongs to; `nil` when signed out.
@@ -71,11 +69,11 @@ public actor NotificationPreferencesClient {
 
   deinit { observation?.cancel() }
 
-  /// The executor every method of the client runs on: a thread of its own, so the content
-  /// key's synchronous `CredentialStore` calls (a blocking call) never hold a thread of the
-  /// cooperative pool. The thread ends when the client is released.
+  /// The executor every method of the client runs on: the store thread SecureStore keeps for
+  /// its callers, so the content key's synchronous `CredentialStore` calls never hold a thread
+  /// of the cooperative pool.
   public nonisolated var unownedExecutor: UnownedSerialExecutor {
-    executor.asUnownedSerialExecutor()
+    BlockingSerialExecutor.shared.asUnownedSerialExecutor()
   }
 
   /// The current state.

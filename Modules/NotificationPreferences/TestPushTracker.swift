@@ -58,14 +58,12 @@ public actor TestPushTracker {
   private let pollInterval: Duration
   private let maximumSendAttempts: Int
   private var running: Task<Void, Never>?
-  /// The tracker's own thread: its synchronous store calls block it, never the cooperative pool.
-  private let executor = BlockingSerialExecutor(name: "ServerBee.Tests")
 
-  /// The executor every method of the tracker runs on: a thread of its own, so persisting the
-  /// test in flight to a `CredentialStore` (a blocking call) never holds a thread of the
-  /// cooperative pool. The thread ends when the tracker is released.
+  /// The executor every method of the tracker runs on: the store thread SecureStore keeps for
+  /// its callers, so persisting the test in flight to a `CredentialStore` (a blocking call)
+  /// never holds a thread of the cooperative pool.
   public nonisolated var unownedExecutor: UnownedSerialExecutor {
-    executor.asUnownedSerialExecutor()
+    BlockingSerialExecutor.shared.asUnownedSerialExecutor()
   }
 
   /// Creates a tracker.

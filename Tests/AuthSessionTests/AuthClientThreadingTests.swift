@@ -32,8 +32,8 @@ private final class ThreadRecordingStore: CredentialStore {
 
 @Suite(.timeLimit(.minutes(1))) struct AuthClientThreadingTests {
   /// The store is synchronous and may block (fsync, busy timeout): every call the client makes
-  /// runs on the client's own thread, never on a thread of the cooperative pool.
-  @Test func everyStoreCallRunsOnTheClientsOwnThread() async throws {
+  /// runs on SecureStore's store thread, never on a thread of the cooperative pool.
+  @Test func everyStoreCallRunsOnTheStoreThread() async throws {
     let store = ThreadRecordingStore()
     let http = StubHTTPTransport()
     let clock = ManualClock()
@@ -54,7 +54,7 @@ private final class ThreadRecordingStore: CredentialStore {
     #expect(tokens == Array(repeating: "access-2", count: 20))
     let threads = store.threads.withLock { $0 }
     #expect(threads.count >= 3, "restore, login and refresh used the store")
-    #expect(Set(threads) == ["ServerBee.Auth"], "\(Set(threads))")
+    #expect(Set(threads) == ["ServerBee.Store"], "\(Set(threads))")
     await http.verifyAllConsumed()
   }
 }

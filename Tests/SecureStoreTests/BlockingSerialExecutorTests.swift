@@ -4,33 +4,31 @@ import ServerBeeModels
 import ServerBeeTestSupport
 import Testing
 
-/// An actor on its own ``BlockingSerialExecutor``, as the store's callers are.
+/// An actor on the store thread, as the store's callers are.
 private actor BlockingActor {
-  private let executor: BlockingSerialExecutor
   private var entered = 0
   private var order: [Int] = []
 
-  nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
-
-  init(name: String = "sb.test") { executor = BlockingSerialExecutor(name: name) }
+  nonisolated var unownedExecutor: UnownedSerialExecutor {
+    BlockingSerialExecutor.shared.asUnownedSerialExecutor()
+  }
 
   /// Records the call, and whether it ran on the executor's thread with nothing else inside.
   func record(_ index: Int) -> Bool {
     entered += 1
     defer { entered -= 1 }
     order.append(index)
-    return executor.isCurrent && entered == 1
+    return BlockingSerialExecutor.shared.isCurrent && entered == 1
   }
 
   var recorded: [Int] { order }
 
-  /// Blocks this actor's thread until the latch opens (or 30 s pass); `true` when it opened.
+  /// Blocks the store thread until the latch opens (or 30 s pass); `true` when it opened.
   func block(on latch: Latch) -> Bool { latch.arriveAndWait(timeout: 30) }
 
   /// Work on the executor's thread from outside the actor, between its jobs.
   func runOutside() async throws -> Bool {
-    let executor = executor
-    return try await executor.run { executor.isCurrent }
+    try await BlockingSerialExecutor.shared.run { BlockingSerialExecutor.shared.isCurrent }
   }
 }
 
@@ -95,37 +93,47 @@ private final class Latch: Sendable {
     #expect(try await actor.runOutside(), "run(_:) uses the same thread")
   }
 
-  /// More actors block their threads than the pool has threads, and a plain task (on the pool)
-  /// still runs to release them: blocking on the executor never holds the cooperative pool.
-  @Test func blockedActorsLeaveTheCooperativePoolFree() async {
-    let count = ProcessInfo.processInfo.activeProcessorCount + 2
-    let actors = (0..<count).map { _ in BlockingActor() }
+  /// While an actor blocks the store thread, many tasks on the cooperative pool still run;
+  /// the last of them releases it.
+  @Test func aBlockedStoreThreadLeavesTheCooperativePoolFree() async {
+    let actor = BlockingActor()
     let latch = Latch()
     let released = await withTaskGroup(of: Bool.self) { group in
-      for actor in actors { group.addTask { await actor.block(on: latch) } }
+      group.addTask { await actor.block(on: latch) }
       group.addTask {
-        await latch.waitForArrivals(count)
+        await latch.waitForArrivals(1)
+        // More tasks than the pool has threads, each with a suspension point: they all finish
+        // while the store thread is blocked.
+        let count = ProcessInfo.processInfo.activeProcessorCount * 8
+        let finished = await withTaskGroup(of: Int.self) { tasks in
+          for index in 0..<count {
+            tasks.addTask {
+              await Task.yield()
+              return index
+            }
+          }
+          return await tasks.reduce(0) { finished, _ in finished + 1 }
+        }
         latch.open()
-        return true
+        return finished == count
       }
       return await group.reduce(true) { $0 && $1 }
     }
     #expect(released)
+    #expect(await actor.record(0), "the store thread runs jobs again")
   }
 
-  /// The executor's thread ends once its actor is released: nothing is left running.
-  @Test func theThreadEndsWhenItsActorIsReleased() async throws {
-    let name = "sb.x." + String(UInt32.random(in: 0...UInt32.max), radix: 16)
-    var actor: BlockingActor? = BlockingActor(name: name)
-    #expect(await actor?.record(0) == true)
-    #expect(Self.threadNames().contains(name), "the thread runs while the actor lives")
-    actor = nil
-    // The thread is a real one, so its end is polled for, with a generous deadline.
-    let deadline = ContinuousClock.now + .seconds(30)
-    while Self.threadNames().contains(name), ContinuousClock.now < deadline {
-      await Task.yield()
-    }
-    #expect(!Self.threadNames().contains(name), "the thread ended with its actor")
+  /// Actors share the one long-lived thread: it is there while they run and after they are
+  /// gone (a thread that ends runs thread-local destructors; this one never does).
+  @Test func everyActorRunsOnTheOneStoreThreadWhichOutlivesThem() async throws {
+    var first: BlockingActor? = BlockingActor()
+    let second = BlockingActor()
+    #expect(await first?.record(0) == true)
+    #expect(await second.record(0))
+    #expect(Self.threadNames().contains("ServerBee.Store"))
+    first = nil
+    #expect(await second.record(1))
+    #expect(Self.threadNames().contains("ServerBee.Store"))
   }
 
   /// The names of this process's threads (`/proc/self/task/*/comm`).

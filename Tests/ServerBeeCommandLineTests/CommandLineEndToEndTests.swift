@@ -13,6 +13,19 @@ import Testing
       scratch: home.deletingLastPathComponent(), timeout: timeout)
   }
 
+  /// Whether a `serverbee` output file in `directory` holds a JSON frame whose `connection` is
+  /// `state` (`ChildProcess` writes each run's standard output to a file there).
+  private static func someOutput(in directory: URL, showsConnection state: String) -> Bool {
+    let files = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+    return files.filter { $0.hasSuffix(".out") }.contains { file in
+      let text = (try? String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8))
+      return (text ?? "").split(separator: "\n").contains { line in
+        let frame = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+        return frame?["connection"] as? String == state
+      }
+    }
+  }
+
   private func jsonArray(_ text: String) throws -> [[String: Any]] {
     let value = try JSONSerialization.jsonObject(with: Data(text.utf8))
     return try #require(value as? [[String: Any]])
@@ -95,9 +108,16 @@ import Testing
     let paired = try await serverbee(["pair", try await simulator.pairingPayload()], home: home)
     #expect(paired.status == 0, "\(paired.stderr)")
     let watch = Task {
-      try await serverbee(["watch", "--duration", "5", "--interval", "1", "--json"], home: home)
+      try await serverbee(["watch", "--duration", "10", "--interval", "1", "--json"], home: home)
     }
-    try await Task.sleep(for: .seconds(2))
+    // Stop the server once the watch has shown it live (a first frame in its output file), not
+    // after a fixed wait that a loaded machine can outlast before the watch even connects.
+    let deadline = ContinuousClock.now.advanced(by: .seconds(30))
+    while !Self.someOutput(in: temporary.url, showsConnection: "live"),
+      ContinuousClock.now < deadline
+    {
+      try await Task.sleep(for: .milliseconds(50))
+    }
     await simulator.stop()
     let result = try await watch.value
     #expect(result.status == 0, "\(result.stderr)")

@@ -1,17 +1,17 @@
 import Foundation
 
-/// A serial executor with one thread of its own, for actors whose methods call a
-/// ``CredentialStore``: the store's synchronous calls (an fsync'd SQLite transaction that may
-/// wait out a 5 s busy timeout, a Keychain call) then block that thread, never a thread of Swift
-/// concurrency's cooperative pool, which has only as many threads as the machine has cores.
+/// The serial executor of every actor in this package that calls a ``CredentialStore``: one
+/// long-lived thread of its own, so the store's synchronous calls (an fsync'd SQLite
+/// transaction that may wait out a 5 s busy timeout, a Keychain call) block that thread, never
+/// a thread of Swift concurrency's cooperative pool, which has only as many threads as the
+/// machine has cores.
 ///
-/// An actor adopts it as its executor and keeps it alive:
+/// An actor adopts it as its executor:
 ///
 /// ```swift
 /// actor Journal {
-///   private let executor = BlockingSerialExecutor(name: "ServerBee.Journal")
 ///   nonisolated var unownedExecutor: UnownedSerialExecutor {
-///     executor.asUnownedSerialExecutor()
+///     BlockingSerialExecutor.shared.asUnownedSerialExecutor()
 ///   }
 ///   func save(_ entry: Entry) throws { try store.setValue(entry, forKey: key, in: .appPrivate) }
 /// }
@@ -20,20 +20,25 @@ import Foundation
 /// The actor's guarantees are unchanged: the executor runs one job at a time, in order, so the
 /// actor stays mutually exclusive, and synchronous code between two suspension points (say,
 /// "store the rotated token" then "hand it out") still runs without anything in between. Only
-/// the thread differs.
+/// the thread differs. Code that is not an actor (a `Sendable` value) uses ``run(_:)`` for the
+/// same thread.
 ///
-/// The thread starts with the first job and ends once the executor is released (its actor's
-/// deinit) and no job is left. Code that is not an actor (a `Sendable` value) uses
-/// ``run(_:)`` for the same thread.
+/// Why one shared thread that never ends, not one per actor:
+/// - The actors share one store, and its calls take the store's lock one after another anyway:
+///   a thread per actor would add threads, not throughput.
+/// - A thread that ends runs its thread-local destructors (Foundation's, ICU's). A first version
+///   ended a thread with each actor; `serverbee` then aborted with `double free or corruption`
+///   on an ending thread while ICU's finaliser ran at exit, and the parallel test process saw
+///   heap corruption. A thread that lives as long as the process never ends.
+/// - The executor is never released, so no job can outlive it, and actors on it call each other
+///   without a thread hop.
 package final class BlockingSerialExecutor: SerialExecutor {
+  /// The executor, started with the first job; its thread is named `ServerBee.Store`.
+  package static let shared = BlockingSerialExecutor(name: "ServerBee.Store")
+
   private let queue: JobQueue
 
-  /// Creates an executor; its thread starts with the first job.
-  /// - Parameter name: The thread's name, shown by debuggers and `ps -T`; at most 15 bytes,
-  ///   or Linux keeps the name of the thread that started it.
-  package init(name: String) { queue = JobQueue(name: name) }
-
-  deinit { queue.stop() }
+  private init(name: String) { queue = JobQueue(name: name) }
 
   /// Runs `job` on the executor's thread after every job enqueued before it.
   /// - Parameter job: The job.
@@ -54,16 +59,13 @@ package final class BlockingSerialExecutor: SerialExecutor {
     }
   }
 
-  /// Whether the calling code runs on this executor's thread.
+  /// Whether the calling code runs on the executor's thread.
   package var isCurrent: Bool { queue.isCurrent }
 }
 
-/// The jobs of one ``BlockingSerialExecutor`` and the thread that runs them.
-///
-/// The thread holds this queue, never the executor, so releasing the executor (and its actor)
-/// is what ends the thread.
+/// The jobs of the ``BlockingSerialExecutor`` and the one thread that runs them.
 private final class JobQueue: @unchecked Sendable {
-  // @unchecked: `items`, `thread` and `stopped` are only touched with `condition` locked.
+  // @unchecked: `items` and `thread` are only touched with `condition` locked.
   enum Item: Sendable {
     case job(UnownedJob, UnownedSerialExecutor)
     case work(@Sendable () -> Void)
@@ -73,7 +75,6 @@ private final class JobQueue: @unchecked Sendable {
   private let condition = NSCondition()
   private var items: [Item] = []
   private var thread: Thread?
-  private var stopped = false
 
   init(name: String) { self.name = name }
 
@@ -87,13 +88,12 @@ private final class JobQueue: @unchecked Sendable {
     condition.lock()
     items.append(item)
     if thread == nil {
-      // The first job, or one after the thread ended (possible only for `run` work that
-      // outlives its executor's owner): start a thread that drains the queue.
       let thread = Thread { [self] in loop() }
       self.thread = thread
       thread.start()
       // Named after `start()`: on Linux, `Thread.name` reaches the OS thread only once it
-      // exists. The thread waits for `condition`, held here, so it runs no job unnamed.
+      // exists (at most 15 bytes). The thread waits for `condition`, held here, so it runs no
+      // job unnamed.
       thread.name = name
     } else {
       condition.signal()
@@ -101,22 +101,11 @@ private final class JobQueue: @unchecked Sendable {
     condition.unlock()
   }
 
-  func stop() {
-    condition.lock()
-    stopped = true
-    condition.signal()
-    condition.unlock()
-  }
-
-  private func loop() {
+  /// Runs the jobs, in order, for as long as the process lives.
+  private func loop() -> Never {
     while true {
       condition.lock()
-      while items.isEmpty && !stopped { condition.wait() }
-      if items.isEmpty {
-        thread = nil
-        condition.unlock()
-        return
-      }
+      while items.isEmpty { condition.wait() }
       let batch = items
       items.removeAll(keepingCapacity: true)
       condition.unlock()
