@@ -50,8 +50,9 @@ marked_processes() {
 }
 
 echo "== no process left by the tests"
-# Peers end when their test releases them (SIGTERM, then the watchdog's own grace period),
-# so give stragglers a few seconds before calling them leftovers.
+# Each child ends with its test: its process group gets SIGTERM when the test releases it,
+# and SIGKILL 3 s later (ServerBeeTestSupport's Process.endGroup); a watchdog ends it if the test
+# process itself died. Give stragglers a few seconds before calling them leftovers.
 leftovers=""
 for _ in $(seq 20); do
   leftovers=$(marked_processes)

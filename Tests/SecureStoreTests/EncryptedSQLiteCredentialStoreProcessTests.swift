@@ -150,9 +150,7 @@ final class HelperProcess: @unchecked Sendable {
     try process.run()
   }
 
-  deinit {
-    if process.isRunning { process.terminate() }
-  }
+  deinit { process.endGroup() }
 
   /// The next line the helper printed, or `nil` at end of output.
   func nextLine() async -> String? {
@@ -195,7 +193,7 @@ final class HelperProcess: @unchecked Sendable {
         }
       }
       while committing < target, let line = self.nextLineBlocking() { read(line) }
-      _ = Glibc.kill(self.process.processIdentifier, SIGKILL)
+      self.process.signalGroup(SIGKILL)
       self.process.waitUntilExit()
       while let line = self.nextLineBlocking() { read(line) }
       return (committing, self.status)

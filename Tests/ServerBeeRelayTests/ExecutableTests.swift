@@ -46,9 +46,9 @@ struct ExecutableTests {
     process.standardOutput = stdout
     process.standardError = stderr
     process.standardInput = FileHandle.nullDevice
-    try process.run()
-    // The child ends with the test, whatever happens below.
-    defer { if process.isRunning { process.terminate() } }
+    try process.runUnderWatchdog()
+    // The child and its group end with the test, whatever happens below.
+    defer { process.endGroup() }
     let errors = Task { try await offPool { stderr.fileHandleForReading.readDataToEndOfFile() } }
 
     let line = try await Self.readLine(stdout)

@@ -160,8 +160,15 @@ import Testing
 
   // MARK: Keep-alive
 
+  /// A transport whose idle connections outlive any scheduling delay of a loaded machine: the
+  /// default 4 s idle limit could expire between two requests of a test running beside every
+  /// other suite, and these tests are about reuse, not expiry.
+  func keepingTransport() -> SocketHTTPTransport {
+    SocketHTTPTransport(configuration: .init(idleTimeout: .seconds(600)))
+  }
+
   @Test func requestsToOneOriginShareOneKeptConnection() async throws {
-    let transport = SocketHTTPTransport()
+    let transport = keepingTransport()
     let first = try await get("hello", transport)
     let second = try await get("hello", transport)
     let third = try await transport.send(
@@ -174,7 +181,7 @@ import Testing
   }
 
   @Test func aConnectionTheServerClosedMeanwhileIsNotReused() async throws {
-    let transport = SocketHTTPTransport()
+    let transport = keepingTransport()
     #expect(try await get("close-after", transport).body == Data("bye".utf8))
     // The peer's close may still be on its way when the next request starts; either the pool
     // notices it before sending, or the GET is sent again on a new connection. Both end in 200.
@@ -186,7 +193,7 @@ import Testing
   @Test func anIdempotentRequestOnAConnectionDroppedUnansweredIsSentOnceMoreOnANewOne()
     async throws
   {
-    let transport = SocketHTTPTransport()
+    let transport = keepingTransport()
     let before = try await droppedCount()
     #expect(try await get("arm-drop", transport).status == 200)
     let response = try await get("hello", transport)
@@ -196,7 +203,7 @@ import Testing
   }
 
   @Test func aPOSTOnAConnectionDroppedUnansweredFailsAndIsNeverSentTwice() async throws {
-    let transport = SocketHTTPTransport()
+    let transport = keepingTransport()
     #expect(try await get("arm-drop", transport).status == 200)
     let before = try await droppedCount()
     let error = await #expect(throws: ServerBeeTransportError.self) {

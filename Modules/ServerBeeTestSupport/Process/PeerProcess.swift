@@ -10,19 +10,19 @@ package final class PeerProcess: @unchecked Sendable {
 
   /// Starts `executable arguments`, resolving the executable on PATH.
   ///
-  /// The peer runs under a small watchdog (``watchdog``): when this test process dies without
-  /// stopping it (a crash, a test binary that exits before every value is released), the
-  /// watchdog sees its parent change and ends the peer, so no `openssl s_server` or Python peer
-  /// is left running with parent 1.
+  /// The peer runs under the test watchdog (`Process.runUnderWatchdog()`), in a process group
+  /// of its own that ends when the value goes away (`Process.endGroup(grace:)`); when this test
+  /// process dies without releasing it (a crash, a test binary that exits before every value
+  /// is released), the watchdog sees its parent change and ends the peer, so no
+  /// `openssl s_server` or Python peer is left running with parent 1.
   package init(_ executable: String, _ arguments: [String], directory: URL? = nil) throws {
-    let path = try Self.which(executable)
-    process.executableURL = URL(fileURLWithPath: try Self.which("python3"))
-    process.arguments = ["-c", Self.watchdog, path] + arguments
+    process.executableURL = URL(fileURLWithPath: try Self.which(executable))
+    process.arguments = arguments
     process.standardOutput = stdout
     process.standardError = stderr
     process.standardInput = FileHandle.nullDevice
     if let directory { process.currentDirectoryURL = directory }
-    try process.run()
+    try process.runUnderWatchdog()
   }
 
   /// Starts a Python peer script after checking that `websockets` imports.
@@ -93,31 +93,7 @@ package final class PeerProcess: @unchecked Sendable {
     return String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
   }
 
-  deinit {
-    if process.isRunning { process.terminate() }
-  }
-
-  /// Runs `argv[1:]` as a child, forwards SIGTERM to it, ends it when this process's parent
-  /// changes (the test process died), and exits with the child's status.
-  static let watchdog = """
-    import os, signal, subprocess, sys, time
-    child = subprocess.Popen(sys.argv[1:])
-    def stop(*_):
-        child.terminate()
-        try:
-            child.wait(2)
-        except subprocess.TimeoutExpired:
-            child.kill()
-        sys.exit(143)
-    signal.signal(signal.SIGTERM, stop)
-    signal.signal(signal.SIGINT, stop)
-    parent = os.getppid()
-    while child.poll() is None:
-        if os.getppid() != parent:
-            stop()
-        time.sleep(0.2)
-    sys.exit(child.returncode if child.returncode >= 0 else 128 - child.returncode)
-    """
+  deinit { process.endGroup() }
 
   package static func which(_ name: String) throws -> String {
     let paths = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")

@@ -17,8 +17,9 @@ struct RunResult: Sendable {
   var stderrLines: [Substring] { stderr.split(separator: "\n") }
 }
 
-/// Runs child processes for the end-to-end tests, with output in files (no pipe can fill up)
-/// and a kill after a deadline.
+/// Runs child processes for the end-to-end tests, with output in files (no pipe can fill up),
+/// under the test watchdog in a process group of their own, and a kill of the group after a
+/// deadline.
 enum ChildProcess {
   struct TimedOut: Error, CustomStringConvertible {
     let description: String
@@ -62,7 +63,7 @@ enum ChildProcess {
     }
     let finished = AsyncStream<Void>.makeStream()
     process.terminationHandler = { _ in finished.continuation.yield() }
-    try process.run()
+    try process.runUnderWatchdog()
     let timedOut = try await withThrowingTaskGroup(of: Bool.self) { group in
       group.addTask {
         for await _ in finished.stream { return false }
@@ -76,7 +77,7 @@ enum ChildProcess {
       return try await group.next() ?? true
     }
     if timedOut {
-      kill(process.processIdentifier, SIGKILL)
+      process.signalGroup(SIGKILL)
       await process.exited()
       throw TimedOut(
         description: "\(executable.lastPathComponent) \(arguments) took > \(timeout) s")

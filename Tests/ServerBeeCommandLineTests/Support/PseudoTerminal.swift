@@ -35,7 +35,7 @@ enum PseudoTerminal {
     process.standardError = output
     try process.run()
     defer {
-      if process.isRunning { process.terminate() }
+      process.endGroup()
       process.waitUntilExit()
     }
     var transcript = Data()

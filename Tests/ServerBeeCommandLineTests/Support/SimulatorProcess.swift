@@ -12,7 +12,8 @@ import ServerBeeTestSupport
 
 /// A running `serverbee-simulator` child process and its control API.
 ///
-/// Stop it with ``stop()`` (also done on release), so no child outlives its test.
+/// It runs under the test watchdog in a process group of its own. Stop it with ``stop()`` (also
+/// done on release), so no child outlives its test, and a crashed test process takes it along.
 final class SimulatorProcess: Sendable {
   struct Failure: Error, CustomStringConvertible {
     let description: String
@@ -55,12 +56,12 @@ final class SimulatorProcess: Sendable {
     process.standardOutput = output
     process.standardError = FileHandle.nullDevice
     process.standardInput = FileHandle.nullDevice
-    try process.run()
+    try process.runUnderWatchdog()
     var line = Data()
     let deadline = Date().addingTimeInterval(30)
     while !line.contains(0x0A) {
       guard let chunk = output.read(until: deadline), !chunk.isEmpty else {
-        process.terminate()
+        process.endGroup()
         process.waitUntilExit()
         throw Failure(description: "serverbee-simulator printed no JSON line")
       }
@@ -79,7 +80,7 @@ final class SimulatorProcess: Sendable {
         Announcement.self, from: line.prefix { $0 != 0x0A })
       return (process, announced.url, announced.controlToken)
     } catch {
-      process.terminate()
+      process.endGroup()
       process.waitUntilExit()
       throw error
     }
@@ -90,15 +91,17 @@ final class SimulatorProcess: Sendable {
   /// The port it listens on.
   var port: Int { Int(url.split(separator: ":").last ?? "") ?? 0 }
 
-  /// Stops the process (SIGTERM, then waits off the pool). Idempotent.
+  /// Stops the process and its group (SIGTERM, SIGKILL after a grace period), then waits off
+  /// the pool. Idempotent.
   func stop() async {
     terminate()
     await process.exited()
   }
 
-  /// Sends SIGTERM without waiting (for `defer` and release). Idempotent.
+  /// Ends the process group without waiting (for `defer` and release): SIGTERM, then SIGKILL
+  /// after a grace period. Idempotent.
   func terminate() {
-    if process.isRunning { process.terminate() }
+    if process.isRunning { process.endGroup() }
   }
 
   /// Calls the control API with a JSON object body and returns the decoded JSON object.
