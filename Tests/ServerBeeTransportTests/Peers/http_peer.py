@@ -5,7 +5,7 @@ Binds 127.0.0.1 port 0, prints the port on stdout, then serves:
   GET  /hello     200 text body, echoes the request's x-probe header as x-echo
   GET  /redirect  302 Location: /hello (must come back unfollowed)
   POST /echo      200 with the request body, content type and method echoed
-  GET  /slow      prints "slow" on stdout, then waits 5 s before answering (timeouts and
+  GET  /slow      prints "slow" on stdout, then waits 60 s before answering (timeouts and
                   cancellation)
   GET  /status/N  status N with an empty body
   GET  /chunked   200 chunked "hello, world" in three chunks (with an extension and a trailer)
@@ -85,7 +85,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.reply(302, b"", [("Location", "/hello")])
         elif self.path == "/slow":
             print("slow", flush=True)  # the test's gate: the request is being answered
-            time.sleep(5)
+            time.sleep(60)
             self.reply(200, b"late")
         elif self.path == "/chunked":
             self.send_response(200)
