@@ -7,6 +7,12 @@
 #   scripts/fuzz.sh --seconds 600 fuzz-models fuzz-live-decoder
 #   scripts/fuzz.sh --runs 10000000         # the lead's campaign: a fixed number of runs each
 #   scripts/fuzz.sh --smoke                 # CI: a quick debug build, 1 s per target
+#   scripts/fuzz.sh --until-total 10000000  # each target's runs up to that total (ledger)
+#   scripts/fuzz.sh --totals                # the ledger's totals per target, no run
+#
+# Every campaign run (not the smoke run) appends one line per target to Fuzz/logs/ledger.tsv:
+# date, target, runs, seconds, runs/s, cov, ft, corpus, result. --until-total runs each target
+# only for what its ledger total still lacks, so a campaign can go on across sessions.
 #
 # Inputs start from Fuzz/corpus-seed/<target>/ (in git, see Fuzz/make-seeds.py) and grow in
 # Fuzz/corpus/<target>/ (not in git). A failing input is written to Fuzz/findings/<target>/;
@@ -25,13 +31,17 @@ all_targets=(
 seconds=30
 runs=""
 smoke=false
+until_total=""
+totals_only=false
 targets=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --seconds) seconds="${2:?--seconds needs a number}"; shift 2 ;;
     --runs) runs="${2:?--runs needs a number}"; shift 2 ;;
     --smoke) smoke=true; seconds=1; shift ;;
-    -h | --help) sed -n '2,15p' "$script"; exit 0 ;;
+    --until-total) until_total="${2:?--until-total needs a number}"; shift 2 ;;
+    --totals) totals_only=true; shift ;;
+    -h | --help) sed -n '2,21p' "$script"; exit 0 ;;
     -*) echo "fuzz.sh: unknown option $1" >&2; exit 2 ;;
     *) targets+=("$1"); shift ;;
   esac
@@ -40,6 +50,23 @@ done
 for target in "${targets[@]}"; do
   [ -d "Sources/$target" ] || { echo "fuzz.sh: no target $target" >&2; exit 2; }
 done
+
+mkdir -p logs
+ledger=logs/ledger.tsv
+# The ledger's total runs of one target (0 when it has none).
+ledger_total() {
+  [ -f "$ledger" ] || { echo 0; return; }
+  awk -F'\t' -v t="$1" '$2 == t && $3 ~ /^[0-9]+$/ { n += $3 } END { printf "%d\n", n }' "$ledger"
+}
+print_totals() {
+  printf '%-22s %12s %10s %s\n' target "total runs" seconds campaigns
+  for target in "${targets[@]}"; do
+    [ -f "$ledger" ] || break
+    awk -F'\t' -v t="$target" '$2 == t && $3 ~ /^[0-9]+$/ { n += $3; s += $4; c++ }
+      END { printf "%-22s %12d %10d %d\n", t, n, s, c }' "$ledger"
+  done
+}
+if $totals_only; then print_totals; exit 0; fi
 
 toolchain="$(dirname "$(dirname "$(readlink -f "$(command -v swift)")")")"
 runtime="$(ls -d "$toolchain"/lib/clang/*/lib/linux | head -n 1)/libclang_rt.fuzzer_no_main-x86_64.a"
@@ -81,7 +108,6 @@ max_len() {
   esac
 }
 
-mkdir -p logs
 scratch=""
 if $smoke; then scratch="$(mktemp -d)"; fi
 trap '[ -z "$scratch" ] || rm -rf "$scratch"' EXIT
@@ -96,7 +122,16 @@ for target in "${targets[@]}"; do
   [ -z "$scratch" ] || corpus="$scratch/$target"
   mkdir -p "$corpus" "findings/$target" "corpus-seed/$target"
   log="logs/$target.log"
-  echo "== $target (${runs:+$runs runs}${runs:-${seconds} s})"
+  if [ -n "$until_total" ]; then
+    have="$(ledger_total "$target")"
+    if [ "$have" -ge "$until_total" ]; then
+      echo "== $target: $have runs in the ledger, none needed"
+      continue
+    fi
+    limit=(-runs="$((until_total - have))")
+  fi
+  echo "== $target (${limit[0]#-})"
+  started=$SECONDS
   set +e
   SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 \
     "$bin/$target" "${limit[@]}" -max_len="$(max_len "$target")" -timeout=10 -rss_limit_mb=2048 \
@@ -127,6 +162,11 @@ for target in "${targets[@]}"; do
     { grep -E 'FUZZ INVARIANT BROKEN|Fatal error|ERROR:|SUMMARY|Test unit written' "$log" || tail -n 3 "$log"; } \
       | head -n 6 | sed 's/^/   /'
   fi
+  if ! $smoke; then
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$target" \
+      "${done_runs:-?}" "$((SECONDS - started))" "${rate:-?}" "${cov:-?}" "${ft:-?}" "${corp:-?}" \
+      "$result" >>"$ledger"
+  fi
   rows+=("$(printf '%-22s %10s %9s %6s %7s %12s  %s' "$target" "${done_runs:-?}" "${rate:-?}" \
     "${cov:-?}" "${ft:-?}" "${corp:-?}" "$result")")
 done
@@ -134,5 +174,6 @@ done
 echo
 printf '%-22s %10s %9s %6s %7s %12s  %s\n' target runs runs/s cov ft corpus result
 for row in "${rows[@]}"; do echo "$row"; done
+if ! $smoke; then echo; print_totals; fi
 [ "$failed" -eq 0 ] || echo "fuzz.sh: failures; inputs are in Fuzz/findings/<target>/, logs in Fuzz/logs/"
 exit "$failed"
