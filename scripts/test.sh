@@ -25,7 +25,8 @@ echo "== swift test"
 # suite in parallel. That works on two cores because nothing blocks Swift's cooperative pool:
 # the credential store's callers run on threads of their own (SecureStore's
 # BlockingSerialExecutor), blocking test I/O runs off the pool (offPool), waits are gates or
-# the manual clock, and deadlines in tests are generous (they only end a broken test).
+# the manual clock, and deadlines in tests are generous (they only end a broken test; each
+# suite's time limit is 5 minutes, since a test's wall time here includes its neighbours' work).
 # Every test is isolated (ephemeral ports, temp directories, fresh fakes).
 #
 # Each process the tests start (Python peers, openssl s_server, serverbee, serverbee-simulator,

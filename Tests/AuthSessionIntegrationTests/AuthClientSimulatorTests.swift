@@ -8,7 +8,7 @@ import Testing
 @testable import AuthSession
 @testable import ServerBeeSimulator
 
-@Suite(.timeLimit(.minutes(2))) struct AuthClientSimulatorTests {
+@Suite(.timeLimit(.minutes(5))) struct AuthClientSimulatorTests {
   static let refresh = "/api/mobile/auth/refresh"
 
   @Test func loginWithTwoFactorRotatesAndLogsOutOnline() async throws {

@@ -7,7 +7,7 @@ import Testing
 
 @testable import AuthSession
 
-@Suite(.timeLimit(.minutes(1))) struct AuthClientLoginTests {
+@Suite(.timeLimit(.minutes(5))) struct AuthClientLoginTests {
   @Test func loginSendsNormalisedRequestStoresTokensAndSignsIn() async throws {
     let fixture = AuthFixture()
     await fixture.http.expect(.post, "/api/mobile/auth/login", reply: .json(200, Wire.tokens()))

@@ -7,7 +7,7 @@ import Testing
 
 @testable import AuthSession
 
-@Suite(.timeLimit(.minutes(1))) struct AuthClientLogoutTests {
+@Suite(.timeLimit(.minutes(5))) struct AuthClientLogoutTests {
   static let revokePath = "/api/mobile/auth/revoke"
   static let unregisterPath = "/api/mobile/push/unregister"
   static let down = ServerBeeTransportError(.connectionRefused, "down")

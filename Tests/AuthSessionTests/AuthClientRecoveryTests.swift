@@ -7,7 +7,7 @@ import Testing
 
 @testable import AuthSession
 
-@Suite(.timeLimit(.minutes(1))) struct AuthClientRecoveryTests {
+@Suite(.timeLimit(.minutes(5))) struct AuthClientRecoveryTests {
   static let recoverPath = "/api/mobile/auth/recover"
   static let candidateA = "c0000000-0000-4000-8000-00000000000a"
   static let candidateB = "c0000000-0000-4000-8000-00000000000b"

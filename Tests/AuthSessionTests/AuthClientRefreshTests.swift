@@ -7,7 +7,7 @@ import Testing
 
 @testable import AuthSession
 
-@Suite(.timeLimit(.minutes(1))) struct AuthClientRefreshTests {
+@Suite(.timeLimit(.minutes(5))) struct AuthClientRefreshTests {
   static let refreshPath = "/api/mobile/auth/refresh"
 
   @Test func hundredConcurrentCallersCauseExactlyOneRefreshRequest() async throws {

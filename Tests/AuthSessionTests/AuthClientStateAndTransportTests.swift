@@ -35,7 +35,7 @@ actor FakeTokenServer: HTTPTransport {
   func rotateAway() { currentToken = "revoked-by-server" }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct AuthClientStateAndTransportTests {
+@Suite(.timeLimit(.minutes(5))) struct AuthClientStateAndTransportTests {
   @Test func hundredConcurrent401sCauseOneRefreshAndEveryRequestIsRetriedOnce() async throws {
     let gate = Gate()
     let server = FakeTokenServer(refreshGate: gate)

@@ -30,7 +30,7 @@ private final class ThreadRecordingStore: CredentialStore {
   }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct AuthClientThreadingTests {
+@Suite(.timeLimit(.minutes(5))) struct AuthClientThreadingTests {
   /// The store is synchronous and may block (fsync, busy timeout): every call the client makes
   /// runs on SecureStore's store thread, never on a thread of the cooperative pool.
   @Test func everyStoreCallRunsOnTheStoreThread() async throws {

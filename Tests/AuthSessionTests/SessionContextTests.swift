@@ -9,7 +9,7 @@ import Testing
 
 /// The session seam of ServerBeeTransport (`SessionContext`) as AuthClient provides it: the
 /// identity, its changes, the login scope, and the decorator working over any session.
-@Suite(.timeLimit(.minutes(1))) struct SessionContextTests {
+@Suite(.timeLimit(.minutes(5))) struct SessionContextTests {
   @Test func identityChangesFollowSignInAndLogout() async throws {
     let fixture = AuthFixture()
     _ = try await fixture.client.restore()

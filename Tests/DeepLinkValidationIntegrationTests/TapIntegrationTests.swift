@@ -9,7 +9,7 @@ import ServerBeeTransport
 import Testing
 
 /// Real pushes sealed by the simulator, relayed by a real relay, then tapped (wire contract v2 §9).
-@Suite(.timeLimit(.minutes(1))) struct TapIntegrationTests {
+@Suite(.timeLimit(.minutes(5))) struct TapIntegrationTests {
   func firingAlert(_ world: TapWorld) async throws -> (server: String, rule: String, key: String) {
     let server = try await world.newServer()
     let rule = try #require(

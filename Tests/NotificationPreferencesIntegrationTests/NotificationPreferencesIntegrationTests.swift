@@ -9,7 +9,7 @@ import Testing
 
 @testable import NotificationPreferences
 
-@Suite(.timeLimit(.minutes(1))) struct NotificationPreferencesIntegrationTests {
+@Suite(.timeLimit(.minutes(5))) struct NotificationPreferencesIntegrationTests {
   @Test func enablePermissionRegisterTestAccepted() async throws {
     let world = try await PushWorld()
     await world.client.reconcile()

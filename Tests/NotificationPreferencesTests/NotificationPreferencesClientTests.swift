@@ -7,7 +7,7 @@ import Testing
 
 @testable import NotificationPreferences
 
-@Suite(.timeLimit(.minutes(1))) struct NotificationPreferencesClientTests {
+@Suite(.timeLimit(.minutes(5))) struct NotificationPreferencesClientTests {
   typealias F = Fixture
 
   @Test func enablingSavesThenAsksThenRegistersWithAKeyOfThisScope() async throws {

@@ -10,7 +10,7 @@ import Testing
 /// The test-push tracker (wire contract v2 §3.6): persist before POST, the same UUID on a lost
 /// reply, polling on the clock, 404 before vs after admission, restart resumes, login change
 /// stops.
-@Suite(.timeLimit(.minutes(1))) struct TestPushTrackerTests {
+@Suite(.timeLimit(.minutes(5))) struct TestPushTrackerTests {
   static let id = "00000000-0000-4000-8000-000000000001"
   let http = StubHTTPTransport()
   let session = FakeSessionContext()

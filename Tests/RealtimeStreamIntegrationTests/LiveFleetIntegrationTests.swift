@@ -10,7 +10,7 @@ import Testing
 @testable import ServerBeeSocketTransport
 
 /// The SDK's live stream against ServerBeeSimulator over real loopback sockets.
-@Suite(.timeLimit(.minutes(1))) struct LiveFleetIntegrationTests {
+@Suite(.timeLimit(.minutes(5))) struct LiveFleetIntegrationTests {
   @Test func liveUpdatesArriveAndAServerGoesOfflineAndBack() async throws {
     let h = try await LiveFleetHarness(servers: 3)
     let stream = try h.makeStream()
@@ -91,7 +91,7 @@ private func startOnSamePort(_ simulator: Simulator, port: UInt16) async throws 
 }
 
 /// The live stream over `wss://` to a simulator serving a certificate from a test CA.
-@Suite(.timeLimit(.minutes(1))) struct LiveFleetTLSIntegrationTests {
+@Suite(.timeLimit(.minutes(5))) struct LiveFleetTLSIntegrationTests {
   /// Signs in through the simulator's application layer (URLSession cannot trust a private CA
   /// on Linux) and hands the token to the stream.
   private func login(_ simulator: Simulator, base: URL) async throws -> String {

@@ -20,7 +20,7 @@ actor CountingTokenProvider: AccessTokenProvider {
   }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct MetricsStreamClientTests {
+@Suite(.timeLimit(.minutes(5))) struct MetricsStreamClientTests {
   let clock = ManualClock()
   let tokens = CountingTokenProvider()
 

@@ -78,7 +78,7 @@ private final class Latch: Sendable {
   }
 }
 
-@Suite(.timeLimit(.minutes(2))) struct BlockingSerialExecutorTests {
+@Suite(.timeLimit(.minutes(5))) struct BlockingSerialExecutorTests {
   @Test func anActorOnTheExecutorRunsOnItsThreadOneJobAtATimeInOrder() async throws {
     let actor = BlockingActor()
     var inOrder = true

@@ -5,7 +5,7 @@ import ServerBeeTestSupport
 import Testing
 
 /// The behaviour every ``CredentialStore`` shares, run against each store.
-@Suite(.timeLimit(.minutes(2))) struct CredentialStoreContractTests {
+@Suite(.timeLimit(.minutes(5))) struct CredentialStoreContractTests {
   @Test(arguments: StoreKind.allCases) func rawBytesRoundTrip(kind: StoreKind) throws {
     let store = try StoreFixture(kind).store
     let value = Data((0...255).map { UInt8($0) })

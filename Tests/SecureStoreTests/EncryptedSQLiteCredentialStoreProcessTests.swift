@@ -12,7 +12,7 @@ import Testing
 
 /// Tests with real child processes: the `securestore-crash-writer` helper target, built next to
 /// the test bundle by `swift build` / `swift test`.
-@Suite(.timeLimit(.minutes(2))) struct EncryptedSQLiteCredentialStoreProcessTests {
+@Suite(.timeLimit(.minutes(5))) struct EncryptedSQLiteCredentialStoreProcessTests {
   let scratch: ScratchDirectory
   let directory: URL
 

@@ -11,7 +11,7 @@ import Testing
   import Darwin
 #endif
 
-@Suite(.timeLimit(.minutes(2))) struct EncryptedSQLiteCredentialStoreTests {
+@Suite(.timeLimit(.minutes(5))) struct EncryptedSQLiteCredentialStoreTests {
   let temporary: ScratchDirectory
   let directory: URL
 

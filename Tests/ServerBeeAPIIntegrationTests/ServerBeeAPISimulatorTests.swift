@@ -8,7 +8,7 @@ import Testing
 
 /// Every route against the simulator over loopback, signed in with AuthClient and sent through
 /// AuthorizedHTTPTransport.
-@Suite(.timeLimit(.minutes(1))) struct ServerBeeAPISimulatorTests {
+@Suite(.timeLimit(.minutes(5))) struct ServerBeeAPISimulatorTests {
   @Test func serversDetailRecordsAndGroups() async throws {
     let peer = try APISimulatorPeer()
     let admin = try await peer.signIn("ada")

@@ -5,7 +5,7 @@ import ServerBeeTestSupport
 import ServerBeeTransport
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct SecurityEventPagesTests {
+@Suite(.timeLimit(.minutes(5))) struct SecurityEventPagesTests {
   static func page(_ ids: [String], next: String?) -> SecurityEventPage {
     SecurityEventPage(items: ids.map(Samples.securityEvent(id:)), nextCursor: next)
   }

@@ -6,7 +6,7 @@ import ServerBeeTransport
 import Testing
 
 /// Each call: exact method, path and query as sent, and the decoded result.
-@Suite(.timeLimit(.minutes(1))) struct ServerBeeAPIClientTests {
+@Suite(.timeLimit(.minutes(5))) struct ServerBeeAPIClientTests {
   let sut: SUT
   init() throws { sut = try SUT() }
   var api: ServerBeeAPIClient { sut.api }

@@ -7,7 +7,7 @@ import Testing
 
 /// Every failure is wrapped once into ServerBeeAPIError with the status, a readable message and
 /// the cause; CancellationError passes through.
-@Suite(.timeLimit(.minutes(1))) struct ServerBeeAPIErrorMappingTests {
+@Suite(.timeLimit(.minutes(5))) struct ServerBeeAPIErrorMappingTests {
   struct Case: Sendable, CustomTestStringConvertible {
     var status: Int
     var body: String

@@ -4,7 +4,7 @@ import Testing
 
 /// `alerts show`, `devices revoke`, `tasks`, `tasks results` and `security`: the built
 /// executable against the simulator executable, with the data made through its control API.
-@Suite(.timeLimit(.minutes(3))) struct CommandLineDetailTests {
+@Suite(.timeLimit(.minutes(5))) struct CommandLineDetailTests {
   @Test func alertsShowPrintsTheCurrentCycleOfAKeyFromTheList() async throws {
     let world = try await CommandLineWorld()
     try await world.logInAsAdmin()

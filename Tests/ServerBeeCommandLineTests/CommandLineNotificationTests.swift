@@ -5,7 +5,7 @@ import Testing
 
 /// `serverbee notifications` end to end: the built executable against the simulator
 /// executable, whose outbox delivers through a real relay on loopback.
-@Suite(.timeLimit(.minutes(3))) struct CommandLineNotificationTests {
+@Suite(.timeLimit(.minutes(5))) struct CommandLineNotificationTests {
   @Test func enableShowsTheServerConfirmedSettingsAndATestWithoutWaitReportsItsAdmission()
     async throws
   {

@@ -6,7 +6,7 @@ import Testing
 /// `serverbee push listen`: the real end-to-end path on Linux. The simulator executable fires
 /// an alert, its outbox sends the sealed push to a relay with local devices, and the listening
 /// `serverbee` decrypts it with its own content key and prints the notification.
-@Suite(.timeLimit(.minutes(3))) struct CommandLinePushListenTests {
+@Suite(.timeLimit(.minutes(5))) struct CommandLinePushListenTests {
   @Test func anAlertArrivesDecryptedAndRenderedOnTheListeningTerminal() async throws {
     let devices = LocalDevicePushProvider()
     let world = try await CommandLineWorld(

@@ -5,7 +5,7 @@ import Testing
 /// A self-hosted server with a private CA: `SERVERBEE_CA_FILE` makes `serverbee` trust it for
 /// HTTP and the live stream (the native stack on Linux), and without it the failure says the
 /// certificate is not trusted.
-@Suite(.timeLimit(.minutes(3))) struct CommandLineTLSTests {
+@Suite(.timeLimit(.minutes(5))) struct CommandLineTLSTests {
   @Test func aPrivateCAIsTrustedThroughTheEnvironmentAndNamedWhenItIsNot() async throws {
     let temporary = try TemporaryDirectory()
     let pki = try await TestPKI(subjectAltNames: "IP:127.0.0.1")

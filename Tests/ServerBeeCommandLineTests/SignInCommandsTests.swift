@@ -31,7 +31,7 @@ private final class FlakyTransport: HTTPTransport {
 }
 
 /// `login` and `pair` when a step after the server's answer fails, or the answer is lost.
-@Suite(.timeLimit(.minutes(3))) struct SignInCommandsTests {
+@Suite(.timeLimit(.minutes(5))) struct SignInCommandsTests {
   static let server = "http://sim.test"
 
   private static func makeSimulator() throws -> (Simulator, userID: String) {

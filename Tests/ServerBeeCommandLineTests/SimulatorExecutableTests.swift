@@ -4,7 +4,7 @@ import Testing
 
 /// `serverbee-simulator` as a user starts it: its help and version, and a restart with the same
 /// `--data`.
-@Suite(.timeLimit(.minutes(3))) struct SimulatorExecutableTests {
+@Suite(.timeLimit(.minutes(5))) struct SimulatorExecutableTests {
   @Test func helpAndVersionExitZeroWithoutStarting() async throws {
     let temporary = try TemporaryDirectory()
     let simulator = try BuiltExecutables.url("serverbee-simulator")

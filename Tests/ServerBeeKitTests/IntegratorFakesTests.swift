@@ -4,7 +4,7 @@ import Testing
 
 /// The "test your code with our fakes" example of the Getting started article, as a test, so
 /// the article's code keeps compiling and working with only public API.
-@Suite(.timeLimit(.minutes(1))) struct IntegratorFakesTests {
+@Suite(.timeLimit(.minutes(5))) struct IntegratorFakesTests {
   @Test func theGettingStartedFakesExampleWorks() async throws {
     let stub = StubHTTPTransport()
     await stub.expect(.get, "/api/servers", reply: .json(200, #"{"data":[]}"#))

@@ -7,7 +7,7 @@ import Testing
 
 /// The facade's push half as an integrator uses it: enable notifications (server-confirmed),
 /// send a test and follow it to `accepted`, against the simulator and a real relay on loopback.
-@Suite(.timeLimit(.minutes(1))) struct ServerBeeClientPushTests {
+@Suite(.timeLimit(.minutes(5))) struct ServerBeeClientPushTests {
   @Test func enableThenSendATestThatTheProviderAccepts() async throws {
     let provider = ScriptedPushProvider()
     let relay = RelayServer(provider: provider)

@@ -6,7 +6,7 @@ import Testing
 
 /// The facade as an integrator uses it: sign in, list servers, watch the fleet, sign out —
 /// against the simulator over loopback with the live transports.
-@Suite(.timeLimit(.minutes(1))) struct ServerBeeClientTests {
+@Suite(.timeLimit(.minutes(5))) struct ServerBeeClientTests {
   func simulator() async throws -> (Simulator, URL) {
     var configuration = Simulator.Configuration()
     configuration.metricsInterval = nil

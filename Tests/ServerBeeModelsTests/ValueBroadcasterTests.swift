@@ -3,7 +3,7 @@ import Testing
 @testable import ServerBeeModels
 
 /// The one "current value + changes" mechanism: replay, projections, unsubscribe, finish.
-@Suite(.timeLimit(.minutes(1))) struct ValueBroadcasterTests {
+@Suite(.timeLimit(.minutes(5))) struct ValueBroadcasterTests {
   @Test func aSubscriberGetsTheCurrentValueFirstThenChanges() async {
     let values = ValueBroadcaster(1)
     var stream = values.subscribe().makeAsyncIterator()

@@ -5,7 +5,7 @@ import ServerBeeTestSupport
 import Testing
 
 /// The control API under `/__relay/`.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct ControlAPITests {
   @Test(arguments: [nil, "wrong"] as [String?])
   func everyControlRouteNeedsTheToken(_ token: String?) async throws {

@@ -12,7 +12,7 @@ import Testing
 
 /// The built `serverbee-relay` executable: its JSON line, one request, clean exit, bad flags,
 /// and nothing secret in its log.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct ExecutableTests {
   /// The executable next to this test bundle (`swift build` puts both in `.build/<config>`).
   static func executable() throws -> URL { try BuiltExecutable.url("serverbee-relay") }
@@ -93,7 +93,7 @@ struct ExecutableTests {
 }
 
 /// Nothing the relay logs in process carries a device token, an envelope or a body.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct LogSecrecyTests {
   @Test func noLogLineCarriesTheTokenOrTheCiphertext() async throws {
     let devices = LocalDevicePushProvider(clock: RelayClock(now: { RelayHarness.start }))

@@ -6,7 +6,7 @@ import Testing
 
 /// ``LocalDevicePushProvider`` behind the relay: a device subscribes to `/v1/devices/stream`
 /// and receives the exact APNs payload.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct LocalDeviceTests {
   let devices: LocalDevicePushProvider
   let harness: RelayHarness

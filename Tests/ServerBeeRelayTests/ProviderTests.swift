@@ -6,7 +6,7 @@ import Testing
 
 /// The provider side of `POST /v1/send`: each provider answer's verdict, the exact APNs payload
 /// and headers, the payload limit and the provider timeout.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct ProviderTests {
   static let answers: [(ProviderAnswer, PushOutcome, PushDeliveryReason, Bool)] = [
     (.accepted, .accepted, .accepted, false),

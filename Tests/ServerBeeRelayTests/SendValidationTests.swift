@@ -6,7 +6,7 @@ import Testing
 
 /// Every key rule of `POST /v1/send` (v2 §7), over loopback HTTP: a broken body is 400
 /// `InvalidRequest` and the provider is never called.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct SendValidationTests {
   static let base = SendBody()
   static func base64(_ count: Int) -> JSONValue {

@@ -6,7 +6,7 @@ import Testing
 
 /// The status rows of v2 §7 that do not depend on the provider: 404, 405, 413, 415, 408, 429,
 /// 503 busy and not configured.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct StatusTests {
   @Test(arguments: [
     "/", "/v1", "/v1/send/extra", "/v1/challenges", "/v1/attest", "/v1/renew", "/v1/revoke",

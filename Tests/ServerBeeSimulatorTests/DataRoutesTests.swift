@@ -5,7 +5,7 @@ import Testing
 
 @testable import ServerBeeSimulator
 
-@Suite(.timeLimit(.minutes(1))) struct DataRoutesTests {
+@Suite(.timeLimit(.minutes(5))) struct DataRoutesTests {
   func adminAndMember(_ h: Harness) async throws -> (admin: String, member: String) {
     await h.user("admin")
     await h.user("member", role: "member")

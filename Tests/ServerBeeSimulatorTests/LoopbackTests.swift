@@ -11,7 +11,7 @@ import Testing
 #endif
 
 /// The simulator over real 127.0.0.1 sockets with plain clients (URLSession and raw TCP).
-@Suite(.timeLimit(.minutes(1))) struct LoopbackTests {
+@Suite(.timeLimit(.minutes(5))) struct LoopbackTests {
   struct Running {
     let h: Harness
     let url: URL

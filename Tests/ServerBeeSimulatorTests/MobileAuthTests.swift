@@ -5,7 +5,7 @@ import Testing
 
 @testable import ServerBeeSimulator
 
-@Suite(.timeLimit(.minutes(1))) struct MobileAuthTests {
+@Suite(.timeLimit(.minutes(5))) struct MobileAuthTests {
   @Test func loginReturnsBearerTokensWithDefaultLifetimesInWireOrder() async throws {
     let h = try Harness()
     await h.user("admin")

@@ -8,7 +8,7 @@ import Testing
 /// The outbox state machine (v2 §6) driven directly: claim a due job, hand it an answer as the
 /// relay would, and read what was stored. The relay over real HTTP is covered by
 /// `PushDeliveryTests`.
-@Suite(.timeLimit(.minutes(1))) struct OutboxTests {
+@Suite(.timeLimit(.minutes(5))) struct OutboxTests {
   static let eventID = "22222222-2222-4222-8222-222222222222"
 
   /// A harness with one registered admin device and one queued test push.

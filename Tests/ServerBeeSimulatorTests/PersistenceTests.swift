@@ -5,7 +5,7 @@ import Testing
 
 @testable import ServerBeeSimulator
 
-@Suite(.timeLimit(.minutes(1))) struct PersistenceTests {
+@Suite(.timeLimit(.minutes(5))) struct PersistenceTests {
   @Test func stateSurvivesARestartButPairCodesDoNot() async throws {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sim-\(UUID())")
     var tokens: Harness.Tokens?

@@ -10,7 +10,7 @@ import Testing
 /// The simulator's outbox against a real `serverbee-relay` over loopback HTTP (v2 §6, §7): the
 /// outcome table end to end, a lost answer retried with the same event id, a restart in the
 /// middle of an attempt, queued work stopped before anything is sent, and the 30-minute expiry.
-@Suite(.timeLimit(.minutes(1))) struct PushDeliveryTests {
+@Suite(.timeLimit(.minutes(5))) struct PushDeliveryTests {
   static let eventID = "33333333-3333-4333-8333-333333333333"
 
   /// A simulator in process whose relay is a real `RelayServer` on loopback with a scripted

@@ -12,7 +12,7 @@ import Testing
 /// alert firing and resolved, task failure, security), nothing the relay received, handed to
 /// its provider or shows through its control API holds plaintext, a content key, a name, an
 /// address or an account id — and every device can still open and render its own pushes.
-@Suite(.timeLimit(.minutes(1))) struct PushPrivacyTests {
+@Suite(.timeLimit(.minutes(5))) struct PushPrivacyTests {
   @Test func theRelaySeesOnlyCiphertextAfterAFullRun() async throws {
     let clock = SimulatorClock(start: Date(timeIntervalSince1970: 1_800_000_000))
     let provider = ScriptedPushProvider()

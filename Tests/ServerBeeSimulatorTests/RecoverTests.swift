@@ -6,7 +6,7 @@ import Testing
 @testable import ServerBeeSimulator
 
 /// `POST /api/mobile/auth/recover` in password, QR and grant modes (v2 §2.7).
-@Suite(.timeLimit(.minutes(1))) struct RecoverTests {
+@Suite(.timeLimit(.minutes(5))) struct RecoverTests {
   func recover(
     _ h: Harness, _ t: Harness.Tokens, mode: [String: String?], expected: String? = nil,
     installation: String = "INST-1", ip: String? = nil

@@ -6,7 +6,7 @@ import Testing
 @testable import ServerBeeSimulator
 
 /// `GET /api/security/stats` (v1 §8.3).
-@Suite(.timeLimit(.minutes(1))) struct SecurityStatsTests {
+@Suite(.timeLimit(.minutes(5))) struct SecurityStatsTests {
   /// A harness with an admin Bearer and one server.
   func seeded() async throws -> (Harness, access: String, server: String) {
     let h = try Harness()

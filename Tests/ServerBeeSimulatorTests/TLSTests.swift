@@ -6,7 +6,7 @@ import Testing
 
 /// HTTPS over loopback, checked with `openssl` (a peer nobody here wrote): a test CA and a leaf
 /// for 127.0.0.1 made at test time, then `s_client` with that CA as its only trust anchor.
-@Suite(.timeLimit(.minutes(1))) struct TLSTests {
+@Suite(.timeLimit(.minutes(5))) struct TLSTests {
   static func openssl(_ arguments: [String], input: String) async throws -> (Int32, String) {
     let result = try await Process.output(
       of: URL(fileURLWithPath: "/usr/bin/env"), ["openssl"] + arguments, input: Data(input.utf8))

@@ -8,7 +8,7 @@ import Testing
 
 /// `POST /api/mobile/push/test` and `GET /api/mobile/push/test/{event_id}` (v2 §3.6): admission,
 /// the check order, idempotent retries per event and installation, and the sealed content.
-@Suite(.timeLimit(.minutes(1))) struct TestPushRouteTests {
+@Suite(.timeLimit(.minutes(5))) struct TestPushRouteTests {
   static let eventID = "11111111-1111-4111-8111-111111111111"
 
   func harness() throws -> Harness {

@@ -8,7 +8,7 @@ import Testing
 
 /// Hostile bytes from a raw peer: each ends in a typed error and the right close code, never a
 /// crash or a hang.
-@Suite(.timeLimit(.minutes(1))) struct BadPeerInputTests {
+@Suite(.timeLimit(.minutes(5))) struct BadPeerInputTests {
   static let key: (UInt8, UInt8, UInt8, UInt8) = (1, 2, 3, 4)
 
   /// Our server side with a raw client that has completed the upgrade.

@@ -8,7 +8,7 @@ import Testing
 @testable import ServerBeeTransport
 
 /// Our client against the Python `websockets` server (Peers/ws_server_peer.py).
-@Suite(.timeLimit(.minutes(1))) struct ClientInteropTests {
+@Suite(.timeLimit(.minutes(5))) struct ClientInteropTests {
   func peer(compression: Bool) async throws -> (PeerProcess, Int) {
     let peer = try await PeerProcess.python(
       "ws_server_peer.py", compression ? [] : ["--no-compression"])

@@ -9,7 +9,7 @@ import Testing
 
 /// Keep-alive and TLS on the server side: several requests per connection, the limits answered
 /// with their status, and TLS served to our own client and to a peer that hangs up.
-@Suite(.timeLimit(.minutes(1))) struct HTTPServerConnectionTests {
+@Suite(.timeLimit(.minutes(5))) struct HTTPServerConnectionTests {
   /// Serves `count` requests with `200 <target>` and reports how many arrived.
   ///
   /// The default request budget is generous: it only ends a broken test, and on a loaded

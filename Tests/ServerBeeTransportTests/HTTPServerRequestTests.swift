@@ -8,7 +8,7 @@ import Testing
 @testable import ServerBeeTransport
 
 /// The simulator's plain-HTTP path: URLSessionHTTPTransport against HTTPServerRequest.
-@Suite(.timeLimit(.minutes(1))) struct HTTPServerRequestTests {
+@Suite(.timeLimit(.minutes(5))) struct HTTPServerRequestTests {
   @Test func readsHeadAndBodyAndAnswersTheURLSessionClient() async throws {
     let listener = try TCPListener()
     let url = try #require(URL(string: "http://127.0.0.1:\(listener.port)/api/auth/login?x=1"))

@@ -10,7 +10,7 @@ import Testing
 /// Slowloris defences of the shared server: the request-head deadline, the TLS handshake bound,
 /// and load shedding when the connection cap is reached. Every server listens on an ephemeral
 /// port and is stopped by its test; time limits are short only where the test waits for them.
-@Suite(.timeLimit(.minutes(1))) struct HTTPServerTests {
+@Suite(.timeLimit(.minutes(5))) struct HTTPServerTests {
   /// A started server that answers `200 <target>`.
   static func server(
     tls: TLSServerIdentity? = nil, _ configure: (inout HTTPServer.Configuration) -> Void = { _ in }

@@ -9,7 +9,7 @@ import Testing
 /// The processes tests start end with their test: by process group, and through the watchdog
 /// when the process that started them dies (`Process.endGroup(grace:)`,
 /// `Process.runUnderWatchdog()`).
-@Suite(.timeLimit(.minutes(1))) struct ProcessOwnershipTests {
+@Suite(.timeLimit(.minutes(5))) struct ProcessOwnershipTests {
   /// Waits (off the pool) until `pid` no longer exists, for at most 20 s.
   func ends(_ pid: pid_t) async throws -> Bool {
     try await offPool {

@@ -9,7 +9,7 @@ import Testing
 
 /// Our server side (TCPListener + WebSocketServerUpgrade) against the Python `websockets` client
 /// (Peers/ws_client_peer.py).
-@Suite(.timeLimit(.minutes(1))) struct ServerInteropTests {
+@Suite(.timeLimit(.minutes(5))) struct ServerInteropTests {
   func start(_ scenario: String, compression: Bool) async throws -> (TCPListener, PeerProcess) {
     let listener = try TCPListener()
     var arguments = ["ws://127.0.0.1:\(listener.port)/api/ws/servers", scenario]

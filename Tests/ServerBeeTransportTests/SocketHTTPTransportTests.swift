@@ -10,7 +10,7 @@ import Testing
 /// The native HTTP client against a Python `http.server` peer (Peers/http_peer.py) and
 /// `openssl s_server`: framing, no redirects, the total deadline, the size cap, keep-alive per
 /// origin and typed TLS failures with the same `TLSTrust` as the WebSocket.
-@Suite(.timeLimit(.minutes(1))) struct SocketHTTPTransportTests {
+@Suite(.timeLimit(.minutes(5))) struct SocketHTTPTransportTests {
   let peer: PeerProcess
   let base: URL
 

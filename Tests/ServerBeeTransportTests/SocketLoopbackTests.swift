@@ -8,7 +8,7 @@ import Testing
 
 /// Our client against our own server side: addressing, close paths and compression settings
 /// that the Python peers do not cover.
-@Suite(.timeLimit(.minutes(1))) struct SocketLoopbackTests {
+@Suite(.timeLimit(.minutes(5))) struct SocketLoopbackTests {
   func transport(
     compression: Bool = true, closeTimeout: Duration = .seconds(5)
   ) -> SocketWebSocketTransport {

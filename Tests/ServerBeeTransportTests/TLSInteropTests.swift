@@ -9,7 +9,7 @@ import Testing
 /// TLS against `openssl s_server` and a TLS Python `websockets` server, with a CA and leaf
 /// created at test time. `s_server -www` answers the upgrade with HTTP 200, so reaching
 /// `upgradeRejected` with status 200 proves the TLS handshake and verification succeeded.
-@Suite(.timeLimit(.minutes(1))) struct TLSInteropTests {
+@Suite(.timeLimit(.minutes(5))) struct TLSInteropTests {
   let pki: TestPKI
 
   init() async throws { pki = try await TestPKI() }

@@ -5,7 +5,7 @@ import ServerBeeTransport
 import Testing
 
 /// The shared fakes must behave as documented, or every test built on them proves less.
-@Suite(.timeLimit(.minutes(1))) struct TestSupportFakesTests {
+@Suite(.timeLimit(.minutes(5))) struct TestSupportFakesTests {
   @Test func stubAnswersInOrderAndRecordsRequests() async throws {
     let stub = StubHTTPTransport()
     await stub.expect(.get, "/a", reply: HTTPResponse(status: 200, body: Data(#"{"data":1}"#.utf8)))

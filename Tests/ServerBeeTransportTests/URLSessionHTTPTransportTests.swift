@@ -5,7 +5,7 @@ import ServerBeeTransport
 import ServerBeeURLSessionTransport
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct URLSessionHTTPTransportTests {
+@Suite(.timeLimit(.minutes(5))) struct URLSessionHTTPTransportTests {
   let peer: PeerProcess
   let base: URL
 
