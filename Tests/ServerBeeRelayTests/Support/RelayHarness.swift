@@ -25,8 +25,11 @@ final class RelayHarness: Sendable {
     configuration.log = { line in logs.withLock { $0.append(line) } }
     // Generous, because the relay's budget runs while this test process's client waits for a
     // thread: on a loaded machine running every suite at once, a keep-alive client may take
-    // seconds to send its next request. Tests of the 408 path set their own short budget.
+    // seconds to send its next request. Tests of the 408 path set their own short budget. The
+    // provider's limit likewise: a held provider is released only after the test's next steps,
+    // which a loaded machine can stretch past the 10 s default. Timeout tests set their own.
     configuration.uploadTimeout = .seconds(60)
+    configuration.providerTimeout = .seconds(60)
     configure(&configuration)
     provider = ScriptedPushProvider(fallback: fallback, clock: clock)
     let relay = RelayServer(configuration: configuration, provider: provider, clock: clock)

@@ -12,7 +12,8 @@ Binds 127.0.0.1 port 0, prints the port on stdout, then serves:
   GET  /trickle   200 content-length 1000, one byte every 0.1 s (a deadline must cut it off)
   GET  /endless   200 chunked, 64 KiB chunks for ever (a size cap must cut it off)
   GET  /unframed  200 without content-length, body ends when the server closes
-  GET  /hundred-mb  200 content-length 100 MB, sent for as long as the client reads
+  GET  /hundred-mb  200 content-length 100 MB, sent for as long as the client reads; then
+                  prints "hundred-mb sent N" (the body bytes written before the client left)
   GET  /close-after  200 "bye" (framed), then the server closes without saying so
   GET  /arm-drop  200 "armed"; the next request on this connection is dropped unanswered
   GET  /dropped   200 with how many requests were dropped so far
@@ -62,11 +63,14 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.send_header("Content-Length", str(100 << 20))
             self.end_headers()
             chunk = b"z" * 65536
+            sent = 0
             try:
                 for _ in range((100 << 20) // 65536):
                     self.wfile.write(chunk)
+                    sent += len(chunk)
             except (BrokenPipeError, ConnectionResetError):
                 pass
+            print(f"hundred-mb sent {sent}", flush=True)  # how much the client let through
             self.close_connection = True
         elif self.path == "/close-after":
             self.reply(200, b"bye")
