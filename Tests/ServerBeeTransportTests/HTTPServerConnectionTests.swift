@@ -15,7 +15,7 @@ import Testing
   /// The default request budget is generous: it only ends a broken test, and on a loaded
   /// machine running every suite at once the client may take seconds to send its next request.
   static func serve(
-    _ listener: TCPListener, tls: TLSServerIdentity? = nil, timeout: Duration = .seconds(30)
+    _ listener: TCPListener, tls: TLSServerIdentity? = nil, timeout: Duration = .seconds(120)
   ) async throws -> [String] {
     let connection = try await HTTPServerConnection(socket: try await listener.accept(), tls: tls)
     var targets: [String] = []

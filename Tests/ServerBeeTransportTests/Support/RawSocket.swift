@@ -21,7 +21,7 @@ final class RawSocket: @unchecked Sendable {
   /// How long one step may take before the test fails: generous, because a loaded two-core
   /// machine running every suite at once may take seconds to schedule the server under test;
   /// a working peer answers long before.
-  static let deadline = Duration.seconds(30)
+  static let deadline = Duration.seconds(120)
 
   init(stream: PlainStream) throws {
     self.stream = stream
@@ -93,7 +93,7 @@ final class RawSocket: @unchecked Sendable {
       }) ?? false
   }
 
-  /// Reads until the peer closes (or 30 s pass); returns everything after the head.
+  /// Reads until the peer closes (or the deadline passes); returns everything after the head.
   func readToEnd() async -> [UInt8] {
     (try? await offPool { self.readToEndBlocking() }) ?? []
   }
