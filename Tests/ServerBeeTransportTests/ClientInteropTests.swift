@@ -62,6 +62,27 @@ import Testing
     withExtendedLifetime(peer) {}
   }
 
+  /// An empty message between others, both ways through `websockets`' zlib: ours must be the
+  /// empty block `00` (zlib alone writes nothing, and the peer's inflater then fails on the
+  /// next message), and theirs must leave our stream in step.
+  @Test(arguments: [true, false])
+  func emptyMessagesEchoBetweenOthers(compression: Bool) async throws {
+    let (peer, port) = try await peer(compression: compression)
+    let connection = try await transport(compression: compression).connect(
+      to: try url(port, "/echo"), headers: [:])
+    var iterator = connection.inbound.makeAsyncIterator()
+    let messages: [WebSocketMessage] = [
+      .text("cpu 12.5"), .text(""), .binary(Data()), .text(""), .text("cpu 12.5"),
+      .binary(Data("mem".utf8)),
+    ]
+    for message in messages {
+      try await connection.send(message)
+      #expect(try await iterator.next() == message)
+    }
+    await connection.close(code: .normalClosure, reason: nil)
+    withExtendedLifetime(peer) {}
+  }
+
   @Test(arguments: [true, false])
   func receivesFragmentedAndLargeServerMessages(compression: Bool) async throws {
     let (peer, port) = try await peer(compression: compression)

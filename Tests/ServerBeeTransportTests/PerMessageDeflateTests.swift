@@ -40,6 +40,56 @@ import Testing
     }
   }
 
+  /// Both directions write through one 16 KiB scratch buffer per stream: a short message after
+  /// a long one (and an empty one) must carry only its own bytes, however the buffer was left.
+  @Test func aReusedScratchBufferCarriesOnlyEachMessagesOwnBytes() throws {
+    let deflater = try RawDeflater()
+    var assembler = WebSocketMessageAssembler(maxMessageSize: 1 << 24, inflater: try RawInflater())
+    var random = SystemRandomNumberGenerator()
+    // Random bytes do not compress, so the first message fills the buffer many times over.
+    let noise = (0..<100_000).map { _ in UInt8.random(in: 0...255, using: &random) }
+    let messages: [[UInt8]] = [noise, Array("short".utf8), [], Array(noise.prefix(16 * 1024)), [7]]
+    for message in messages {
+      let event = try assembler.handle(
+        WebSocketFrame(rsv1: true, opcode: .binary, payload: deflater.compress(message)))
+      #expect(event == .message(.binary(Data(message))), "a \(message.count)-byte message")
+    }
+  }
+
+  /// zlib writes nothing for a sync flush with no input since the last one; the payload must
+  /// still be the empty block `00` (RFC 7692 §7.2.3.6), and the stream must go on afterwards.
+  @Test func anEmptyMessageAfterOthersIsTheEmptyBlockAndTheStreamGoesOn() throws {
+    let deflater = try RawDeflater()
+    #expect(deflater.compress(Array("Hello".utf8)) == hex("f2 48 cd c9 c9 07 00"))
+    #expect(deflater.compress([]) == [0])
+    #expect(deflater.compress([]) == [0])
+    #expect(deflater.compress(Array("Hello".utf8)) == hex("f2 00 11 00 00"))
+    var assembler = WebSocketMessageAssembler(maxMessageSize: 100, inflater: try RawInflater())
+    for payload in [hex("f2 48 cd c9 c9 07 00"), [0], hex("f2 00 11 00 00")] {
+      let event = try assembler.handle(WebSocketFrame(rsv1: true, opcode: .text, payload: payload))
+      #expect(event == .message(.text(payload == [0] ? "" : "Hello")))
+    }
+  }
+
+  /// Some zlib-based senders do send an empty payload for an empty compressed message. It holds
+  /// no DEFLATE data, so it is an empty message, and the next one still inflates.
+  @Test func anEmptyCompressedPayloadIsAnEmptyMessageAndLeavesTheStreamAsItWas() throws {
+    var assembler = WebSocketMessageAssembler(maxMessageSize: 100, inflater: try RawInflater())
+    let frames = [
+      WebSocketFrame(rsv1: true, opcode: .text, payload: hex("f2 48 cd c9 c9 07 00")),
+      WebSocketFrame(rsv1: true, opcode: .text, payload: []),
+      WebSocketFrame(fin: false, rsv1: true, opcode: .binary, payload: []),
+      WebSocketFrame(opcode: .continuation, payload: []),
+      WebSocketFrame(rsv1: true, opcode: .text, payload: hex("f2 00 11 00 00")),
+    ]
+    let events = try frames.map { try assembler.handle($0) }
+    #expect(
+      events == [
+        .message(.text("Hello")), .message(.text("")), nil, .message(.binary(Data())),
+        .message(.text("Hello")),
+      ])
+  }
+
   @Test func zipBombStopsAtTheMessageLimitWith1009() throws {
     let deflater = try RawDeflater()
     let bomb = deflater.compress([UInt8](repeating: 0, count: 20 << 20))

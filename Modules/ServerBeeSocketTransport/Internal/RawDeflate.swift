@@ -31,6 +31,12 @@ package final class RawDeflater {
   /// - Parameter input: The message payload.
   /// - Returns: The compressed payload.
   package func compress(_ input: [UInt8]) -> [UInt8] {
+    // An empty message is one empty stored block, `00` once the tail is removed (RFC 7692
+    // §7.2.3.6). zlib would write nothing at all here: a second sync flush with no input in
+    // between is a no-op to it, and an empty payload desynchronises the peer's inflater, which
+    // appends `00 00 ff ff` to it and reads a stored block header that swallows the next
+    // message. The stream is left untouched, so context takeover goes on as before.
+    if input.isEmpty { return [0] }
     var input = input
     var output: [UInt8] = []
     output.reserveCapacity(input.count / 2 + 64)

@@ -23,6 +23,8 @@ package struct WebSocketMessageAssembler {
   private let resetInflaterPerMessage: Bool
   private var messageOpcode: WebSocketOpcode?
   private var compressed = false
+  /// The compressed payload bytes of the current message so far.
+  private var compressedBytes = 0
   private var buffer: [UInt8] = []
   private var validator = UTF8Validator()
 
@@ -54,6 +56,7 @@ package struct WebSocketMessageAssembler {
       }
       messageOpcode = frame.opcode
       compressed = frame.rsv1
+      compressedBytes = 0
       buffer.removeAll(keepingCapacity: true)
       validator = UTF8Validator()
     case .continuation:
@@ -63,7 +66,12 @@ package struct WebSocketMessageAssembler {
     }
     try append(frame.payload)
     guard frame.fin, let opcode = messageOpcode else { return nil }
-    if compressed, let inflater {
+    // A compressed message with no payload at all carries no DEFLATE data (a conforming sender
+    // writes at least the `00` of an empty block, RFC 7692 §7.2.3.6), but some zlib-based
+    // senders do send it for an empty message. Appending the tail would leave a stored block
+    // header open that swallows the next message, so the message is empty and the stream is
+    // left as it was, as the sender's is.
+    if compressed, let inflater, compressedBytes > 0 {
       try inflate([0, 0, 0xFF, 0xFF], with: inflater)
       if resetInflaterPerMessage { inflater.reset() }
     }
@@ -81,6 +89,7 @@ package struct WebSocketMessageAssembler {
 
   private mutating func append(_ payload: [UInt8]) throws(WebSocketProtocolFailure) {
     if compressed, let inflater {
+      compressedBytes += payload.count
       try inflate(payload, with: inflater)
       return
     }
