@@ -8,6 +8,7 @@ let commands: [String: () throws -> Void] = [
   "decode-count": runDecodeCountBenchmark,
   "realtime": runRealtimeBenchmark,
   "ws-codec": WSCodecBenchmark.run,
+  "ws-codec-count": WSCodecBenchmark.count,
 ]
 
 let arguments = CommandLine.arguments.dropFirst()

@@ -7,6 +7,9 @@ import ServerBeeTransport
 /// message (`*_no_context_takeover`). Not thread-safe: the owner serialises calls.
 package final class RawDeflater {
   private let stream: UnsafeMutablePointer<z_stream>
+  /// zlib's output goes here first, 16 KiB at a time; allocated once per stream, so a message
+  /// costs no allocation or zeroing beyond its own output.
+  private let scratch: Scratch
 
   /// Creates a compressor.
   /// - Parameter windowBits: The LZ77 window (9...15; zlib cannot make raw 8-bit windows).
@@ -14,6 +17,7 @@ package final class RawDeflater {
   package init(windowBits: Int = 15) throws(WebSocketProtocolFailure) {
     stream = .allocate(capacity: 1)
     stream.initialize(to: z_stream())
+    scratch = Scratch()
     let bits = Int32(-min(max(windowBits, 9), 15))
     guard czlib_deflateInit2(stream, Z_DEFAULT_COMPRESSION, bits, 8, Z_DEFAULT_STRATEGY) == Z_OK
     else {
@@ -37,22 +41,22 @@ package final class RawDeflater {
     // appends `00 00 ff ff` to it and reads a stored block header that swallows the next
     // message. The stream is left untouched, so context takeover goes on as before.
     if input.isEmpty { return [0] }
-    var input = input
     var output: [UInt8] = []
     output.reserveCapacity(input.count / 2 + 64)
-    var chunk = [UInt8](repeating: 0, count: 16 * 1024)
-    input.withUnsafeMutableBufferPointer { source in
-      stream.pointee.next_in = source.baseAddress
+    let chunk = scratch.buffer
+    input.withUnsafeBufferPointer { source in
+      // zlib never writes through `next_in`; its C type is only missing the `const`.
+      stream.pointee.next_in = source.baseAddress.map { UnsafeMutablePointer(mutating: $0) }
       stream.pointee.avail_in = UInt32(source.count)
       repeat {
-        chunk.withUnsafeMutableBufferPointer { target in
-          stream.pointee.next_out = target.baseAddress
-          stream.pointee.avail_out = UInt32(target.count)
-          _ = deflate(stream, Z_SYNC_FLUSH)
-          output.append(contentsOf: target[0..<(target.count - Int(stream.pointee.avail_out))])
-        }
+        stream.pointee.next_out = chunk.baseAddress
+        stream.pointee.avail_out = UInt32(chunk.count)
+        _ = deflate(stream, Z_SYNC_FLUSH)
+        let produced = chunk.count - Int(stream.pointee.avail_out)
+        output.append(contentsOf: UnsafeBufferPointer(rebasing: chunk[0..<produced]))
       } while stream.pointee.avail_out == 0
       stream.pointee.next_in = nil
+      stream.pointee.next_out = nil
     }
     if output.count >= 4 && output.suffix(4).elementsEqual([0, 0, 0xFF, 0xFF]) {
       output.removeLast(4)
@@ -69,12 +73,16 @@ package final class RawDeflater {
 /// is checked after each.
 package final class RawInflater {
   private let stream: UnsafeMutablePointer<z_stream>
+  /// zlib's output goes here first, 16 KiB at a time (the step the limit is checked at);
+  /// allocated once per stream.
+  private let scratch: Scratch
 
   /// Creates a decompressor with a 15-bit window, which accepts every smaller window too.
   /// - Throws: ``WebSocketProtocolFailure`` if zlib cannot initialise.
   package init() throws(WebSocketProtocolFailure) {
     stream = .allocate(capacity: 1)
     stream.initialize(to: z_stream())
+    scratch = Scratch()
     guard czlib_inflateInit2(stream, -15) == Z_OK else {
       stream.deallocate()
       throw .protocolError("zlib inflateInit2 failed")
@@ -95,28 +103,27 @@ package final class RawInflater {
   package func inflate(
     _ input: [UInt8], into output: inout [UInt8], limit: Int
   ) throws(WebSocketProtocolFailure) {
-    var input = input
-    var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+    let chunk = scratch.buffer
     var failure: WebSocketProtocolFailure?
-    input.withUnsafeMutableBufferPointer { source in
-      stream.pointee.next_in = source.baseAddress
+    input.withUnsafeBufferPointer { source in
+      // zlib never writes through `next_in`; its C type is only missing the `const`.
+      stream.pointee.next_in = source.baseAddress.map { UnsafeMutablePointer(mutating: $0) }
       stream.pointee.avail_in = UInt32(source.count)
-      defer { stream.pointee.next_in = nil }
+      defer {
+        stream.pointee.next_in = nil
+        stream.pointee.next_out = nil
+      }
       while true {
-        var status: Int32 = Z_OK
-        var produced = 0
-        chunk.withUnsafeMutableBufferPointer { target in
-          stream.pointee.next_out = target.baseAddress
-          stream.pointee.avail_out = UInt32(target.count)
-          status = CZlib.inflate(stream, Z_SYNC_FLUSH)
-          produced = target.count - Int(stream.pointee.avail_out)
-        }
+        stream.pointee.next_out = chunk.baseAddress
+        stream.pointee.avail_out = UInt32(chunk.count)
+        let status = CZlib.inflate(stream, Z_SYNC_FLUSH)
+        let produced = chunk.count - Int(stream.pointee.avail_out)
         if produced > 0 {
           guard output.count + produced <= limit else {
             failure = .tooBig("inflated message exceeds \(limit) bytes")
             return
           }
-          output.append(contentsOf: chunk[0..<produced])
+          output.append(contentsOf: UnsafeBufferPointer(rebasing: chunk[0..<produced]))
         }
         switch status {
         case Z_OK where stream.pointee.avail_out == 0 || stream.pointee.avail_in > 0: continue
@@ -137,4 +144,16 @@ package final class RawInflater {
 
   /// Starts a fresh stream (the peer uses no context takeover).
   package func reset() { inflateReset(stream) }
+}
+
+/// A 16 KiB output buffer owned by one zlib stream, zeroed once when it is made.
+private final class Scratch {
+  let buffer: UnsafeMutableBufferPointer<UInt8>
+
+  init() {
+    buffer = .allocate(capacity: 16 * 1024)
+    buffer.initialize(repeating: 0)
+  }
+
+  deinit { buffer.deallocate() }
 }
