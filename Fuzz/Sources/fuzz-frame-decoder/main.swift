@@ -3,7 +3,9 @@
 // Invariants: failures carry 1002, 1007 or 1009 only; the result does not depend on how the
 // bytes are split into reads; every frame obeys the frame rules and re-encodes to bytes that
 // decode to the same frame; an uncompressed message is its fragments joined; a close payload
-// rebuilds to itself; every message survives a deflate/inflate round trip.
+// rebuilds to itself; every message survives a deflate/inflate round trip, both as a message on
+// its own and as the next message of one context-takeover stream per input (read back through
+// the message assembler).
 import FuzzSupport
 @_spi(Fuzzing) import ServerBeeSocketTransport
 import ServerBeeTransport
@@ -40,6 +42,7 @@ func fuzzOne(_ bytes: [UInt8]) {
   let noContextTakeover = control & 8 != 0
   let chunk = Int(control >> 4) + 1
   let input = reader.remaining
+  deflate?.resetStream()
 
   let whole = WebSocketFuzzing.decodeFrames(
     [input], server: server, maxFramePayload: maxSize, compression: compression)
@@ -85,6 +88,9 @@ func fuzzOne(_ bytes: [UInt8]) {
       check(
         deflate.map { (try? $0.roundTrip(payload)) == payload } != false,
         "a message does not survive deflate and inflate")
+      check(
+        deflate.map { (try? $0.roundTripInStream(payload)) == payload } != false,
+        "a message does not survive deflate and inflate after the input's earlier messages")
     case .close(let close):
       if close.code != .noStatusReceived {
         check(

@@ -127,18 +127,24 @@ public import ServerBeeTransport
     WebSocketMessageAssembler.closePayload(code: code, reason: reason)
   }
 
-  /// A permessage-deflate compressor and decompressor pair, each reset before every message (a
-  /// zlib stream costs far more to set up than a small message costs to compress).
+  /// permessage-deflate round trips, two ways: a compressor and decompressor pair reset before
+  /// every message (a zlib stream costs far more to set up than a small message costs to
+  /// compress), and one context-takeover stream that lives across messages until
+  /// ``resetStream()``.
   public final class DeflateRoundTrip {
     private let deflater: RawDeflater
     private let inflater: RawInflater
+    private let streamDeflater: RawDeflater
+    private let streamInflater: RawInflater
 
-    /// Creates the pair.
+    /// Creates the pairs.
     /// - Throws: ``Failure`` when zlib cannot initialise.
     public init() throws(Failure) {
       do {
         deflater = try RawDeflater()
         inflater = try RawInflater()
+        streamDeflater = try RawDeflater()
+        streamInflater = try RawInflater()
       } catch {
         throw Failure(error)
       }
@@ -151,10 +157,34 @@ public import ServerBeeTransport
     public func roundTrip(_ bytes: [UInt8]) throws(Failure) -> [UInt8] {
       deflater.reset()
       inflater.reset()
+      return try Self.inflate(deflater.compress(bytes), with: inflater, limit: bytes.count + 1)
+    }
+
+    /// Starts the context-takeover stream afresh, as a new connection would.
+    public func resetStream() {
+      streamDeflater.reset()
+      streamInflater.reset()
+    }
+
+    /// Compresses `bytes` as the next message of the context-takeover stream (so it may refer
+    /// back to earlier messages, and an empty one follows a sync flush) and inflates it as RFC
+    /// 7692 §7.2.2 tells a receiver to: the tail `00 00 ff ff` always appended. Not through the
+    /// message assembler, which forgives an empty payload that some senders write for an empty
+    /// message: that would hide the same fault in ours.
+    /// - Parameter bytes: A message.
+    /// - Returns: The inflated bytes.
+    /// - Throws: ``Failure`` when inflating fails.
+    public func roundTripInStream(_ bytes: [UInt8]) throws(Failure) -> [UInt8] {
+      try Self.inflate(
+        streamDeflater.compress(bytes), with: streamInflater, limit: bytes.count + 1)
+    }
+
+    private static func inflate(
+      _ payload: [UInt8], with inflater: RawInflater, limit: Int
+    ) throws(Failure) -> [UInt8] {
       var output: [UInt8] = []
       do {
-        try inflater.inflate(
-          deflater.compress(bytes) + [0, 0, 0xFF, 0xFF], into: &output, limit: bytes.count + 1)
+        try inflater.inflate(payload + [0, 0, 0xFF, 0xFF], into: &output, limit: limit)
       } catch {
         throw Failure(error)
       }
