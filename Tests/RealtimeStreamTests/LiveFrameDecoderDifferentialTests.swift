@@ -104,6 +104,10 @@ import Testing
     entry(#""uptime":9223372036854775807"#), entry(#""uptime":-9223372036854775808"#),
     entry(#""uptime":9223372036854775808"#), entry(#""uptime":9.22e18"#),
     entry(#""uptime":1.5"#), entry(#""uptime":10e-1"#),
+    entry(#""uptime":9007199254740991.8"#), entry(#""uptime":9007199254740993.0"#),
+    entry(#""uptime":4.00000000000000001"#), entry(#""uptime":12345678901234567.8"#),
+    entry(#""uptime":9007199254740992.5"#), entry(#""uptime":1e3"#), entry(#""uptime":4.5"#),
+    entry(#""uptime":9007199254740993e0"#), entry(#""uptime":-9007199254740991.8"#),
     entry(#""last_active":1.5"#), entry(#""last_active":-9223372036854775808"#),
     entry(#""last_active":"2026-03-28T10:15:30Z""#), entry(#""last_active":[1]"#),
     // Structure JSONDecoder is lax about (the fast path refuses, the slow path decides).

@@ -424,7 +424,8 @@ struct JSONScanner {
   }
 
   /// Reads an integer. A number with a fraction or exponent is accepted when it is whole
-  /// (`4.0`), since some servers write integers as floats.
+  /// (`4.0`), since some servers write integers as floats, and below 2^53 (past it, the slow
+  /// path decides, as JSONDecoder does).
   mutating func readInt64() throws(Failure) -> Int64 {
     skipWhitespace()
     let start = index
@@ -459,6 +460,11 @@ struct JSONScanner {
       let double = try readDouble()
       // The conversion JSONDecoder makes: exact, or an error.
       guard let whole = Int64(exactly: double) else { throw fail("expected an integer") }
+      // From 2^53 on, doubles are further apart than 1, so JSONDecoder does not trust the
+      // double: it reads the text again as a Decimal and truncates the fraction
+      // (`9007199254740991.8` is 9007199254740991, where the double says 9007199254740992).
+      // Rare enough to leave to the slow path, which is JSONDecoder.
+      guard double.magnitude < 0x1p53 else { throw fail("a non-integer form at or past 2^53") }
       return whole
     }
     if negative {
