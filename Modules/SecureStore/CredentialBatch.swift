@@ -28,6 +28,9 @@ public struct CredentialBatch: Sendable, Hashable {
     case set(Data, key: CredentialKey, group: AccessGroup)
     /// Removes the value under `key` in `group`; removing a missing value is not an error.
     case remove(key: CredentialKey, group: AccessGroup)
+    /// Stores the bytes only when the key holds no value yet; a stored value stays as it is (not
+    /// an error). Two processes adding at once end with one value: the first one committed.
+    case add(Data, key: CredentialKey, group: AccessGroup)
   }
 
   /// The changes, in the order they apply.
@@ -81,7 +84,7 @@ public struct CredentialBatch: Sendable, Hashable {
   func checkLimits() throws(SecureStoreError) {
     for change in changes {
       switch change {
-      case .set(let data, let key, _):
+      case .set(let data, let key, _), .add(let data, let key, _):
         try key.checkName()
         guard data.count <= Self.maximumValueSize else {
           throw SecureStoreError(
@@ -96,17 +99,36 @@ public struct CredentialBatch: Sendable, Hashable {
 }
 
 /// One place a value can live: a key in a group.
-struct CredentialSlot: Hashable {
-  var key: CredentialKey
-  var group: AccessGroup
+/// Where one value lives: a key in an access group.
+///
+/// `AuthClient.Configuration.loginScopedValues` lists the slots that belong to one login and
+/// go with it:
+///
+/// ```swift
+/// let testInFlight = CredentialSlot("serverbee_pending_test_push", in: .appPrivate)
+/// ```
+public struct CredentialSlot: Sendable, Hashable {
+  /// The key.
+  public var key: CredentialKey
+  /// The access group.
+  public var group: AccessGroup
+
+  /// Names a slot.
+  /// - Parameters:
+  ///   - key: The key.
+  ///   - group: The access group.
+  public init(_ key: CredentialKey, in group: AccessGroup) {
+    self.key = key
+    self.group = group
+  }
 }
 
 extension CredentialBatch.Change {
   /// The place this change touches.
   var slot: CredentialSlot {
     switch self {
-    case .set(_, let key, let group), .remove(let key, let group):
-      return CredentialSlot(key: key, group: group)
+    case .set(_, let key, let group), .remove(let key, let group), .add(_, let key, let group):
+      return CredentialSlot(key, in: group)
     }
   }
 }

@@ -133,4 +133,33 @@ extension CredentialStore {
   {
     try setData(try CredentialCoding.encode(value, key: key), forKey: key, in: group)
   }
+
+  /// The value stored under a key, or `make()`'s value stored first when there is none, in a
+  /// way that any number of callers (threads or processes sharing the store) end with one value:
+  /// the one committed first (a ``CredentialBatch/Change/add(_:key:group:)`` change).
+  ///
+  /// ```swift
+  /// let token = try store.valueAddingIfAbsent(forKey: "push.device-token", in: .appPrivate) {
+  ///   makeToken()
+  /// }
+  /// ```
+  /// - Parameters:
+  ///   - key: The key.
+  ///   - group: The access group.
+  ///   - make: Makes the value when none is stored; not called when one is.
+  /// - Returns: The stored value (which may be another caller's).
+  /// - Throws: ``SecureStoreError``, or what `make` throws.
+  public func valueAddingIfAbsent<Value: Codable>(
+    forKey key: CredentialKey, in group: AccessGroup, _ make: () throws -> Value
+  ) throws -> Value {
+    // Twice at most: a value removed between the add and the read is added again once.
+    for _ in 0..<2 {
+      if let stored = try value(Value.self, forKey: key, in: group) { return stored }
+      let made = try make()
+      try commit(
+        CredentialBatch([.add(try CredentialCoding.encode(made, key: key), key: key, group: group)]))
+      if let stored = try value(Value.self, forKey: key, in: group) { return stored }
+    }
+    throw SecureStoreError(.storageFailed, "the value for '\(key)' did not stay stored")
+  }
 }

@@ -172,12 +172,15 @@
       var statements: [(sql: String, parameters: [SQLiteValue])] = []
       for change in batch.changes {
         switch change {
-        case .set(let data, let key, let group):
+        case .set(let data, let key, let group), .add(let data, let key, let group):
           let sealed = try sealer.seal(
             Array(data), aad: ValueSealer.credentialAAD(group: group, key: key))
+          // `add` keeps a stored value: the write transaction makes it atomic across processes.
+          let verb: String
+          if case .add = change { verb = "INSERT OR IGNORE" } else { verb = "INSERT OR REPLACE" }
           statements.append(
             (
-              "INSERT OR REPLACE INTO credentials (access_group, name, sealed) VALUES (?, ?, ?)",
+              "\(verb) INTO credentials (access_group, name, sealed) VALUES (?, ?, ?)",
               [.text(group.rawValue), .text(key.rawValue), .blob(sealed)]
             ))
         case .remove(let key, let group):

@@ -70,6 +70,8 @@ public final class InMemoryCredentialStore: CredentialStore {
         switch change {
         case .set(let data, let key, let group): state.values[group, default: [:]][key] = data
         case .remove(let key, let group): state.values[group]?[key] = nil
+        case .add(let data, let key, let group):
+          if state.values[group]?[key] == nil { state.values[group, default: [:]][key] = data }
         }
       }
     }

@@ -67,7 +67,7 @@
     ///   unlock, `storageFailed` for other Keychain statuses.
     public func data(forKey key: CredentialKey, in group: AccessGroup) throws -> Data? {
       try key.validate()
-      return try read(CredentialSlot(key: key, group: group))
+      return try read(CredentialSlot(key, in: group))
     }
 
     /// Lists the keys that hold a value in one group.
@@ -107,6 +107,7 @@
           switch change {
           case .set(let data, _, _): try write(data, to: change.slot)
           case .remove: try delete(change.slot)
+          case .add(let data, _, _): if try read(change.slot) == nil { try write(data, to: change.slot) }
           }
         }
       } catch {

@@ -243,6 +243,36 @@ import Testing
 
   /// Each instance writes from a thread of its own (`offPool`): two connections wait on each
   /// other's write lock (the busy timeout), which must not hold threads of the cooperative pool.
+  @Test func addingIfAbsentFromTwoInstancesAtOnceLeavesOneValueEveryoneGets() async throws {
+    let stores = [try makeStore(), try makeStore()]
+    let results = try await withThrowingTaskGroup(of: String.self) { group in
+      for caller in 0..<16 {
+        group.addTask {
+          try await offPool {
+            try stores[caller % 2].valueAddingIfAbsent(forKey: "device-token", in: .appPrivate) {
+              "token-\(caller)"
+            }
+          }
+        }
+      }
+      return try await group.reduce(into: [String]()) { $0.append($1) }
+    }
+    #expect(Set(results).count == 1)
+    #expect(try stores[1].value(String.self, forKey: "device-token", in: .appPrivate) == results[0])
+  }
+
+  @Test func anAddChangeKeepsAStoredValueAndAddsAMissingOne() throws {
+    let store = try makeStore()
+    try store.setData(Data(text: "first"), forKey: "kept", in: .appPrivate)
+    try store.commit(
+      CredentialBatch([
+        .add(Data(text: "second"), key: "kept", group: .appPrivate),
+        .add(Data(text: "new"), key: "added", group: .appPrivate),
+      ]))
+    #expect(try store.data(forKey: "kept", in: .appPrivate) == Data(text: "first"))
+    #expect(try store.data(forKey: "added", in: .appPrivate) == Data(text: "new"))
+  }
+
   @Test func twoInstancesOnOneDirectorySeeEachOthersWrites() async throws {
     let first = try makeStore()
     let second = try makeStore()

@@ -24,4 +24,10 @@ import Testing
     try store.commit(batch)
     #expect(store.allValues.isEmpty)
   }
+
+  @Test func anAddChangeKeepsAStoredValue() throws {
+    let store = InMemoryCredentialStore()
+    #expect(try store.valueAddingIfAbsent(forKey: "token", in: .appPrivate) { "first" } == "first")
+    #expect(try store.valueAddingIfAbsent(forKey: "token", in: .appPrivate) { "second" } == "first")
+  }
 }
