@@ -217,10 +217,11 @@ extension AuthClient {
   func moveToRecovery(_ current: LoginRecord) throws {
     guard var latest = record, latest.loginID == current.loginID else { return }
     cancelProactiveRefresh()
+    let previous = latest
     latest.status = .recoveryRequired
     record = latest
     publishState()
-    try save(latest)
+    try save(latest, replacing: previous)
   }
 
   /// `POST /api/mobile/push/unregister` with the bearer token, best effort: its failure never
@@ -256,6 +257,7 @@ extension AuthClient {
     try storeCall("save the logout journal") {
       try batch.setValue(journal, forKey: .logoutJournal, in: .appPrivate)
       batch.removeValue(forKey: .login, in: .appPrivate)
+      try addLoginScopeChanges(to: &batch, from: current, to: nil)
       try store.commit(batch)
     }
     record = nil
@@ -278,7 +280,10 @@ extension AuthClient {
 
   func clearLogin() throws {
     try storeCall("clear the login") {
-      try store.removeValue(forKey: .login, in: .appPrivate)
+      var batch = CredentialBatch()
+      batch.removeValue(forKey: .login, in: .appPrivate)
+      try addLoginScopeChanges(to: &batch, from: record, to: nil)
+      try store.commit(batch)
     }
     record = nil
     cancelProactiveRefresh()

@@ -79,6 +79,21 @@ public actor AuthClient: SessionContext {
     /// Whether logout first calls `POST /api/mobile/push/unregister` (best effort). Default
     /// `true`.
     public var unregistersPushOnLogout: Bool
+    /// Stored values that belong to one login and must not outlive it (a push content key, a
+    /// test push in flight, an unsaved notification choice): removed in the same atomic store
+    /// write that signs out, replaces the login, moves it to recovery or ends it after a
+    /// rejection, so none is left when that call returns. Default none; `ServerBeeClient`
+    /// passes `NotificationPreferencesClient.loginScopedValues`, and an app that composes the
+    /// modules itself passes them here:
+    ///
+    /// ```swift
+    /// let auth = AuthClient(
+    ///   configuration: .init(
+    ///     deviceName: "Status board",
+    ///     loginScopedValues: NotificationPreferencesClient.loginScopedValues),
+    ///   store: store, transport: http)
+    /// ```
+    public var loginScopedValues: [CredentialSlot]
 
     /// Creates a configuration.
     /// - Parameters:
@@ -87,11 +102,13 @@ public actor AuthClient: SessionContext {
     ///   - refreshesProactively: Whether to refresh on a timer.
     ///   - proactiveRetryDelay: The wait after a transient proactive failure.
     ///   - unregistersPushOnLogout: Whether logout unregisters push first.
+    ///   - loginScopedValues: Values removed whenever the signed-in login ends or changes.
     public init(
       deviceName: String, refreshLeadTime: Duration = .seconds(60),
       refreshesProactively: Bool = true, proactiveRetryDelay: Duration = .seconds(30),
-      unregistersPushOnLogout: Bool = true
+      unregistersPushOnLogout: Bool = true, loginScopedValues: [CredentialSlot] = []
     ) {
+      self.loginScopedValues = loginScopedValues
       self.deviceName = deviceName
       self.refreshLeadTime = refreshLeadTime
       self.refreshesProactively = refreshesProactively
@@ -239,6 +256,7 @@ public actor AuthClient: SessionContext {
     record = try storeCall("read the login") {
       try store.value(LoginRecord.self, forKey: .login, in: .appPrivate)
     }
+    try reconcileLoginScope()
     isRestored = true
     publishState()
     scheduleProactiveRefresh()
@@ -280,8 +298,17 @@ public actor AuthClient: SessionContext {
 
   /// Writes the login record, then adopts it in memory.
   func save(_ newRecord: LoginRecord) throws {
+    try save(newRecord, replacing: record)
+  }
+
+  /// Writes the login record that replaces `old` (with the login-scoped clean-up a change of
+  /// scope needs, in the same atomic write), then adopts it in memory.
+  func save(_ newRecord: LoginRecord, replacing old: LoginRecord?) throws {
     try storeCall("save the login") {
-      try store.setValue(newRecord, forKey: .login, in: .appPrivate)
+      var batch = CredentialBatch()
+      try batch.setValue(newRecord, forKey: .login, in: .appPrivate)
+      try addLoginScopeChanges(to: &batch, from: old, to: newRecord)
+      try store.commit(batch)
     }
     record = newRecord
   }

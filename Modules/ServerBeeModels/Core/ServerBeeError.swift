@@ -97,6 +97,8 @@ public protocol ServerBeeErrorProtocol: LocalizedError, CustomStringConvertible,
   var message: String { get }
   /// The HTTP status that caused it, if any.
   var httpStatus: Int? { get }
+  /// The lower-level error that caused it, if any.
+  var cause: (any Error & Sendable)? { get }
 }
 
 extension ServerBeeError: ServerBeeErrorProtocol {
@@ -105,6 +107,9 @@ extension ServerBeeError: ServerBeeErrorProtocol {
 
   /// The code's wire text.
   public var codeName: String { code.rawValue }
+
+  /// The lower-level error that caused this one (``underlying``).
+  public var cause: (any Error & Sendable)? { underlying }
 
   /// A sentence a user can read: the message, capitalised, with the HTTP status when there is
   /// one, for example `The server refused the connection (HTTP 503).` It is what
