@@ -23,7 +23,7 @@ public import ServerBeeTransport
 /// ```
 public actor TapRouter {
   /// The store key of the active push content key (wire contract v2 §4.7).
-  public static let contentKeyName: CredentialKey = "serverbee_active_push_content_key"
+  public static let contentKeyName: CredentialKey = .pushContentKey
 
   private let session: any SessionContext
   private let store: any CredentialStore

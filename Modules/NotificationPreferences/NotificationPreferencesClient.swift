@@ -45,6 +45,27 @@ public actor NotificationPreferencesClient {
   private var saveOwner = false
   private var saveWaiters: [CheckedContinuation<Void, Never>] = []
   private var lastSaveFailure: NotificationSettingsFailure?
+  /// The unconfirmed choice as last stored (to write only changes).
+  private var storedUnconfirmed: StoredNotificationState.Unconfirmed?
+
+  /// The stored values that belong to one login: the content key, the test push in flight, the
+  /// unconfirmed choice and the registered key id. Pass them to
+  /// `AuthClient.Configuration.loginScopedValues` (`ServerBeeClient` does), so signing out,
+  /// another login, a rejection or a recovery removes them in the same store write:
+  ///
+  /// ```swift
+  /// let auth = AuthClient(
+  ///   configuration: .init(
+  ///     deviceName: "Status board",
+  ///     loginScopedValues: NotificationPreferencesClient.loginScopedValues),
+  ///   store: store, transport: http)
+  /// ```
+  public static let loginScopedValues: [CredentialSlot] = [
+    CredentialSlot(.pushContentKey, in: .sharedWithExtension),
+    CredentialSlot(TestPushTracker.storeKey, in: .appPrivate),
+    CredentialSlot(StoredNotificationState.unconfirmedKey, in: .appPrivate),
+    CredentialSlot(StoredNotificationState.registrationKey, in: .appPrivate),
+  ]
 
   /// Creates a client.
   /// - Parameters:
@@ -113,8 +134,12 @@ public actor NotificationPreferencesClient {
   /// - Parameter preferences: The wanted switches.
   /// - Returns: The state after the save (and any registration it started).
   /// - Throws: ``NotificationPreferencesError`` when the save failed (the confirmed settings
-  ///   are unchanged and ``NotificationSettingsState/saveError`` shows it); a registration
-  ///   failure after a confirmed save does not throw, it shows in the state.
+  ///   are unchanged and ``NotificationSettingsState/saveError`` shows it, also after a
+  ///   relaunch, until a save succeeds or the server confirms that choice); `notPermitted`,
+  ///   before anything is sent, when it turns on a category this account may not have
+  ///   (security and task notifications are for admins); a conflict whose reload shows the
+  ///   server already holds the choice is a success. A registration failure after a confirmed
+  ///   save does not throw, it shows in the state.
   @discardableResult
   public func save(_ preferences: PushPreferences) async throws -> NotificationSettingsState {
     guard syncIdentity() != nil else {
@@ -133,10 +158,39 @@ public actor NotificationPreferencesClient {
         ?? NotificationSettingsFailure(.transportFailed, "the settings could not be loaded"))
         .error
     }
+    if let confirmed = machine.state.confirmed {
+      try Self.refuseForbiddenCategories(preferences, confirmed)
+    }
     lastSaveFailure = nil
     await drive(.save(preferences))
-    if let failure = lastSaveFailure { throw failure.error }
+    if let failure = lastSaveFailure {
+      // Reloaded after a conflict and the server already holds this choice: nothing to save.
+      let settled = failure.code == .conflict && machine.state.unconfirmed == nil
+      if !settled { throw failure.error }
+    }
     return machine.state
+  }
+
+  /// Refuses turning on a category the account's role does not allow (wire contract v2 §3.2:
+  /// security and task notifications are for admins). A category a demoted admin still has on
+  /// is filtered out by the save instead, so turning notifications off always works.
+  static func refuseForbiddenCategories(
+    _ wanted: PushPreferences, _ confirmed: PushSetupResponse
+  ) throws {
+    var refused: [String] = []
+    let current = confirmed.preferences
+    if wanted.security, !current.security, !confirmed.securityAllowed {
+      refused.append("security")
+    }
+    if confirmed.tasksAllowed != true {
+      if wanted.taskFailure, !current.taskFailure { refused.append("task failure") }
+      if wanted.taskSuccess, !current.taskSuccess { refused.append("task success") }
+    }
+    guard !refused.isEmpty else { return }
+    throw NotificationPreferencesError(
+      .notPermitted,
+      "only admins can receive \(refused.joined(separator: " and ")) notifications; "
+        + "this account is not an admin")
   }
 
   /// Turns notifications on with the given switches (by default the confirmed ones, or alerts
@@ -148,10 +202,20 @@ public actor NotificationPreferencesClient {
   public func enable(_ preferences: PushPreferences? = nil) async throws
     -> NotificationSettingsState
   {
-    var wanted = preferences ?? machine.state.confirmedPreferences
-    if preferences == nil, machine.state.confirmed?.revision ?? 0 == 0 { wanted.alerts = true }
-    wanted.enabled = true
-    return try await save(wanted)
+    // Turning on is idempotent: a save that lost a race with another device or process of
+    // this installation is tried again on the reloaded revision (three times at most).
+    var attempt = 0
+    while true {
+      var wanted = preferences ?? machine.state.confirmedPreferences
+      if preferences == nil, machine.state.confirmed?.revision ?? 0 == 0 { wanted.alerts = true }
+      wanted.enabled = true
+      do {
+        return try await save(wanted)
+      } catch let error as NotificationPreferencesError where error.code == .conflict {
+        attempt += 1
+        if attempt >= 3 { throw error }
+      }
+    }
   }
 
   /// Turns notifications off; once the server confirms, the local content key is deleted. A
@@ -200,9 +264,64 @@ public actor NotificationPreferencesClient {
     }
     activeScope = scope
     // The key goes before the new state is published, so an observer never sees the
-    // signed-out state while the old login's key is still stored.
+    // signed-out state while the old login's key is still stored. (An `AuthClient` with
+    // `loginScopedValues` has removed it already, in the write that ended the login.)
     for action in machine.handle(event) where action == .clearKey { try? keys.remove() }
+    storedUnconfirmed = nil
+    if let scope, let stored = readUnconfirmed(), stored.scope == scope {
+      storedUnconfirmed = stored
+      _ = machine.handle(
+        .restoredUnconfirmed(
+          stored.preferences, failure: stored.failure, basedOnRevision: stored.basedOnRevision))
+    }
     broadcaster.publish(machine.state)
+  }
+
+  // MARK: - What survives a relaunch
+
+  private func readUnconfirmed() -> StoredNotificationState.Unconfirmed? {
+    (try? keys.store.value(
+      StoredNotificationState.Unconfirmed.self, forKey: StoredNotificationState.unconfirmedKey,
+      in: .appPrivate)) ?? nil
+  }
+
+  /// Stores the unconfirmed choice and the last save error when they changed, so the next run
+  /// shows them too (best effort: the state in memory is the truth for this run).
+  private func storeUnconfirmedIfChanged() {
+    guard let scope = activeScope else { return }
+    let state = machine.state
+    let wanted = state.unconfirmed.map {
+      StoredNotificationState.Unconfirmed(
+        scope: scope, preferences: $0, basedOnRevision: machine.attemptRevision,
+        errorCode: state.saveError?.code.rawValue, errorMessage: state.saveError?.message,
+        errorHTTPStatus: state.saveError?.httpStatus)
+    }
+    guard wanted != storedUnconfirmed else { return }
+    do {
+      if let wanted {
+        try keys.store.setValue(
+          wanted, forKey: StoredNotificationState.unconfirmedKey, in: .appPrivate)
+      } else {
+        try keys.store.removeValue(forKey: StoredNotificationState.unconfirmedKey, in: .appPrivate)
+      }
+      storedUnconfirmed = wanted
+    } catch {
+      // Kept in memory; the next change tries again.
+    }
+  }
+
+  /// Whether the server's registration uses the content key stored here: the key exists for
+  /// this login and is the one the last confirmed registration sent. The settings document
+  /// names no key id (wire contract v2 §3.2), so a registration another process made with a
+  /// key this installation no longer holds is caught here and registered again.
+  private func hasRegisteredKey(_ identity: SessionIdentity) -> Bool {
+    guard let key = (try? keys.key(scope: identity.scope)) ?? nil else { return false }
+    let registration =
+      (try? keys.store.value(
+        StoredNotificationState.Registration.self,
+        forKey: StoredNotificationState.registrationKey, in: .appPrivate)) ?? nil
+    return registration == StoredNotificationState.Registration(
+      scope: identity.scope, keyID: key.keyID)
   }
 
   // MARK: - Driving the machine
@@ -211,6 +330,7 @@ public actor NotificationPreferencesClient {
     -> [NotificationSettingsMachine.Action]
   {
     let actions = machine.handle(event)
+    storeUnconfirmedIfChanged()
     broadcaster.publish(machine.state)
     return actions
   }
@@ -241,7 +361,7 @@ public actor NotificationPreferencesClient {
     case .fetch:
       do {
         let document = try await api.settings(server: identity.server)
-        return .fetched(document, hasLocalKey: hasKey(identity))
+        return .fetched(document, hasLocalKey: hasRegisteredKey(identity))
       } catch {
         return .fetchFailed(Self.failure(error))
       }
@@ -249,7 +369,7 @@ public actor NotificationPreferencesClient {
       do {
         try await confirmProof(for: identity)
         let document = try await api.put(update, server: identity.server)
-        return .saved(document, hasLocalKey: hasKey(identity))
+        return .saved(document, hasLocalKey: hasRegisteredKey(identity))
       } catch {
         let failure = Self.failure(error)
         lastSaveFailure = failure
@@ -270,12 +390,9 @@ public actor NotificationPreferencesClient {
       }
     case .clearKey:
       try? keys.remove()
+      try? keys.store.removeValue(forKey: StoredNotificationState.registrationKey, in: .appPrivate)
       return nil
     }
-  }
-
-  private func hasKey(_ identity: SessionIdentity) -> Bool {
-    ((try? keys.key(scope: identity.scope)) ?? nil) != nil
   }
 
   private func confirmProof(for identity: SessionIdentity) async throws {
@@ -303,9 +420,17 @@ public actor NotificationPreferencesClient {
       throw NotificationPreferencesError(
         .insecureServer, "encrypted push needs an https server (or http://127.0.0.1:PORT)")
     }
+    // Checked with no suspension before the key is made: on the store thread that the auth
+    // client shares, a logout either finished before this line or starts after the key exists
+    // (and then removes it with the login).
+    guard session.currentIdentity?.scope == identity.scope, identity.scope == activeScope else {
+      throw NotificationPreferencesError(.notSignedIn, "the session changed")
+    }
     let key: PushContentKey
     do {
       key = try keys.keyCreatingIfNeeded(for: identity)
+    } catch let error as NotificationPreferencesError {
+      throw error
     } catch {
       throw NotificationPreferencesError(
         .storageFailed, "the content key could not be stored",
@@ -320,7 +445,13 @@ public actor NotificationPreferencesClient {
     guard session.currentIdentity?.scope == identity.scope, identity.scope == activeScope else {
       throw NotificationPreferencesError(.notSignedIn, "the session changed")
     }
-    return try await api.register(request, server: identity.server)
+    let document = try await api.register(request, server: identity.server)
+    if document.registered, identity.scope == activeScope {
+      try? keys.store.setValue(
+        StoredNotificationState.Registration(scope: identity.scope, keyID: key.keyID),
+        forKey: StoredNotificationState.registrationKey, in: .appPrivate)
+    }
+    return document
   }
 
   static func failure(
@@ -329,7 +460,11 @@ public actor NotificationPreferencesClient {
     if let error = error as? NotificationPreferencesError {
       return NotificationSettingsFailure(error)
     }
-    return NotificationSettingsFailure(code, String(describing: type(of: error)))
+    if let error = error as? any ServerBeeErrorProtocol {
+      return NotificationSettingsFailure(code, error.message, httpStatus: error.httpStatus)
+    }
+    if error is CancellationError { return NotificationSettingsFailure(code, "cancelled") }
+    return NotificationSettingsFailure(code, "an unexpected failure stopped it")
   }
 
   // MARK: - Serialising saves

@@ -59,6 +59,10 @@ public struct NotificationSettingsMachine: Sendable {
     case registered(PushSetupResponse)
     /// `encrypted-register` failed, or its answer could not be confirmed.
     case registrationFailed(NotificationSettingsFailure)
+    /// A choice the server had not confirmed when the app last ran, with the error its save
+    /// ended with and the revision it was based on, read back from the store at sign-in.
+    case restoredUnconfirmed(
+      PushPreferences, failure: NotificationSettingsFailure?, basedOnRevision: Int64?)
   }
 
   /// What the client must do.
@@ -84,7 +88,8 @@ public struct NotificationSettingsMachine: Sendable {
 
   /// The revision the failed or in-flight save was based on: a load confirms the unconfirmed
   /// choice only at a newer revision than this.
-  private var attemptRevision: Int64?
+  /// The confirmed revision the unconfirmed choice was based on (`nil` when there is none).
+  public private(set) var attemptRevision: Int64?
   /// A fetch is needed as soon as the one in flight answers (its answer may predate a change).
   private var fetchAgain = false
   /// A token request or `encrypted-register` is under way (its answer must come back, even when
@@ -160,6 +165,13 @@ public struct NotificationSettingsMachine: Sendable {
       return registrationEnded(.failed(failure), event: event)
     case .registered(let document):
       return registered(document, event: event)
+    case .restoredUnconfirmed(let preferences, let failure, let revision):
+      requireSignedIn(event)
+      guard !state.isSaving, state.unconfirmed == nil else { return [] }
+      state.unconfirmed = preferences
+      state.saveError = failure
+      attemptRevision = revision
+      return []
     case .registrationFailed(let failure):
       let actions = registrationEnded(.failed(failure), event: event)
       return failure.code == .conflict && state.registration != .notRegistered

@@ -130,6 +130,24 @@ public actor TestPushTracker {
     return follow { _ in record }
   }
 
+  /// The last test this login sent, followed from where it stands: the same event id read
+  /// again from the server until a final outcome (a test whose first answer was lost is
+  /// posted again with the same id and revision). Never a new test and never a new deadline:
+  /// the server's 30-minute window keeps running from the first admission.
+  ///
+  /// ```swift
+  /// if let progress = await tracker.lastTest() {
+  ///   for try await update in progress { print(update.statusLine(.english)) }
+  /// }
+  /// ```
+  /// - Returns: The statuses from now on (a finished test gives its final status once), or
+  ///   `nil` when the current login has sent no test.
+  public func lastTest() -> AsyncThrowingStream<Progress, any Error>? {
+    guard let record = try? storedRecord(), record.scope == session.currentIdentity?.scope
+    else { return nil }
+    return follow { _ in record }
+  }
+
   /// The event id of the stored test of the current login, if any.
   public var storedEventID: String? {
     guard let record = try? storedRecord(), record.scope == session.currentIdentity?.scope

@@ -121,8 +121,12 @@ public final class ServerBeeClient: Sendable {
     self.http = http
     self.webSocket = webSocket
     self.store = store
+    // What a login change must remove goes in the same store write as the login itself.
     let auth = AuthClient(
-      configuration: .init(deviceName: configuration.deviceName), store: store, transport: http)
+      configuration: .init(
+        deviceName: configuration.deviceName,
+        loginScopedValues: []),
+      store: store, transport: http)
     self.auth = auth
     let authorized = AuthorizedHTTPTransport(wrapping: http, client: auth)
     notifications = NotificationPreferencesClient(

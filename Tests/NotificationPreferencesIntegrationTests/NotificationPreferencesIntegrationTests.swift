@@ -206,10 +206,16 @@ import Testing
     let state = try await world.client.enable()
     #expect(state.registration.isFailed)
     let key = try #require(world.storedKey)
+    let revision = try #require(world.client.state.confirmed?.revision)
+    // The settings name no key id, so the unconfirmed registration is sent again, identically:
+    // the server keeps its revision (wire contract v2 §3.5).
     await world.client.reconcile()
     #expect(world.client.state.registration == .registered)
     #expect(world.storedKey == key)  // the same key, still registered
-    #expect(await world.wire.count(PushSetupAPI.registerPath) == 1)
+    #expect(await world.wire.count(PushSetupAPI.registerPath) == 2)
+    #expect(world.client.state.confirmed?.revision == revision + 1)
+    await world.client.reconcile()  // confirmed now: nothing is sent again
+    #expect(await world.wire.count(PushSetupAPI.registerPath) == 2)
   }
 }
 

@@ -122,7 +122,7 @@ final class PushWorld: Sendable {
 
   var storedKey: PushContentKey? {
     (try? store.value(
-      PushContentKey.self, forKey: ContentKeyStore.key, in: .sharedWithExtension)) ?? nil
+      PushContentKey.self, forKey: .pushContentKey, in: .sharedWithExtension)) ?? nil
   }
 
   /// The settings as the server stores them now.

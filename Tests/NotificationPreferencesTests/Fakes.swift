@@ -64,7 +64,7 @@ struct ClientSUT {
 
   var storedKey: PushContentKey? {
     (try? store.value(
-      PushContentKey.self, forKey: ContentKeyStore.key, in: .sharedWithExtension)) ?? nil
+      PushContentKey.self, forKey: .pushContentKey, in: .sharedWithExtension)) ?? nil
   }
 
   static func reply(_ document: PushSetupResponse) -> HTTPResponse {

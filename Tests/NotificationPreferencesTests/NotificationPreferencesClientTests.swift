@@ -117,13 +117,28 @@ import Testing
     #expect(state.saveError?.code == .conflict)
   }
 
-  @Test func aMemberNeverSendsAdminCategories() async throws {
+  @Test func aMemberAskingForAdminCategoriesIsRefusedBeforeAnythingIsSent() async throws {
+    let sut = try ClientSUT(role: .member, permission: .denied)
+    await sut.expectSettings(F.document(0, admin: false))
+    let error = await #expect(throws: NotificationPreferencesError.self) {
+      try await sut.client.save(F.everything)
+    }
+    #expect(error?.code == .notPermitted)
+    #expect(error?.message.contains("admins") == true)
+    #expect(await sut.http.requests(to: PushSetupAPI.settingsPath).filter {
+      $0.method == .put
+    }.isEmpty)
+    #expect(sut.client.state.confirmed?.revision == 0)
+    #expect(sut.client.state.saveError == nil)
+  }
+
+  @Test func aMembersSaveOfAllowedCategoriesGoesThrough() async throws {
     let sut = try ClientSUT(role: .member, permission: .denied)
     await sut.expectSettings(F.document(0, admin: false))
     await sut.http.expect(
       .put, PushSetupAPI.settingsPath, reply: ClientSUT.reply(F.document(1, F.alerts, admin: false))
     )
-    try await sut.client.save(F.everything)
+    try await sut.client.save(F.alerts)
     let put = try #require(await sut.http.requests(to: PushSetupAPI.settingsPath).last)
     let preferences = try #require(put.json["preferences"] as? [String: Bool])
     #expect(
@@ -134,6 +149,17 @@ import Testing
     #expect(sut.client.state.offersSecurity == false)
     #expect(sut.authorization.promptCount == 0)  // denied: only the system settings help
     #expect(sut.client.state.registration == .needsPermission)
+  }
+
+  @Test func aDemotedAdminCanStillTurnNotificationsOff() async throws {
+    let sut = try ClientSUT(role: .member, permission: .denied)
+    await sut.expectSettings(F.document(3, F.everything, admin: false))
+    await sut.http.expect(
+      .put, PushSetupAPI.settingsPath, reply: ClientSUT.reply(F.document(4, F.off, admin: false)))
+    try await sut.client.disable()
+    let put = try #require(await sut.http.requests(to: PushSetupAPI.settingsPath).last)
+    let preferences = try #require(put.json["preferences"] as? [String: Bool])
+    #expect(preferences["enabled"] == false && preferences["security"] == false)
   }
 
   @Test func disablingClearsTheKeyOnceTheServerConfirms() async throws {

@@ -5,11 +5,9 @@ import ServerBeeModels
 import ServerBeeTransport
 
 /// The one active push content key of the device (wire contract v2 §4.7), in the
-/// extension-shared group so the notification extension can open envelopes.
+/// extension-shared group (`CredentialKey.pushContentKey`) so the notification extension can
+/// open envelopes.
 struct ContentKeyStore: Sendable {
-  /// The account name iOS uses for the key item.
-  static let key: CredentialKey = "serverbee_active_push_content_key"
-
   let store: any CredentialStore
   let generator: PushContentKeyGenerator
 
@@ -25,25 +23,38 @@ struct ContentKeyStore: Sendable {
   }
 
   /// The key of the identity's scope, created and stored first when there is none.
+  ///
+  /// Creation is an add-if-absent store write, so any number of callers (several processes on
+  /// one store included) end with one key: the first one stored. The login must still be the
+  /// one the shared group names (`CredentialKey.currentLoginScope`, when the auth client keeps
+  /// it): a key is never created for a login that has just ended.
   func keyCreatingIfNeeded(for identity: SessionIdentity) throws -> PushContentKey {
-    if let existing = try key(scope: identity.scope),
-      existing.deploymentID == identity.server.url.absoluteString,
-      existing.userID == identity.user.id, existing.installationID == identity.installationID
+    if let current = try store.value(
+      String.self, forKey: .currentLoginScope, in: .sharedWithExtension),
+      current != identity.scope
     {
-      return existing
+      throw NotificationPreferencesError(.notSignedIn, "the login changed before its key was made")
     }
-    let key = try generator.makeKey(
-      deploymentID: identity.server.url.absoluteString, userID: identity.user.id,
-      installationID: identity.installationID, scope: identity.scope)
-    try store.setValue(key, forKey: Self.key, in: .sharedWithExtension)
-    return key
+    if let existing = try key(scope: identity.scope) { return existing }
+    let stored = try store.valueAddingIfAbsent(
+      forKey: .pushContentKey, in: .sharedWithExtension
+    ) {
+      try generator.makeKey(
+        deploymentID: identity.server.url.absoluteString, userID: identity.user.id,
+        installationID: identity.installationID, scope: identity.scope)
+    }
+    guard stored.scope == identity.scope else {
+      throw NotificationPreferencesError(
+        .notSignedIn, "another login's content key was stored at the same time")
+    }
+    return stored
   }
 
   func read() throws -> PushContentKey? {
-    try store.value(PushContentKey.self, forKey: Self.key, in: .sharedWithExtension)
+    try store.value(PushContentKey.self, forKey: .pushContentKey, in: .sharedWithExtension)
   }
 
   func remove() throws {
-    try store.removeValue(forKey: Self.key, in: .sharedWithExtension)
+    try store.removeValue(forKey: .pushContentKey, in: .sharedWithExtension)
   }
 }

@@ -55,8 +55,9 @@ struct PushSetupAPI: Sendable {
     } catch let error as NotificationPreferencesError {
       throw error
     } catch {
+      let reason = (error as? any ServerBeeErrorProtocol).map { ": \($0.message)" } ?? ""
       throw NotificationPreferencesError(
-        .transportFailed, "the request did not complete",
+        .transportFailed, "the server could not be reached\(reason)",
         underlying: error as? any Error & Sendable)
     }
     do {
