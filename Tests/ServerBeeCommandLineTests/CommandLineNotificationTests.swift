@@ -61,9 +61,12 @@ import Testing
 
     let json = try await world.serverbee(["notifications", "test", "--wait", "--json"])
     #expect(json.status == 0, "\(json.stderr)")
-    let objects = try json.stdout.split(separator: "\n").map { try JSONOutput.object(String($0)) }
-    #expect(objects.last?["outcome"] as? String == "accepted")
-    #expect(Set(objects.compactMap { $0["event_id"] as? String }).count == 1)
+    // One document: the final outcome and every outcome it went through.
+    let document = try JSONOutput.object(json.stdout)
+    #expect(document["outcome"] as? String == "accepted")
+    let updates = try #require(document["updates"] as? [[String: Any]])
+    #expect(updates.last?["outcome"] as? String == "accepted")
+    #expect(document["event_id"] as? String != nil)
   }
 
   @Test func testWithWaitEndsNonZeroWhenDeliveryStops() async throws {

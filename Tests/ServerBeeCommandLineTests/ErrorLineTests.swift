@@ -1,8 +1,15 @@
 import AuthSession
+import DeepLinkValidation
 import Foundation
+import NotificationPreferences
+import PushEnvelopeCrypto
+import RealtimeStream
 import SecureStore
 import ServerBeeAPI
+import ServerBeeKit
 import ServerBeeModels
+import ServerBeeRelay
+import ServerBeeSimulator
 import ServerBeeTransport
 import Testing
 
@@ -92,9 +99,36 @@ import Testing
         == "the server's answer could not be read: missing field 'data.id'")
   }
 
-  @Test func unknownErrorsAreNamedByTypeNeverDumped() {
+  @Test func unknownErrorsAreASentenceNeverATypeNameOrADump() {
     let text = ErrorLine.text(for: LeakyError())
-    #expect(text == "unexpected error (LeakyError)")
-    #expect(!text.contains("sb_secret_token"))
+    #expect(text == "an unexpected failure stopped the command")
+    #expect(!text.contains("sb_secret_token") && !text.contains("LeakyError"))
+  }
+
+  @Test func everyModulesErrorIsASentenceWithoutATypeName() {
+    let errors: [any Error] = [
+      NotificationPreferencesError(.transportFailed, "the server could not be reached: refused"),
+      NotificationPreferencesError(.insecureServer, "encrypted push needs an https server"),
+      NotificationPreferencesError(.conflict, "Conflict: reload"),
+      NotificationPreferencesError(.notPermitted, "only admins can receive security notifications"),
+      PushEnvelopeCryptoError(.tooLarge, "the payload exceeds 8192 bytes"),
+      DeepLinkValidationError(.notImplemented, "nothing to open"),
+      RealtimeStreamError(.notImplemented, "the live stream is not connected"),
+      ServerBeeClientError(.notSignedIn, "no login is stored: sign in or pair first"),
+      ServerBeeRelayError(.listenFailed, "the relay port is in use"),
+      ServerBeeSimulatorError(.listenFailed, "the simulator port is in use"),
+      SecureStoreError(.diskFull, "the disk is full"),
+      ServerBeeTransportError(.connectionRefused, "connection refused"),
+    ]
+    for error in errors {
+      let text = ErrorLine.text(for: error)
+      #expect(!text.isEmpty)
+      #expect(!text.contains("ServerBeeError") && !text.contains("Domain"), "\(text)")
+      #expect(!text.contains("unexpected"), "\(text)")
+      #expect(ErrorLine.exitCode(for: error) == 1)
+    }
+    #expect(
+      ErrorLine.text(for: NotificationPreferencesError(.transportFailed, "the server could not "
+        + "be reached: refused")) == "the server could not be reached: refused")
   }
 }

@@ -190,7 +190,8 @@ enum CommandCatalog {
       name: "notifications", summary: "push settings as the server confirmed them; test pushes",
       usage:
         "notifications [show | enable | disable | set | test] [--alerts on|off] [--security on|off] "
-        + "[--task-failure on|off] [--task-success on|off] [--lang en|zh-Hans] [--wait]",
+        + "[--task-failure on|off] [--task-success on|off] [--lang en|zh-Hans] [--wait] "
+        + "[--status]",
       options: [
         OptionSpec(name: "alerts", valueName: "on|off", help: "alert notifications"),
         OptionSpec(name: "security", valueName: "on|off", help: "security events (admins)"),
@@ -200,6 +201,9 @@ enum CommandCatalog {
           name: "lang", valueName: "L", help: "en or zh-Hans for test status (default from LANG)"),
         OptionSpec(
           name: "wait", valueName: nil, help: "test: follow the push until its final outcome"),
+        OptionSpec(
+          name: "status", valueName: nil,
+          help: "test: show (with --wait, follow) the last test of this login instead of a new one"),
       ],
       positionals: 0...1,
       discussion: """
@@ -210,12 +214,16 @@ enum CommandCatalog {
         server's push relay). 'test' sends one encrypted test notification and prints the server's \
         first answer; with --wait it follows the test with live progress lines (pending, \
         retryable, then accepted, permanent or expired) and exits 0 only when the push provider \
-        accepted it.
+        accepted it. 'test --status' reads the last test of this login again (the same event id: \
+        no new test, no new deadline), for example after a lost answer or in a new terminal. \
+        A member asking for security or task notifications is refused before anything is sent. \
+        A failed load, save or registration exits 1 with one line; --json prints one document.
         """,
       examples: [
         "serverbee notifications", "serverbee notifications enable --alerts on",
         "serverbee notifications set --security off",
         "serverbee notifications test --wait --lang zh-Hans",
+        "serverbee notifications test --status --wait",
       ]),
     CommandSpec(
       name: "push", summary: "receive encrypted pushes as a device of a serverbee-relay",

@@ -17,41 +17,53 @@ enum NotificationCommands {
     let session = try await context.openSession()
     _ = try await session.requireSignedIn(server: context.server)
     let notifications = session.client.notifications
+    let console = context.console
+    if action == "test", context.arguments.flags.contains("status") {
+      try await testStatus(
+        session, language: language, wait: context.arguments.flags.contains("wait"),
+        console: console)
+      return
+    }
     await notifications.reconcile()
     switch action {
     case "enable":
       var preferences = notifications.state.confirmedPreferences
       preferences.enabled = true
       if choices.isEmpty { preferences.alerts = true }
-      try await save(apply(choices, to: preferences), notifications, enable: true)
+      let wanted = apply(choices, to: preferences)
+      try await saving(console) { try await notifications.enable(wanted) }
     case "disable":
-      _ = try await Spinner.run("Saving", console: context.console) {
-        try await notifications.disable()
-      }
+      try await saving(console) { try await notifications.disable() }
     case "set":
       guard !choices.isEmpty else {
         throw CommandLineError(.usage, "'set' needs at least one of --alerts, --security, …")
       }
       let preferences = apply(choices, to: notifications.state.confirmedPreferences)
-      try await save(preferences, notifications, enable: false)
+      try await saving(console) { try await notifications.save(preferences) }
     case "test":
+      if let failure = notifications.state.loadError { throw failure.error }
       try await test(
         session, language: language, wait: context.arguments.flags.contains("wait"),
-        console: context.console)
+        console: console)
       return
     default: break
     }
-    show(notifications.state, console: context.console)
+    let state = notifications.state
+    show(state, console: console)
+    // A failure never exits 0: a load that failed (show) or a refused registration.
+    if let failure = state.loadError { throw failure.error }
+    if case .failed(let failure) = state.registration {
+      throw CommandLineError(
+        .localFailure, "the settings were saved, but registering this installation failed: "
+          + failure.message)
+    }
   }
 
-  private static func save(
-    _ preferences: PushPreferences, _ notifications: NotificationPreferencesClient, enable: Bool
+  /// Runs a save with a spinner.
+  private static func saving(
+    _ console: Console, _ save: @escaping @Sendable () async throws -> NotificationSettingsState
   ) async throws {
-    if enable {
-      _ = try await notifications.enable(preferences)
-    } else {
-      _ = try await notifications.save(preferences)
-    }
+    _ = try await Spinner.run("Saving", console: console, save)
   }
 
   /// Sends one test and prints the server's first answer; with `wait`, follows it with live
@@ -67,24 +79,57 @@ enum NotificationCommands {
         .localFailure,
         "notifications are not registered here: run 'serverbee notifications enable' first")
     }
-    let progress = await session.client.testPushes().send(expectedRevision: revision)
+    let tracker = session.client.testPushes()
+    let progress = await tracker.send(expectedRevision: revision)
+    do {
+      try await follow(progress, language: language, wait: wait, console: console, indent: indent)
+    } catch let error as NotificationPreferencesError where error.code == .transportFailed {
+      // The test stays stored with its event id: it can be followed after this run.
+      let id = await tracker.storedEventID.map { " \($0)" } ?? ""
+      throw CommandLineError(
+        .localFailure, "\(error.message); the test\(id) is kept: "
+          + "'serverbee notifications test --status --wait' follows it")
+    }
+  }
+
+  /// `test --status [--wait]`: the last test of this login, read again from the server (same
+  /// event id, no new test, no new deadline); with `wait`, followed to its final outcome.
+  private static func testStatus(
+    _ session: ClientSession, language: TestPushStatusText.Language, wait: Bool,
+    console: Console
+  ) async throws {
+    guard let progress = await session.client.testPushes().lastTest() else {
+      throw CommandLineError(
+        .localFailure,
+        "this login has sent no test notification: run 'serverbee notifications test'")
+    }
+    try await follow(progress, language: language, wait: wait, console: console, indent: "")
+  }
+
+  /// Prints a test's progress: its first answer, or with `wait` every outcome change until the
+  /// final one (exit 0 only for accepted). With `--json`, one document at the end.
+  private static func follow(
+    _ progress: AsyncThrowingStream<TestPushTracker.Progress, any Error>,
+    language: TestPushStatusText.Language, wait: Bool, console: Console, indent: String
+  ) async throws {
     let label = TestProgressText.waiting(language)
-    let last = try await Spinner.run(label, console: console) { status in
-      var last: TestPushTracker.Progress?
+    let updates = try await Spinner.run(label, console: console) { status in
+      var updates: [TestPushTracker.Progress] = []
       for try await update in progress {
-        if update.outcome != last?.outcome {
-          report(update, language, indent: indent, to: status)
+        if update.outcome != updates.last?.outcome {
+          if !status.console.json { status.line(indent + update.statusLine(language)) }
+          updates.append(update)
         }
-        last = update
         // Without --wait the server's first answer (its admission) is the result.
         if !wait { break }
         status.relabel(TestProgressText.waiting(language, outcome: update.outcome))
       }
-      return last
+      return updates
     }
-    guard let last else {
+    guard let last = updates.last else {
       throw CommandLineError(.unexpectedAnswer, "the server did not answer the test")
     }
+    if console.json { console.json(try WireJSON.encode(TestDocument(updates, language))) }
     if !wait {
       guard last.outcome.isInProgress || last.outcome == .accepted else {
         throw CommandLineError(.localFailure, "the test push ended \(last.outcome.rawValue)")
@@ -99,41 +144,39 @@ enum NotificationCommands {
     }
   }
 
-  /// One progress line: the status text, or with `--json` one object per outcome.
-  private static func report(
-    _ progress: TestPushTracker.Progress, _ language: TestPushStatusText.Language,
-    indent: String, to status: SpinnerStatus
-  ) {
-    guard status.console.json else {
-      status.line(indent + progress.statusLine(language))
+  static func show(_ state: NotificationSettingsState, console: Console) {
+    if console.json {
+      if let data = try? WireJSON.encode(SettingsDocument(state)) { console.json(data) }
       return
     }
-    let object = [
-      "event_id": progress.eventID, "outcome": progress.outcome.rawValue,
-      "reason": progress.reason.rawValue, "status": progress.statusLine(language),
-    ]
-    if let data = try? WireJSON.encode(object) { status.json(data) }
-  }
-
-  static func show(_ state: NotificationSettingsState, console: Console) {
     let confirmed = state.confirmed
     let preferences = state.confirmedPreferences
-    func flag(_ on: Bool) -> String { on ? "on" : "off" }
     var lines = [
       "settings (server-confirmed, revision \(confirmed?.revision ?? 0)): "
         + (preferences.enabled ? "enabled" : "disabled"),
-      "  alerts \(flag(preferences.alerts))  security \(flag(preferences.security))  "
-        + "task failures \(flag(preferences.taskFailure))  "
-        + "task successes \(flag(preferences.taskSuccess))",
+      "  " + categories(preferences),
       "permission: \(state.permission)",
       "registration: " + registrationText(state.registration),
       "delivery: " + ((confirmed?.deliveryAvailable ?? false) ? "available" : "unavailable"),
     ]
-    if let unconfirmed = state.unconfirmed, unconfirmed != preferences {
-      lines.append("not confirmed yet: enabled \(flag(unconfirmed.enabled))")
+    if let failure = state.loadError {
+      lines[0] = "settings: could not be loaded (\(failure.message))"
+      lines[1] = "  last confirmed here: unknown"
     }
-    if let error = state.saveError { lines.append("last error: \(error.message)") }
+    if let unconfirmed = state.unconfirmed, unconfirmed != preferences || state.saveError != nil {
+      lines.append(
+        "not confirmed yet: " + (unconfirmed.enabled ? "enabled" : "disabled") + ", "
+          + categories(unconfirmed))
+    }
+    if let error = state.saveError { lines.append("last save error: \(error.message)") }
     for line in lines { console.line(TerminalText.safe(line)) }
+  }
+
+  private static func categories(_ preferences: PushPreferences) -> String {
+    func flag(_ on: Bool) -> String { on ? "on" : "off" }
+    return "alerts \(flag(preferences.alerts))  security \(flag(preferences.security))  "
+      + "task failures \(flag(preferences.taskFailure))  "
+      + "task successes \(flag(preferences.taskSuccess))"
   }
 
   private static func registrationText(_ status: PushRegistrationStatus) -> String {

@@ -24,34 +24,30 @@ enum PushCommands {
 
   /// `push decrypt FILE|-`: the notification-extension step alone. An APNs payload in, the
   /// rendered notification out, using only the extension-shared key; any failure shows the
-  /// generic text, as the extension does.
+  /// generic text, as the extension does, then fails the command with the reason.
   private static func decrypt(_ context: CommandContext) async throws {
     guard context.arguments.positionals.count == 2 else {
       throw CommandLineError(.usage, "use 'serverbee push decrypt FILE' (or - for stdin)")
     }
     let payload = try PayloadInput.read(context.arguments.positionals[1])
     let store = try EncryptedSQLiteCredentialStore(directory: context.home)
-    let (opened, notification) = show(payload, store: store, language: try language(context))
-    print(opened, notification, console: context.console)
+    let result = NotificationExtensionStep(store: store, language: try language(context))
+      .process(apnsPayload: payload)
+    print(result.content, result.notification, console: context.console)
+    // The extension shows the fallback text; the command also says why, and fails.
+    if let failure = result.failure {
+      throw CommandLineError(.localFailure, "the payload did not open: \(failure)")
+    }
   }
 
-  /// Opens a payload with the extension-shared key and renders it (the fallback on failure).
+  /// The notification-extension step (the SDK's `NotificationExtensionStep`): the rendered
+  /// notification, and the validated content when the payload opened.
   private static func show(
     _ payload: Data, store: any CredentialStore, language: PushNotificationLanguage
   ) -> (ValidatedPushContent?, RenderedPushNotification) {
-    let renderer = PushNotificationRenderer(language: language)
-    let opened = open(payload, store: store)
-    return (opened, opened.map(renderer.render) ?? renderer.fallback)
-  }
-
-  /// Opens an APNs payload with the extension-shared content key, as a notification extension
-  /// does; `nil` when there is no key or the envelope does not validate.
-  static func open(_ payload: Data, store: any CredentialStore) -> ValidatedPushContent? {
-    let key = try? store.value(
-      PushContentKey.self, forKey: "serverbee_active_push_content_key", in: .sharedWithExtension)
-    return key.flatMap {
-      try? PushEnvelopeOpener().open(apnsPayload: payload, with: $0, for: .delivery)
-    }
+    let result = NotificationExtensionStep(store: store, language: language)
+      .process(apnsPayload: payload)
+    return (result.content, result.notification)
   }
 
   /// Subscribes this installation (its local relay device token from the store) to a relay's

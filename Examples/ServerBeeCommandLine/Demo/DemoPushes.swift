@@ -1,4 +1,5 @@
 import Foundation
+import NotificationPreferences
 import ServerBeeKit
 import ServerBeeRelay
 
@@ -126,7 +127,8 @@ enum DemoPushes {
       payload: Data, content: ValidatedPushContent
     ) {
       while let payload = await payloads.next() {
-        guard let opened = PushCommands.open(payload, store: store) else {
+        let step = NotificationExtensionStep(store: store, language: .english)
+        guard let opened = step.process(apnsPayload: payload).content else {
           throw CommandLineError(.unexpectedAnswer, "\(what) could not be decrypted here")
         }
         // A retry after an ambiguous failure delivers the same event again: shown once.

@@ -1,4 +1,5 @@
 import AuthSession
+import NotificationPreferences
 import SecureStore
 import ServerBeeAPI
 import ServerBeeModels
@@ -7,7 +8,8 @@ import ServerBeeTransport
 /// Turns any error into the one line `serverbee` prints on stderr, and its exit code.
 ///
 /// Only the messages of the SDK's typed errors are used: they never hold a token, password, code
-/// or key. Unknown errors are named by type, not dumped.
+/// or key. Every module's error is a sentence (modules without their own wording here use the
+/// error's message); an error from outside the SDK is never dumped or named by type.
 enum ErrorLine {
   /// The exit code for usage errors (`EX_USAGE`).
   static let usageExitCode: Int32 = 64
@@ -39,8 +41,32 @@ enum ErrorLine {
       return "the credential store cannot be used: \(error.message)"
     case let error as ServerBeeModelsError:
       return "the server's answer could not be read: \(error.message)"
+    case let error as NotificationPreferencesError: return text(for: error)
     case is CancellationError: return "cancelled"
-    default: return "unexpected error (\(type(of: error)))"
+    case let error as any ServerBeeErrorProtocol:
+      // Every other module's error (push crypto, taps, the live stream, the relay, the
+      // simulator, the facade): its message is a sentence without secrets.
+      return error.message
+    default: return "an unexpected failure stopped the command"
+    }
+  }
+
+  private static func text(for error: NotificationPreferencesError) -> String {
+    switch error.code {
+    case .notSignedIn: return "not signed in: run 'serverbee login' or 'serverbee pair' first"
+    case .unsupportedByServer:
+      return "this server has no encrypted push (HTTP 404: it may be too old)"
+    case .conflict:
+      return "the notification settings changed elsewhere; they were reloaded: "
+        + "run the command again"
+    case .insecureServer:
+      return "encrypted push needs an https server (or http://127.0.0.1:PORT): "
+        + "this server's URL cannot register"
+    case .storageFailed:
+      return "the credential store cannot be used: \(error.message)"
+    case .deviceTokenUnavailable:
+      return "this device has no push token: \(error.message)"
+    default: return error.message
     }
   }
 
