@@ -133,7 +133,8 @@ extension AuthClient {
       let queued = Set(try loadJournal().map { $0.mobileSessionID.lowercased() })
       orphans = listed.filter { $0 != ownID && !queued.contains($0) }
     } else if listed.count <= 1 {
-      // v1: the login being signed in, its session is listed; one session is therefore ours.
+      // v1: the signed-in login's own session is in the list (its token just listed it), so
+      // when only one session of this installation is listed, no orphan exists.
       orphans = []
     } else {
       return .skipped(.serverDoesNotIdentifySessions)
