@@ -29,4 +29,6 @@ extension ServerBeeError.Code where Domain == CommandLineDomain {
   public static let notPermitted = Self("not_permitted")
   /// A notification payload opens nothing: it is not for this login, or it did not validate.
   public static let nothingToOpen = Self("nothing_to_open")
+  /// A notification payload given to `open` or `push decrypt` is larger than the command reads.
+  public static let payloadTooLarge = Self("payload_too_large")
 }

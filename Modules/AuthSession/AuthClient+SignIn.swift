@@ -10,6 +10,10 @@ extension AuthClient {
   /// two-factor authentication answers ``LoginOutcome/twoFactorRequired``; call again with the
   /// TOTP code.
   ///
+  /// The attempt is recorded in the sign-in journal before the request is sent and kept when
+  /// the answer may have been lost; call ``sweepInterruptedSignIns()`` after signing in to
+  /// revoke a session such an earlier attempt left behind.
+  ///
   /// ```swift
   /// var outcome = try await client.login(server: url, username: name, password: password)
   /// if outcome == .twoFactorRequired {
@@ -30,7 +34,7 @@ extension AuthClient {
   ///   (401), `.mustChangePassword` (403),
   ///   `.rateLimited` (429), `.invalidRequest` (422),
   ///   `.unsupportedByServer` (empty 404), the transient codes, or
-  ///   `.storageFailed`.
+  ///   `.storageFailed` (also when the attempt cannot be recorded; nothing is sent then).
   public func login(
     server: String, username: String, password: String, totpCode: String? = nil
   ) async throws -> LoginOutcome {
@@ -39,18 +43,24 @@ extension AuthClient {
     let request = LoginRequest(
       username: username, password: password, installationID: installationID,
       deviceName: configuration.deviceName, totpCode: totpCode)
-    let response = try await post(AuthPath.login, on: serverURL, body: request)
-    guard response.status == 200 else {
-      let failure = Self.failure(response, path: AuthPath.login)
-      if failure.code == .twoFactorRequired { return .twoFactorRequired }
-      throw failure
+    return try await withSignInAttempt(server: serverURL, username: username) {
+      let response = try await post(AuthPath.login, on: serverURL, body: request)
+      guard response.status == 200 else {
+        let failure = Self.failure(response, path: AuthPath.login)
+        if failure.code == .twoFactorRequired { return .twoFactorRequired }
+        throw failure
+      }
+      let tokens = try decodePayload(
+        MobileTokenResponse.self, from: response, path: AuthPath.login)
+      return .signedIn(try await adopt(tokens, server: serverURL, installationID: installationID))
     }
-    let tokens = try decodePayload(MobileTokenResponse.self, from: response, path: AuthPath.login)
-    return .signedIn(try await adopt(tokens, server: serverURL, installationID: installationID))
   }
 
   /// Pairs with a scanned QR payload (`POST /api/mobile/auth/pair`), signing in as the account
   /// that generated it.
+  ///
+  /// Like login, the attempt is recorded in the sign-in journal before it is sent (see
+  /// ``sweepInterruptedSignIns()``).
   ///
   /// ```swift
   /// let identity = try await client.pair(scannedPayload: qrText)
@@ -76,20 +86,22 @@ extension AuthClient {
     let installationID = try await prepareForNewLogin()
     let request = PairRedeemRequest(
       code: payload.code, installationID: installationID, deviceName: configuration.deviceName)
-    let response = try await post(AuthPath.pairRedeem, on: payload.server, body: request)
-    switch response.status {
-    case 200: break
-    case 400:
-      throw AuthSessionError(
-        .pairingCodeRejected, "the pairing code is invalid, used or expired", httpStatus: 400)
-    case 404:
-      throw AuthSessionError(
-        .unsupportedByServer, "the server does not support pairing", httpStatus: 404)
-    default: throw Self.failure(response, path: AuthPath.pairRedeem)
+    return try await withSignInAttempt(server: payload.server, username: nil) {
+      let response = try await post(AuthPath.pairRedeem, on: payload.server, body: request)
+      switch response.status {
+      case 200: break
+      case 400:
+        throw AuthSessionError(
+          .pairingCodeRejected, "the pairing code is invalid, used or expired", httpStatus: 400)
+      case 404:
+        throw AuthSessionError(
+          .unsupportedByServer, "the server does not support pairing", httpStatus: 404)
+      default: throw Self.failure(response, path: AuthPath.pairRedeem)
+      }
+      let tokens = try decodePayload(
+        MobileTokenResponse.self, from: response, path: AuthPath.pairRedeem)
+      return try await adopt(tokens, server: payload.server, installationID: installationID)
     }
-    let tokens = try decodePayload(
-      MobileTokenResponse.self, from: response, path: AuthPath.pairRedeem)
-    return try await adopt(tokens, server: payload.server, installationID: installationID)
   }
 
   // MARK: Shared steps

@@ -21,6 +21,7 @@ public import ServerBeeTransport
 /// let client = AuthClient(configuration: .init(deviceName: "Build agent"), store: store)
 /// try await client.restore()
 /// await client.completePendingCleanups()
+/// _ = await client.sweepInterruptedSignIns()  // also after every successful login or pairing
 ///
 /// switch try await client.login(server: "https://monitor.example.com", username: "ada",
 ///                               password: password) {
@@ -49,6 +50,10 @@ public import ServerBeeTransport
 /// ### Signing in
 /// - ``login(server:username:password:totpCode:)``
 /// - ``pair(scannedPayload:expectedServer:)``
+/// ### Interrupted sign-ins
+/// - ``sweepInterruptedSignIns()``
+/// - ``pendingSignInAttempts()``
+/// - ``maximumSignInAttempts``
 /// ### Tokens
 /// - ``validAccessToken()``
 /// - ``accessToken(afterRejectionOf:)``

@@ -101,3 +101,74 @@ public struct PendingCleanupReport: Sendable {
     self.failed = failed
   }
 }
+
+/// A sign-in this installation sent whose answer it may never have seen, without any secret.
+///
+/// The server may have created a session for it that nobody holds. It stays listed until a
+/// sweep signed in to the same account on the same server revokes that session or finds none
+/// (see ``AuthClient/sweepInterruptedSignIns()``).
+///
+/// ```swift
+/// for attempt in try await client.pendingSignInAttempts() {
+///   print(attempt.server, attempt.username ?? "(pairing)", attempt.startedAt)
+/// }
+/// ```
+public struct SignInAttempt: Sendable, Hashable, Identifiable {
+  /// The attempt's local identifier.
+  public var id: String
+  /// The server it was sent to.
+  public var server: ServerURL
+  /// The user name of a password sign-in; `nil` for pairing.
+  public var username: String?
+  /// When it was sent.
+  public var startedAt: Date
+
+  /// Creates an attempt description.
+  /// - Parameters:
+  ///   - id: The local identifier.
+  ///   - server: The server.
+  ///   - username: The user name, or `nil` for pairing.
+  ///   - startedAt: When it was sent.
+  public init(id: String, server: ServerURL, username: String?, startedAt: Date) {
+    self.id = id
+    self.server = server
+    self.username = username
+    self.startedAt = startedAt
+  }
+}
+
+/// What one ``AuthClient/sweepInterruptedSignIns()`` pass did.
+///
+/// ```swift
+/// switch await client.sweepInterruptedSignIns() {
+/// case .cleaned(let revoked, _) where revoked > 0: log("removed \(revoked) orphaned sessions")
+/// case .skipped(.serverDoesNotIdentifySessions): log("this server cannot tell sessions apart")
+/// case .failed(let error): log("will try again later: \(error)")
+/// default: break
+/// }
+/// ```
+public enum SignInSweepReport: Sendable {
+  /// No interrupted sign-in of the signed-in account is recorded; nothing was sent.
+  case nothingPending
+  /// The account's sessions on this installation were checked: `revokedSessionCount` orphans
+  /// were revoked (or had already gone), and `resolvedAttemptCount` attempts were forgotten.
+  case cleaned(revokedSessionCount: Int, resolvedAttemptCount: Int)
+  /// Nothing was revoked and the attempts are kept, for the given reason.
+  case skipped(SignInSweepSkipReason)
+  /// Listing or revoking failed; the attempts are kept for a later sweep.
+  case failed(AuthSessionError)
+  /// The calling task was cancelled; the attempts are kept.
+  case cancelled
+}
+
+/// Why a sweep of interrupted sign-ins revoked nothing.
+public enum SignInSweepSkipReason: Sendable, Hashable {
+  /// No login is signed in (signed out, or it needs recovery): the device list needs one.
+  case notSignedIn
+  /// The server does not name the session of a login (a v1 server: no `mobile_session_id`),
+  /// and the device list holds more than one session of this installation, so the signed-in
+  /// one cannot be told apart from an orphan. Nothing is revoked; an orphan expires with its
+  /// refresh token (30 days), after which a sweep finds only the own session and resolves the
+  /// attempts.
+  case serverDoesNotIdentifySessions
+}

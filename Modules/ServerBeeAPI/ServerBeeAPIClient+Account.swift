@@ -46,4 +46,37 @@ extension ServerBeeAPIClient {
     try Self.requireNonEmpty(id, "the device id")
     let _: String = try await send(Endpoint(.delete, "mobile", "auth", "devices", id))
   }
+
+  /// `POST /api/mobile/pair`: creates a pairing code as the signed-in account, for another
+  /// device to sign in with (wire contract v1 §2.5, wire contract v2 §2.3).
+  ///
+  /// Any credential may ask (a mobile bearer token, an API key, a web session). The server keeps
+  /// one live code per account: creating one invalidates the account's earlier codes. The code
+  /// works once, for ``PairingCode/expiresInSeconds`` (300 s by default). A v2 server also
+  /// accepts it for QR-mode session recovery of this account.
+  ///
+  /// ```swift
+  /// let pairing = try await api.createPairingCode()
+  /// showQRCode(pairing.qrText)
+  /// // On the other device: try await auth.pair(scannedPayload: pairing.qrText)
+  /// ```
+  /// - Returns: The code, its lifetime, and the QR payload for ``server``.
+  /// - Throws: ``ServerBeeAPIError``: `.unauthorized`, `.mustChangePassword`, `.serverTooOld`
+  ///   (no such route), `.decoding` when the answer holds no usable code or lifetime, the other
+  ///   status codes, `.transport`. Or `CancellationError`.
+  public func createPairingCode() async throws -> PairingCode {
+    let endpoint = Endpoint(.post, "mobile", "pair")
+    let answer: PairCodeResponse = try await send(endpoint)
+    let pairing = PairingCode(
+      payload: PairingPayload(server: server, code: answer.code),
+      expiresInSeconds: answer.expiresInSeconds)
+    // The QR text must be one our own pairing accepts; the message never repeats the code.
+    guard answer.expiresInSeconds > 0, (try? PairingPayload(scanned: pairing.qrText)) != nil
+    else {
+      throw ServerBeeAPIError(
+        .decoding, "\(endpoint.summary): the answer holds no usable pairing code",
+        httpStatus: 200)
+    }
+    return pairing
+  }
 }

@@ -87,6 +87,7 @@ public import ServerBeeTransport
 /// - ``currentUser()``
 /// - ``devices()``
 /// - ``revokeDevice(id:)``
+/// - ``createPairingCode()``
 public struct ServerBeeAPIClient: Sendable {
   /// The server every request goes to.
   public let server: ServerURL

@@ -160,8 +160,12 @@ import Testing
     let fixture = AuthFixture()
     _ = try await fixture.client.restore()
     try fixture.store.setValue("INSTALL-1", forKey: .installationID, in: .appPrivate)
-    fixture.store.failWrites(with: SecureStoreError(.diskFull, "simulated"))
-    await fixture.http.expect(.post, "/api/mobile/auth/login", reply: .json(200, Wire.tokens()))
+    // The store fails once the request is out (the sign-in attempt was recorded before it).
+    let store = fixture.store
+    await fixture.http.expect(.post, "/api/mobile/auth/login") { _ in
+      store.failWrites(with: SecureStoreError(.diskFull, "simulated"))
+      return .json(200, Wire.tokens())
+    }
     await fixture.http.expect(
       .post, "/api/mobile/auth/revoke", reply: .json(200, #"{"data":"ok"}"#))
     let code = await authErrorCode {
@@ -172,6 +176,7 @@ import Testing
     let revoke = try #require(await fixture.http.received.last)
     #expect(try bodyField(revoke, "revocation_token") == Wire.revocationToken)
     #expect(try bodyField(revoke, "expected_session_id") == Wire.sessionID)
+    #expect(try await fixture.client.pendingSignInAttempts().count == 1, "a later sweep checks")
     await fixture.http.verifyAllConsumed()
   }
 

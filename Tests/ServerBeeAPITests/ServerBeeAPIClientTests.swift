@@ -247,6 +247,52 @@ import Testing
     await http.verifyAllConsumed()
   }
 
+  static let pairCode = "sb_pair_" + String(repeating: "A", count: 43)
+
+  @Test func createPairingCodePostsWithoutABodyAndBuildsTheQRText() async throws {
+    await http.expect(
+      .post, "/api/mobile/pair",
+      reply: .json(200, #"{"data":{"code":"\#(Self.pairCode)","expires_in_secs":300}}"#))
+    let pairing = try await api.createPairingCode()
+    let request = try #require(await http.received.first)
+    #expect(request.method == .post && request.body.isEmpty)
+    #expect(try await sut.onlyURL() == Samples.base + "/api/mobile/pair")
+    #expect(pairing.code == Self.pairCode)
+    #expect(pairing.expiresInSeconds == 300)
+    #expect(pairing.payload.server == api.server)
+    #expect(
+      pairing.qrText
+        == #"{"type":"serverbee_pair","server_url":"\#(Samples.base)","code":"\#(Self.pairCode)"}"#)
+    #expect(try PairingPayload(scanned: pairing.qrText) == pairing.payload)
+    #expect(!"\(pairing)".contains(Self.pairCode), "the code is never printed")
+    await http.verifyAllConsumed()
+  }
+
+  static let unusablePairingAnswers = [
+    #"{"data":{"code":"","expires_in_secs":300}}"#,
+    #"{"data":{"code":"sb_pair_x","expires_in_secs":0}}"#,
+    #"{"data":{"expires_in_secs":300}}"#,
+    #"{"data":"ok"}"#,
+  ]
+
+  @Test(arguments: unusablePairingAnswers)
+  func createPairingCodeRefusesAnAnswerWithoutAUsableCode(_ body: String) async throws {
+    await http.expect(.post, "/api/mobile/pair", reply: .json(200, body))
+    let error = try await #require(throws: ServerBeeAPIError.self) {
+      try await api.createPairingCode()
+    }
+    #expect(error.code == .decoding)
+    #expect(!error.message.contains("sb_pair_x"))
+  }
+
+  @Test func createPairingCodeOnAServerWithoutTheRouteIsTooOld() async throws {
+    await http.expect(.post, "/api/mobile/pair", reply: .json(404, ""))
+    let error = try await #require(throws: ServerBeeAPIError.self) {
+      try await api.createPairingCode()
+    }
+    #expect(error.code == .serverTooOld)
+  }
+
   @Test func serverURLWithAPathPrefixKeepsIt() async throws {
     let http = StubHTTPTransport()
     let api = ServerBeeAPIClient(

@@ -58,7 +58,7 @@ import Testing
     let status = try await serverbee(["status"], home: home)
     #expect(status.stdout.contains("interrupted sign-ins:  1"), "\(status.stdout)")
     #expect(status.stdout.contains("http://127.0.0.1:9 as ada at "))
-    #expect(status.stdout.contains("removed after the next sign-in there"))
+    #expect(status.stdout.contains("removed after the next sign-in there to the same account"))
     let json = try await serverbee(["status", "--json"], home: home)
     #expect(json.stdout.contains(#""interrupted_sign_ins":[{"server":"http://127.0.0.1:9""#))
     #expect(!json.stdout.contains("pw\""))

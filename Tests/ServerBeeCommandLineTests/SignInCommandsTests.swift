@@ -30,6 +30,26 @@ private final class FlakyTransport: HTTPTransport {
   }
 }
 
+/// Makes the simulator look like a v1 server to the client: token answers lose
+/// `mobile_session_id` and `revocation_token` (wire contract v2 §2.1: both are absent from v1).
+/// The simulator has no v1 mode; everything else it answers is unchanged.
+private struct V1TokenAnswers: HTTPTransport {
+  let base: any HTTPTransport
+
+  func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    var response = try await base.send(request)
+    guard request.url.path.hasPrefix("/api/mobile/auth/"), response.status == 200,
+      case .object(var envelope) = try WireJSON.decode(JSONValue.self, from: response.body),
+      let index = envelope.firstIndex(where: { $0.key == "data" }),
+      case .object(let members) = envelope[index].value
+    else { return response }
+    let stripped = members.filter { $0.key != "mobile_session_id" && $0.key != "revocation_token" }
+    envelope[index].value = .object(stripped)
+    response.body = try WireJSON.encode(JSONValue.object(envelope))
+    return response
+  }
+}
+
 /// `login` and `pair` when a step after the server's answer fails, or the answer is lost.
 @Suite(.timeLimit(.minutes(5))) struct SignInCommandsTests {
   static let server = "http://sim.test"
@@ -42,7 +62,7 @@ private final class FlakyTransport: HTTPTransport {
     return (simulator, id)
   }
 
-  private static func session(_ transport: FlakyTransport, store: any CredentialStore)
+  private static func session(_ transport: any HTTPTransport, store: any CredentialStore)
     -> ClientSession
   {
     let client = ServerBeeClient(
@@ -103,54 +123,99 @@ private final class FlakyTransport: HTTPTransport {
     #expect(session.auth.currentState == .recoveryRequired(identity))
   }
 
+  /// The account's sessions as the server sees them (through an API key, not the client).
+  private static func devices(_ simulator: Simulator, userID: String) async throws
+    -> [MobileDevice]
+  {
+    let key = await control(simulator, .post, "/__simulator/users/\(userID)/api-key")
+    let apiKey = try #require(
+      try WireJSON.decode(JSONValue.self, from: key.body)["api_key"]?.stringValue)
+    let answer = await simulator.handle(
+      HTTPRequest(
+        url: URL(fileURLWithPath: "/api/mobile/auth/devices"), headers: ["x-api-key": apiKey]))
+    return try APIResponse<[MobileDevice]>.payload(status: answer.status, body: answer.body)
+  }
+
   @Test func aSessionLeftByASignInWhoseAnswerWasLostIsRevokedAtTheNextSignIn() async throws {
     let (simulator, userID) = try Self.makeSimulator()
     let transport = FlakyTransport(simulator)
-    let store = InMemoryCredentialStore()
-    let session = Self.session(transport, store: store)
+    let session = Self.session(transport, store: InMemoryCredentialStore())
     transport.answerLost.withLock { _ = $0.insert("/api/mobile/auth/login") }
     await #expect(throws: AuthSessionError.self) {
-      try await SignInAttempts.record(server: Self.server, username: "admin", in: store) {
-        try await session.auth.login(server: Self.server, username: "admin", password: "pw")
-      }
-    }
-    #expect(session.auth.currentState == .signedOut)
-    let recorded = SignInAttempts.pending(in: store)
-    #expect(recorded.map(\.server) == [Self.server] && recorded.first?.username == "admin")
-    let key = await Self.control(simulator, .post, "/__simulator/users/\(userID)/api-key")
-    let apiKey = try #require(
-      try WireJSON.decode(JSONValue.self, from: key.body)["api_key"]?.stringValue)
-    func devices() async throws -> [MobileDevice] {
-      let answer = await simulator.handle(
-        HTTPRequest(
-          url: URL(fileURLWithPath: "/api/mobile/auth/devices"), headers: ["x-api-key": apiKey]))
-      return try APIResponse<[MobileDevice]>.payload(status: answer.status, body: answer.body)
-    }
-    #expect(try await devices().count == 1, "the server kept a session nobody knows about")
-
-    transport.answerLost.withLock { $0.removeAll() }
-    let outcome = try await SignInAttempts.record(
-      server: Self.server, username: "admin", in: store
-    ) {
       try await session.auth.login(server: Self.server, username: "admin", password: "pw")
     }
+    #expect(session.auth.currentState == .signedOut)
+    let recorded = try await session.auth.pendingSignInAttempts()
+    #expect(recorded.map(\.server.string) == [Self.server] && recorded.first?.username == "admin")
+    #expect(
+      try await Self.devices(simulator, userID: userID).count == 1,
+      "the server kept a session nobody knows about")
+
+    transport.answerLost.withLock { $0.removeAll() }
+    let outcome = try await session.auth.login(
+      server: Self.server, username: "admin", password: "pw")
     guard case .signedIn(let identity) = outcome else {
       throw CommandLineError(.unexpectedAnswer, "not signed in")
     }
     try await SignInCommands.finish(identity, session: session, verb: "Signed in as")
-    #expect(try await devices().map(\.id) == [identity.mobileSessionID])
-    #expect(SignInAttempts.pending(in: store).isEmpty)
+    #expect(
+      try await Self.devices(simulator, userID: userID).map(\.id) == [identity.mobileSessionID])
+    #expect(try await session.auth.pendingSignInAttempts().isEmpty)
+  }
+
+  @Test func onAV1ServerTheNewSessionSurvivesAndTheOrphanStaysTracked() async throws {
+    let (simulator, userID) = try Self.makeSimulator()
+    let flaky = FlakyTransport(simulator)
+    let store = InMemoryCredentialStore()
+    let session = Self.session(V1TokenAnswers(base: flaky), store: store)
+    flaky.answerLost.withLock { _ = $0.insert("/api/mobile/auth/login") }
+    await #expect(throws: AuthSessionError.self) {
+      try await session.auth.login(server: Self.server, username: "admin", password: "pw")
+    }
+    flaky.answerLost.withLock { $0.removeAll() }
+    guard
+      case .signedIn(let identity) = try await session.auth.login(
+        server: Self.server, username: "admin", password: "pw")
+    else { throw CommandLineError(.unexpectedAnswer, "not signed in") }
+    #expect(identity.mobileSessionID == nil, "the client saw a v1 token answer")
+
+    try await SignInCommands.finish(identity, session: session, verb: "Signed in as")
+    #expect(try await Self.devices(simulator, userID: userID).count == 2, "nothing was revoked")
+    #expect(try await session.auth.pendingSignInAttempts().count == 1)
+
+    // The next command: it restores the login, sweeps again, and is still signed in.
+    let next = Self.session(V1TokenAnswers(base: flaky), store: store)
+    try await next.prepare()
+    #expect(next.auth.currentState == .signedIn(identity))
+    let me = try await next.api.send(
+      HTTPRequest(url: try ServerURL(Self.server).endpoint("/api/auth/me")))
+    #expect(me.status == 200)
+    guard case .skipped(.serverDoesNotIdentifySessions) = await next.auth.sweepInterruptedSignIns()
+    else {
+      Issue.record("expected the sweep to be skipped")
+      return
+    }
+  }
+
+  @Test func onlyARemovalOrASkippedSweepIsWorthALine() {
+    #expect(
+      ClientSession.sentence(for: .cleaned(revokedSessionCount: 2, resolvedAttemptCount: 1))
+        == "removed 2 session(s) an interrupted sign-in had left on the server")
+    #expect(
+      ClientSession.sentence(for: .skipped(.serverDoesNotIdentifySessions))
+        == "this server does not identify sessions; interrupted sign-ins were not cleaned up")
+    #expect(
+      ClientSession.sentence(for: .cleaned(revokedSessionCount: 0, resolvedAttemptCount: 1)) == nil)
+    #expect(ClientSession.sentence(for: .nothingPending) == nil)
+    #expect(ClientSession.sentence(for: .skipped(.notSignedIn)) == nil)
   }
 
   @Test func aSignInTheServerRefusedLeavesNoAttempt() async throws {
     let (simulator, _) = try Self.makeSimulator()
-    let store = InMemoryCredentialStore()
-    let session = Self.session(FlakyTransport(simulator), store: store)
+    let session = Self.session(FlakyTransport(simulator), store: InMemoryCredentialStore())
     await #expect(throws: AuthSessionError.self) {
-      try await SignInAttempts.record(server: Self.server, username: "admin", in: store) {
-        try await session.auth.login(server: Self.server, username: "admin", password: "wrong")
-      }
+      try await session.auth.login(server: Self.server, username: "admin", password: "wrong")
     }
-    #expect(SignInAttempts.pending(in: store).isEmpty)
+    #expect(try await session.auth.pendingSignInAttempts().isEmpty)
   }
 }

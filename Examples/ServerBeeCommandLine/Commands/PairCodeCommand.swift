@@ -1,4 +1,4 @@
-import AuthSession
+import ServerBeeAPI
 import ServerBeeModels
 import ServerBeeTransport
 
@@ -8,16 +8,14 @@ enum PairCodeCommand {
   static func run(_ context: CommandContext) async throws {
     let session = try await context.openSession()
     let identity = try await session.requireSignedIn(server: context.server)
-    let request = HTTPRequest(method: .post, url: identity.server.endpoint("/api/mobile/pair"))
-    let response = try await Spinner.run("Asking for a pairing code", console: context.console) {
-      try await session.api.send(request)
+    let api = ServerBeeAPIClient(server: identity.server, transport: session.api)
+    let pairing = try await Spinner.run("Asking for a pairing code", console: context.console) {
+      try await api.createPairingCode()
     }
-    let code = try APIResponse<PairCodeResponse>.payload(
-      status: response.status, body: response.body)
-    let payload = PairingPayload(server: identity.server, code: code.code).qrText
+    let payload = pairing.qrText
     let console = context.console
     if console.json {
-      let document = PairCodeDocument(qrText: payload, expiresInSeconds: code.expiresInSeconds)
+      let document = PairCodeDocument(qrText: payload, expiresInSeconds: pairing.expiresInSeconds)
       console.json(try WireJSON.encode(document))
       return
     }
@@ -25,7 +23,7 @@ enum PairCodeCommand {
     console.line(payload)
     console.line(
       "Scan it in the ServerBee app, or run: serverbee pair '<the line above>'. It works once, "
-        + "for \(code.expiresInSeconds) s.")
+        + "for \(pairing.expiresInSeconds) s.")
   }
 
   /// The `pair-code --json` document.

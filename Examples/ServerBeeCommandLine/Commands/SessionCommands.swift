@@ -82,7 +82,7 @@ enum SessionCommands {
     let pending = try await session.auth.pendingCleanups()
     var lastErrors: [String: String] = [:]
     for (entry, error) in pass?.failed ?? [] { lastErrors[entry.id] = ErrorLine.text(for: error) }
-    let attempts = SignInAttempts.pending(in: session.client.store)
+    let attempts = (try? await session.auth.pendingSignInAttempts()) ?? []
     let report = StatusReport(
       home: context.home.path, state: state, pending: pending, lastErrors: lastErrors,
       attempts: attempts)
@@ -108,7 +108,7 @@ enum SessionCommands {
         pairs.append(
           (
             "",
-            "\(attempt.server)\(attempt.username.map { " as \($0)" } ?? " (pairing)") at "
+            "\(attempt.server.string)\(attempt.username.map { " as \($0)" } ?? " (pairing)") at "
               + Formatting.time(attempt.startedAt)
           ))
       }
@@ -121,7 +121,7 @@ enum SessionCommands {
     if !attempts.isEmpty {
       context.console.line(
         "A session an interrupted sign-in left on its server is removed after the next sign-in "
-          + "there.")
+          + "there to the same account.")
     }
     switch state {
     case .restoring, .signedOut:

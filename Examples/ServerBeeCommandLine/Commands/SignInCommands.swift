@@ -18,18 +18,12 @@ enum SignInCommands {
       console: console)
     let session = try await context.openSession()
     let givenTOTP = arguments.values["totp"]
-    let store = session.client.store
     var outcome: LoginOutcome
     do {
-      outcome = try await SignInAttempts.record(
-        server: server, username: username, in: store,
-        createsNoSession: { $0 == .twoFactorRequired },
-        {
-          try await Spinner.run("Signing in to \(server)", console: console) {
-            try await session.auth.login(
-              server: server, username: username, password: password, totpCode: givenTOTP)
-          }
-        })
+      outcome = try await Spinner.run("Signing in to \(server)", console: console) {
+        try await session.auth.login(
+          server: server, username: username, password: password, totpCode: givenTOTP)
+      }
     } catch let error as AuthSessionError
       where error.code == .invalidCredentials && givenTOTP != nil
     {
@@ -38,10 +32,8 @@ enum SignInCommands {
     if outcome == .twoFactorRequired, givenTOTP == nil {
       let totp = try Prompt.value(nil, option: "totp", label: "TOTP code", console: console)
       do {
-        outcome = try await SignInAttempts.record(server: server, username: username, in: store) {
-          try await session.auth.login(
-            server: server, username: username, password: password, totpCode: totp)
-        }
+        outcome = try await session.auth.login(
+          server: server, username: username, password: password, totpCode: totp)
       } catch let error as AuthSessionError where error.code == .invalidCredentials {
         throw CommandLineError(.signInRefused, "the TOTP code is wrong or expired")
       }
@@ -59,13 +51,8 @@ enum SignInCommands {
     let session = try await context.openSession()
     let identity: SessionIdentity
     do {
-      let server = (try? PairingPayload(scanned: payload))?.server.string ?? ""
-      identity = try await SignInAttempts.record(
-        server: server, username: nil, in: session.client.store
-      ) {
-        try await Spinner.run("Pairing", console: context.console) {
-          try await session.auth.pair(scannedPayload: payload, expectedServer: expected)
-        }
+      identity = try await Spinner.run("Pairing", console: context.console) {
+        try await session.auth.pair(scannedPayload: payload, expectedServer: expected)
       }
     } catch let error as AuthSessionError where error.code == .pairingPayloadForAnotherServer {
       let target = (try? PairingPayload(scanned: payload))?.server.string ?? "another server"
@@ -110,7 +97,7 @@ enum SignInCommands {
     async throws
   {
     let proof = try await confirmDeletionProof(session.auth)
-    await SignInAttempts.sweep(session, identity: identity)
+    session.report(await session.auth.sweepInterruptedSignIns())
     let summary = IdentitySummary(identity)
     if session.console.json {
       session.console.json(try WireJSON.encode(summary))

@@ -19,7 +19,7 @@ struct StatusReport: Codable, Sendable {
   /// The report; `lastErrors` are this run's failures by entry id, already in words.
   init(
     home: String, state: SessionState, pending: [PendingCleanup],
-    lastErrors: [String: String] = [:], attempts: [SignInAttempts.Attempt] = []
+    lastErrors: [String: String] = [:], attempts: [SignInAttempt] = []
   ) {
     self.home = home
     switch state {
@@ -45,8 +45,8 @@ struct InterruptedSignIn: Codable, Sendable {
     case startedAt = "started_at"
   }
 
-  init(_ attempt: SignInAttempts.Attempt) {
-    server = attempt.server
+  init(_ attempt: SignInAttempt) {
+    server = attempt.server.string
     username = attempt.username
     startedAt = Formatting.isoTime(attempt.startedAt)
   }

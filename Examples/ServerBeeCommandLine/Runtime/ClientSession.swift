@@ -68,8 +68,8 @@ struct ClientSession: Sendable {
   func prepare() async throws -> PendingCleanupReport? {
     try await auth.restore()
     // A sign-in killed after its login was stored: remove what it may have left (best effort).
-    if case .signedIn(let identity) = auth.currentState {
-      await SignInAttempts.sweep(self, identity: identity)
+    if case .signedIn = auth.currentState {
+      report(await auth.sweepInterruptedSignIns())
     }
     guard let pending = try? await auth.pendingCleanups(), !pending.isEmpty else { return nil }
     guard let report = try? await auth.completePendingCleanups() else { return nil }
@@ -77,6 +77,25 @@ struct ClientSession: Sendable {
       console.error("finished the queued sign-out from \(entry.server)")
     }
     return report
+  }
+
+  /// Prints one stderr line when a sweep of interrupted sign-ins removed sessions or could not
+  /// run on this server; a failure stays silent (the attempts are kept, and `status` lists them).
+  /// - Parameter sweep: What the sweep did.
+  func report(_ sweep: SignInSweepReport) {
+    if let line = Self.sentence(for: sweep) { console.error(line) }
+  }
+
+  /// The line ``report(_:)`` prints, if any.
+  static func sentence(for sweep: SignInSweepReport) -> String? {
+    switch sweep {
+    case .cleaned(let revoked, _) where revoked > 0:
+      return "removed \(revoked) session(s) an interrupted sign-in had left on the server"
+    case .skipped(.serverDoesNotIdentifySessions):
+      return "this server does not identify sessions; interrupted sign-ins were not cleaned up"
+    default:
+      return nil
+    }
   }
 
   /// The signed-in identity, checked against `--server` when it was given.

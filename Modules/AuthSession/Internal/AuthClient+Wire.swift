@@ -11,6 +11,20 @@ enum AuthPath {
   static let revoke = "/api/mobile/auth/revoke"
   static let recover = "/api/mobile/auth/recover"
   static let pushUnregister = "/api/mobile/push/unregister"
+  /// The signed-in account's mobile sessions (wire contract v1 §2.8); `/{id}` revokes one (§2.9).
+  static let devices = "/api/mobile/auth/devices"
+}
+
+/// The fields of a `GET /api/mobile/auth/devices` entry the sign-in sweep needs. Decoding only
+/// these keeps a change in the other fields (times, names) from blocking the cleanup.
+struct SessionListEntry: Decodable, Sendable {
+  var id: String
+  var installationID: String
+
+  private enum CodingKeys: String, CodingKey {
+    case id
+    case installationID = "installation_id"
+  }
 }
 
 extension AuthClient {
@@ -31,6 +45,27 @@ extension AuthClient {
     do {
       return try await transport.send(request)
     } catch let error as CancellationError {
+      throw error
+    } catch {
+      if Task.isCancelled { throw CancellationError() }
+      throw AuthSessionError(
+        .networkFailure, "\(path): the server could not be reached", underlying: error)
+    }
+  }
+
+  /// Sends one request with the login's bearer token through ``AuthorizedHTTPTransport`` (only to
+  /// the signed-in server; a 401 refreshes once and retries once). Transport failures become
+  /// `.networkFailure`; cancellation and AuthSession errors pass through.
+  func sendAuthorized(_ method: HTTPMethod, _ path: String, on server: ServerURL) async throws
+    -> HTTPResponse
+  {
+    let request = HTTPRequest(
+      method: method, url: server.endpoint(path), headers: ["accept": "application/json"])
+    do {
+      return try await AuthorizedHTTPTransport(wrapping: transport, client: self).send(request)
+    } catch let error as CancellationError {
+      throw error
+    } catch let error as AuthSessionError {
       throw error
     } catch {
       if Task.isCancelled { throw CancellationError() }

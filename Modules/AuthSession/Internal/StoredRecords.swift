@@ -59,6 +59,35 @@ struct LogoutJournalEntry: Codable, Hashable, Sendable {
   }
 }
 
+/// One sign-in that was sent but whose answer may never have been seen (the sign-in journal).
+///
+/// Written before `login`/`pair` sends, so that a session the server created for a lost answer
+/// can be found and revoked later. It holds no secret: no password, code or token.
+struct SignInJournalEntry: Codable, Hashable, Sendable {
+  /// A local identifier, so two attempts with the same server, name and time stay distinct.
+  var id: String
+  var server: ServerURL
+  /// The user name typed for a password sign-in; `nil` for pairing (the account is only known
+  /// from the answer).
+  var username: String?
+  var startedAt: Date
+
+  var description: SignInAttempt {
+    SignInAttempt(id: id, server: server, username: username, startedAt: startedAt)
+  }
+
+  /// Whether a sweep signed in as `identity` can see this attempt's orphan: the device list
+  /// only shows the caller's own sessions. A pairing attempt names no account, so the next
+  /// sign-in to its server checks it. Names compare exactly: treating "Ada" and "ada" as one
+  /// account on a server where they differ would forget a live orphan, which is worse than
+  /// keeping an entry too long.
+  func isChecked(by identity: SessionIdentity) -> Bool {
+    guard server == identity.server else { return false }
+    guard let username else { return true }
+    return username == identity.user.username
+  }
+}
+
 extension CredentialKey {
   /// This installation's identifier (an upper-case UUID, like iOS).
   static let installationID: CredentialKey = "auth.installation-id"
@@ -66,6 +95,8 @@ extension CredentialKey {
   static let login: CredentialKey = "auth.login"
   /// The `[LogoutJournalEntry]` of unresolved offline logouts.
   static let logoutJournal: CredentialKey = "auth.logout-journal"
+  /// The `[SignInJournalEntry]` of sign-ins whose answer may have been lost.
+  static let signInJournal: CredentialKey = "auth.sign-in-journal"
 }
 
 /// Deletion-proof proposals (wire contract v2 §2.2): `sb-revoke-v1.` + base64url-no-pad of 32 random bytes.
