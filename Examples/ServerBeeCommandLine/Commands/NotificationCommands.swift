@@ -159,9 +159,12 @@ enum NotificationCommands {
       "registration: " + registrationText(state.registration),
       "delivery: " + ((confirmed?.deliveryAvailable ?? false) ? "available" : "unavailable"),
     ]
-    if let failure = state.loadError {
-      lines[0] = "settings: could not be loaded (\(failure.message))"
-      lines[1] = "  last confirmed here: unknown"
+    if let failure = state.loadError, confirmed == nil {
+      lines = [
+        "settings: could not be loaded (\(failure.message))",
+        "permission: \(state.permission)",
+        "registration: unknown until the settings load",
+      ]
     }
     if let unconfirmed = state.unconfirmed, unconfirmed != preferences || state.saveError != nil {
       lines.append(
