@@ -149,6 +149,32 @@ public struct LocalRelayDeviceTokenProvider: PushDeviceTokenProvider {
     try await BlockingSerialExecutor.shared.run { [self] in try storedDeviceNow() }
   }
 
+  /// Forgets the stored device, so the next ``deviceToken()`` gets a new token: for a token
+  /// the relay unregistered (``LocalRelayDeviceStream`` ends with `deviceUnregistered`).
+  ///
+  /// ```swift
+  /// } catch let error as NotificationPreferencesError where error.code == .deviceUnregistered {
+  ///   try await tokens.forgetStoredDevice()
+  ///   _ = try await preferences.enable(wanted)  // registers a newly issued token
+  /// }
+  /// ```
+  ///
+  /// - Throws: ``NotificationPreferencesError`` with `storageFailed`.
+  public func forgetStoredDevice() async throws {
+    try await BlockingSerialExecutor.shared.run { [store] in
+      do {
+        try store.commit(
+          CredentialBatch([
+            .remove(key: Self.deviceKey, group: .appPrivate),
+            .remove(key: Self.storeKey, group: .appPrivate),
+          ]))
+      } catch {
+        throw NotificationPreferencesError(
+          .storageFailed, "the local device token could not be removed", underlying: error)
+      }
+    }
+  }
+
   // MARK: - Store (on the store thread)
 
   private func storedDeviceNow() throws -> LocalRelayDevice? {
