@@ -111,6 +111,20 @@ struct LocalRelayDeviceProvisioningTests {
     #expect(try await relayed.deviceToken().hex == Self.issued)
   }
 
+  @Test func aForgottenDeviceIsReplacedByANewlyIssuedToken() async throws {
+    let store = InMemoryCredentialStore()
+    let http = StubHTTPTransport()
+    await http.expect(.post, "/v1/devices", reply: Self.issuedBody())
+    await http.expect(
+      .post, "/v1/devices", reply: Self.issuedBody(String(repeating: "6b", count: 32)))
+    let tokens = LocalRelayDeviceTokenProvider(store: store, relay: Self.relay, transport: http)
+    #expect(try await tokens.deviceToken().hex == Self.issued)
+    try await tokens.forgetStoredDevice()
+    #expect(try await tokens.storedDevice() == nil)
+    #expect(try await tokens.deviceToken().hex == String(repeating: "6b", count: 32))
+    await http.verifyAllConsumed()
+  }
+
   struct RelayFailure: Sendable, CustomStringConvertible {
     var description: String
     var reply: HTTPResponse?
