@@ -260,6 +260,8 @@ let package = Package(
       dependencies: [
         "NotificationPreferences", "ServerBeeModels", "ServerBeeTransport", "SecureStore",
         "PushEnvelopeCrypto", "ServerBeeSimulator", "ServerBeeRelay", "ServerBeeTestSupport",
+        // The device stream against a real relay over loopback.
+        "ServerBeeSocketTransport",
       ],
       path: "Tests/NotificationPreferencesIntegrationTests"),
     .testTarget(

@@ -58,4 +58,15 @@ extension ServerBeeError.Code where Domain == NotificationPreferencesDomain {
   public static let testUnavailable = Self("test_unavailable")
   /// The server no longer knows a test it had admitted (404 after admission).
   public static let testNotFound = Self("test_not_found")
+  /// The relay URL is not an `http` or `https` URL with a host (and no user, query or
+  /// fragment).
+  public static let invalidRelayURL = Self("invalid_relay_url")
+  /// The relay could not be reached, is busy, rate limiting or out of room; trying again later
+  /// may work.
+  public static let relayUnavailable = Self("relay_unavailable")
+  /// The relay answered in a way that trying again will not change: no local-device routes, an
+  /// environment it does not serve, or an unreadable answer.
+  public static let relayRejected = Self("relay_rejected")
+  /// The relay unregistered this local device (its token was revoked); a new token is needed.
+  public static let deviceUnregistered = Self("device_unregistered")
 }

@@ -45,18 +45,26 @@ public final class ServerBeeClient: Sendable {
     /// What `https` and `wss` trust, for HTTP and the live stream alike: the system store, an
     /// extra CA file for a private CA or a self-signed server, SHA-256 pins.
     public var tls: TLSTrust
+    /// The `serverbee-relay` that issues this device's token when it is a local relay device
+    /// (Linux, desktop), for example `http://127.0.0.1:8787`; `nil` (the default) uses the
+    /// token already stored, or makes one here that a relay learns only when the device
+    /// listens. See `LocalRelayDeviceTokenProvider`.
+    public var localRelayURL: URL?
 
     /// Creates a configuration.
     /// - Parameters:
     ///   - deviceName: The device name.
     ///   - requestTimeout: The HTTP request timeout; 15 s by default.
     ///   - tls: What TLS connections trust; the system store by default.
+    ///   - localRelayURL: The relay that issues the local device token; none by default.
     public init(
-      deviceName: String, requestTimeout: Duration = .seconds(15), tls: TLSTrust = TLSTrust()
+      deviceName: String, requestTimeout: Duration = .seconds(15), tls: TLSTrust = TLSTrust(),
+      localRelayURL: URL? = nil
     ) {
       self.deviceName = deviceName
       self.requestTimeout = requestTimeout
       self.tls = tls
+      self.localRelayURL = localRelayURL
     }
   }
 
@@ -111,7 +119,8 @@ public final class ServerBeeClient: Sendable {
 
   /// Every seam: the store, both transports and the push permission and device-token seams
   /// (fakes in tests). By default the device is a local device of a `serverbee-relay`: a token
-  /// made once and kept in the store, and notifications always allowed.
+  /// the relay of `Configuration.localRelayURL` issues (or, without one, the stored token or one
+  /// made here), kept in the store, and notifications always allowed.
   package init(
     store: any CredentialStore, configuration: Configuration, http: any HTTPTransport,
     webSocket: any WebSocketTransport,
@@ -131,8 +140,19 @@ public final class ServerBeeClient: Sendable {
     let authorized = AuthorizedHTTPTransport(wrapping: http, client: auth)
     notifications = NotificationPreferencesClient(
       transport: authorized, session: auth, store: store, authorization: pushAuthorization,
-      deviceTokens: deviceTokens ?? LocalRelayDeviceTokenProvider(store: store))
+      deviceTokens: deviceTokens ?? Self.localRelayTokens(store: store, configuration, http))
     taps = TapRouter(session: auth, store: store, transport: authorized)
+  }
+
+  /// The local relay device's token provider: issued by the configured relay, or else the
+  /// stored token (or one made here).
+  private static func localRelayTokens(
+    store: any CredentialStore, _ configuration: Configuration, _ http: any HTTPTransport
+  ) -> LocalRelayDeviceTokenProvider {
+    guard let relay = configuration.localRelayURL else {
+      return LocalRelayDeviceTokenProvider(store: store)
+    }
+    return LocalRelayDeviceTokenProvider(store: store, relay: relay, transport: http)
   }
 
   /// A test-push tracker for this login (see ``notifications`` for when a test may be sent).

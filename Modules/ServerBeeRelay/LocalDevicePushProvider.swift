@@ -2,18 +2,24 @@ import Foundation
 public import ServerBeeModels
 import ServerBeeTransport
 
-/// A push provider for devices on this machine (a Linux or desktop ServerBee client): a device
-/// subscribes over a WebSocket and receives each push as the exact APNs payload, like APNs would
-/// hand it to the app.
+/// A push provider for devices on this machine (a Linux or desktop ServerBee client): the relay
+/// issues each device a token, as APNs does, and the device receives every push over a WebSocket
+/// as the exact APNs payload.
 ///
-/// A device makes up its own token (lowercase hex, even length, 2–1024 chars), registers it with
-/// its ServerBee server as usual, and subscribes to the relay:
+/// A device asks the relay for a token once, registers it with its ServerBee server as usual,
+/// and subscribes whenever it wants its pushes:
 ///
 /// ```
+/// POST /v1/devices HTTP/1.1
+/// X-ServerBee-Environment: sandbox        (optional; sandbox by default)
+///
+/// HTTP/1.1 201 Created
+/// {"device_token":"4f3c…","environment":"sandbox"}
+///
 /// GET /v1/devices/stream HTTP/1.1
 /// Upgrade: websocket
 /// X-ServerBee-Device-Token: 4f3c…
-/// X-ServerBee-Environment: sandbox        (optional; sandbox by default)
+/// X-ServerBee-Environment: sandbox
 /// ```
 ///
 /// Every push then arrives as one text message holding the APNs payload. In Swift:
@@ -22,19 +28,49 @@ import ServerBeeTransport
 /// let devices = LocalDevicePushProvider()
 /// let relay = RelayServer(provider: devices)
 /// try relay.start()
+/// let token = try devices.provision(environment: .sandbox)  // known, offline
 /// devices.devices()  // [LocalDevice] with online/pending state
 /// ```
 ///
 /// Rules, chosen to behave like APNs:
-/// - A token that never subscribed → `BadDeviceToken` (`DeviceOrEnvironmentMismatch`).
-/// - A token that subscribed in another environment → `BadDeviceToken`.
+/// - A token is valid from the moment it is issued (``provision(environment:)`` or
+///   `POST /v1/devices`), before the device ever subscribes.
+/// - A token the relay never issued and that never subscribed → `BadDeviceToken`
+///   (`DeviceOrEnvironmentMismatch`). A device that subscribes with a token it chose itself is
+///   registered by that subscribe (the older way, still accepted).
+/// - A token of another environment → `BadDeviceToken`.
 /// - A token unregistered with `DELETE /v1/devices/{token}` (same header) → 410 `Unregistered`
-///   (`device_invalid: true`) until it subscribes again, which registers it anew.
-/// - An online device gets the payload at once (`accepted`). An offline device keeps only the
-///   newest undelivered payload (`accepted`), delivered on its next subscribe unless its
-///   `apns-expiration` has passed by then (then it is dropped).
+///   (`device_invalid: true`) until it subscribes again, which registers it anew; its open
+///   streams are closed with 1000 `unregistered`.
+/// - An online device gets the payload at once (`accepted`). A known offline device gets
+///   `accepted` too: the payload is held, at most ``Limits/maximumPendingPerDevice`` (64) per
+///   device (the oldest dropped first), each until its `apns-expiration` by the relay clock,
+///   and delivered in order on the next subscribe.
+/// - At most ``Limits/maximumDevices`` (10,000) devices are known; then a new token is refused
+///   (`POST /v1/devices` and a subscribe with an unknown token answer 503 `DeviceLimitReached`).
+///
+/// Devices live in memory: a relay that restarts knows a device again when it subscribes.
 public final class LocalDevicePushProvider: PushProvider {
+  /// Bounds on what the provider keeps.
+  public struct Limits: Sendable, Hashable {
+    /// The most devices known at once (unregistered ones included); 10,000.
+    public var maximumDevices: Int
+    /// The most payloads held for one offline device (the oldest dropped first); 64.
+    public var maximumPendingPerDevice: Int
+
+    /// Creates limits with the documented defaults.
+    /// - Parameters:
+    ///   - maximumDevices: The device cap.
+    ///   - maximumPendingPerDevice: The per-device queue bound.
+    public init(maximumDevices: Int = 10_000, maximumPendingPerDevice: Int = 64) {
+      self.maximumDevices = maximumDevices
+      self.maximumPendingPerDevice = maximumPendingPerDevice
+    }
+  }
+
   private let clock: RelayClock
+  private let limits: Limits
+  private let randomBytes: @Sendable (Int) -> [UInt8]
   private let state = Locked(State())
 
   private struct State {
@@ -42,10 +78,16 @@ public final class LocalDevicePushProvider: PushProvider {
     var nextSubscriber = 0
   }
 
+  /// One payload held for an offline device.
+  struct Pending {
+    var payload: String
+    var expiresAt: Int64
+  }
+
   private struct Device {
     var environment: PushEnvironment
     var registered = true
-    var pending: (payload: String, expiresAt: Int64)?
+    var pending: [Pending] = []
     var subscribers: [Int: any WebSocketConnection] = [:]
   }
 
@@ -53,48 +95,68 @@ public final class LocalDevicePushProvider: PushProvider {
   public struct LocalDevice: Hashable, Sendable {
     /// The device token.
     public var deviceToken: String
-    /// The environment it subscribed with.
+    /// The environment it was issued or subscribed with.
     public var environment: PushEnvironment
     /// `false` after it unregistered.
     public var isRegistered: Bool
     /// Whether a stream is open.
     public var isOnline: Bool
+    /// How many undelivered payloads wait for it (expired ones may still be counted until the
+    /// next push or subscribe drops them).
+    public var pendingCount: Int
     /// Whether an undelivered payload waits for it.
-    public var hasPending: Bool
+    public var hasPending: Bool { pendingCount > 0 }
   }
 
   /// Creates a provider with no devices.
-  /// - Parameter clock: The clock for payload expiry; the system clock by default.
-  public init(clock: RelayClock = .system) {
-    self.clock = clock
+  /// - Parameters:
+  ///   - clock: The clock for payload expiry; the system clock by default.
+  ///   - limits: The device cap and the per-device queue bound.
+  public convenience init(clock: RelayClock = .system, limits: Limits = Limits()) {
+    self.init(
+      clock: clock, limits: limits,
+      randomBytes: { count in
+        var generator = SystemRandomNumberGenerator()
+        return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+      })
   }
 
-  /// The devices seen so far, sorted by token.
+  /// Every seam, the token randomness included (tests).
+  init(clock: RelayClock, limits: Limits, randomBytes: @escaping @Sendable (Int) -> [UInt8]) {
+    self.clock = clock
+    self.limits = limits
+    self.randomBytes = randomBytes
+  }
+
+  /// The devices known so far, sorted by token.
   /// - Returns: The devices.
   public func devices() -> [LocalDevice] {
     state.withLock { state in
       state.devices.map { token, device in
         LocalDevice(
           deviceToken: token, environment: device.environment, isRegistered: device.registered,
-          isOnline: !device.subscribers.isEmpty, hasPending: device.pending != nil)
+          isOnline: !device.subscribers.isEmpty, pendingCount: device.pending.count)
       }
       .sorted { $0.deviceToken < $1.deviceToken }
     }
   }
 
-  /// Delivers to an online device, or keeps the payload as the device's newest pending one.
+  /// Delivers to an online device, or holds the payload for a known offline one.
   /// - Parameter delivery: The delivery.
   /// - Returns: `accepted`, `badDeviceToken` or `unregistered` (see the type's rules).
   public func deliver(_ delivery: RelayDelivery) async -> ProviderAnswer {
     let text = delivery.payloadText
+    let item = Pending(payload: text, expiresAt: delivery.expiresAt)
+    let now = clock.now()
     let lookup = state.withLock { state -> Result<[any WebSocketConnection], Refusal> in
-      guard let device = state.devices[delivery.deviceToken] else {
+      guard var device = state.devices[delivery.deviceToken] else {
         return .failure(.badDeviceToken)
       }
       guard device.registered else { return .failure(.unregistered) }
       guard device.environment == delivery.environment else { return .failure(.badDeviceToken) }
       if device.subscribers.isEmpty {
-        state.devices[delivery.deviceToken]?.pending = (text, delivery.expiresAt)
+        hold(item, for: &device, now: now)
+        state.devices[delivery.deviceToken] = device
       }
       return .success(Array(device.subscribers.values))
     }
@@ -110,51 +172,149 @@ public final class LocalDevicePushProvider: PushProvider {
       if (try? await subscriber.send(.text(text))) != nil { delivered = true }
     }
     if !delivered {
-      // Every stream failed mid-send: keep it like an offline device would.
-      state.withLock { $0.devices[delivery.deviceToken]?.pending = (text, delivery.expiresAt) }
+      // Every stream failed mid-send: hold it like an offline device would.
+      state.withLock { state in
+        guard var device = state.devices[delivery.deviceToken] else { return }
+        hold(item, for: &device, now: now)
+        state.devices[delivery.deviceToken] = device
+      }
     }
     return .accepted
+  }
+
+  /// Appends to the device's queue after dropping what has expired, then keeps the newest
+  /// `maximumPendingPerDevice`.
+  private func hold(_ item: Pending, for device: inout Device, now: Int64) {
+    device.pending.removeAll { $0.expiresAt <= now }
+    device.pending.append(item)
+    let bound = max(0, limits.maximumPendingPerDevice)
+    if device.pending.count > bound { device.pending.removeFirst(device.pending.count - bound) }
   }
 
   private enum Refusal: Error {
     case badDeviceToken, unregistered
   }
 
+  /// Issues a token for a new device, known (offline) from now on: 32 random bytes as lowercase
+  /// hex. This is what `POST /v1/devices` does.
+  ///
+  /// ```swift
+  /// let token = try devices.provision(environment: .production)
+  /// // a send to `token` in production is now `accepted` and held until it subscribes
+  /// ```
+  ///
+  /// - Parameter environment: Its environment; `sandbox` by default.
+  /// - Returns: The token.
+  /// - Throws: ``ServerBeeRelayError`` with `deviceLimitReached` when
+  ///   ``Limits/maximumDevices`` devices are known.
+  public func provision(environment: PushEnvironment = .sandbox) throws -> String {
+    // 32 random bytes never repeat in practice; the loop only guards a broken generator
+    // against handing out a token that is already someone else's.
+    for _ in 0..<4 {
+      let token = Self.hex(randomBytes(32))
+      guard token.utf8.count == 64 else { break }
+      let added = state.withLock { state -> Bool? in
+        guard state.devices[token] == nil else { return false }
+        guard makeRoom(in: &state) else { return nil }
+        state.devices[token] = Device(environment: environment)
+        return true
+      }
+      switch added {
+      case true?: return token
+      case false?: continue
+      case nil:
+        throw ServerBeeRelayError(
+          .deviceLimitReached, "the relay already knows \(limits.maximumDevices) devices")
+      }
+    }
+    throw ServerBeeRelayError(.deviceLimitReached, "the random source gave no new token")
+  }
+
+  /// Whether one more device fits; at the cap, forgets one unregistered device to make room.
+  private func makeRoom(in state: inout State) -> Bool {
+    guard state.devices.count >= max(0, limits.maximumDevices) else { return true }
+    guard let stale = state.devices.first(where: { !$0.value.registered })?.key else {
+      return false
+    }
+    state.devices[stale] = nil
+    return state.devices.count < limits.maximumDevices
+  }
+
+  private static func hex(_ bytes: [UInt8]) -> String {
+    let digits = Array("0123456789abcdef".utf8)
+    var text: [UInt8] = []
+    text.reserveCapacity(bytes.count * 2)
+    for byte in bytes {
+      text.append(digits[Int(byte >> 4)])
+      text.append(digits[Int(byte & 0x0F)])
+    }
+    return String(decoding: text, as: UTF8.self)
+  }
+
   /// Registers a device without opening a stream (it is offline until it subscribes), as if it
-  /// had subscribed once; re-registers an unregistered one.
+  /// had subscribed once; re-registers an unregistered one. A change of environment or a
+  /// re-registration drops what was held for it.
   /// - Parameters:
   ///   - deviceToken: The lowercase hex token.
   ///   - environment: Its environment; `sandbox` by default.
-  public func register(deviceToken: String, environment: PushEnvironment = .sandbox) {
+  /// - Returns: `false` when the token is new and ``Limits/maximumDevices`` devices are known.
+  @discardableResult
+  public func register(deviceToken: String, environment: PushEnvironment = .sandbox) -> Bool {
     state.withLock { state in
+      if state.devices[deviceToken] == nil, !makeRoom(in: &state) { return false }
       var device = state.devices[deviceToken] ?? Device(environment: environment)
-      if device.environment != environment || !device.registered { device.pending = nil }
+      if device.environment != environment || !device.registered { device.pending = [] }
       device.environment = environment
       device.registered = true
       state.devices[deviceToken] = device
+      return true
     }
   }
 
   // MARK: - For RelayServer
 
-  /// Registers an open stream; returns its id and the pending payload to send first, if it has
-  /// not expired.
-  func attach(
+  /// Takes what is held for a device that is about to go online, or registers the stream when
+  /// nothing is: the caller sends the returned payloads, in order, then calls again, so a push
+  /// that arrives meanwhile is held behind them instead of overtaking them.
+  func attachOrTakePending(
     deviceToken: String, environment: PushEnvironment, connection: any WebSocketConnection
-  ) -> (id: Int, pending: String?) {
+  ) -> Attachment {
     let now = clock.now()
     return state.withLock { state in
-      state.nextSubscriber += 1
-      let id = state.nextSubscriber
       var device = state.devices[deviceToken] ?? Device(environment: environment)
+      if device.environment != environment || !device.registered { device.pending = [] }
       device.environment = environment
       device.registered = true
-      var pending: String?
-      if let waiting = device.pending, waiting.expiresAt > now { pending = waiting.payload }
-      device.pending = nil
-      device.subscribers[id] = connection
+      device.pending.removeAll { $0.expiresAt <= now }
+      defer { state.devices[deviceToken] = device }
+      if !device.pending.isEmpty {
+        let pending = device.pending
+        device.pending = []
+        return .pending(pending)
+      }
+      state.nextSubscriber += 1
+      device.subscribers[state.nextSubscriber] = connection
+      return .attached(id: state.nextSubscriber)
+    }
+  }
+
+  /// What ``attachOrTakePending(deviceToken:environment:connection:)`` did.
+  enum Attachment {
+    /// Send these first, then call again.
+    case pending([Pending])
+    /// The stream is registered under this id.
+    case attached(id: Int)
+  }
+
+  /// Puts payloads that could not be sent back at the front of the device's queue.
+  func requeue(deviceToken: String, _ payloads: [Pending]) {
+    guard !payloads.isEmpty else { return }
+    state.withLock { state in
+      guard var device = state.devices[deviceToken], device.registered else { return }
+      device.pending.insert(contentsOf: payloads, at: 0)
+      let bound = max(0, limits.maximumPendingPerDevice)
+      if device.pending.count > bound { device.pending.removeFirst(device.pending.count - bound) }
       state.devices[deviceToken] = device
-      return (id, pending)
     }
   }
 
@@ -163,12 +323,13 @@ public final class LocalDevicePushProvider: PushProvider {
     state.withLock { _ = $0.devices[deviceToken]?.subscribers.removeValue(forKey: id) }
   }
 
-  /// Unregisters a token (creating the record if needed); returns its open streams to close.
+  /// Unregisters a token (recording it when there is room); returns its open streams to close.
   func unregister(deviceToken: String) -> [any WebSocketConnection] {
     state.withLock { state in
+      if state.devices[deviceToken] == nil, !makeRoom(in: &state) { return [] }
       var device = state.devices[deviceToken] ?? Device(environment: .sandbox)
       device.registered = false
-      device.pending = nil
+      device.pending = []
       let open = Array(device.subscribers.values)
       device.subscribers = [:]
       state.devices[deviceToken] = device

@@ -39,8 +39,16 @@ import ServerBeeTransport
 /// 13. the provider, bounded by ``Configuration/providerTimeout``, mapped by
 ///     ``ProviderAnswer/verdict`` (a timeout is `retryable`/`NetworkUnavailable`).
 ///
-/// The relay never queues, retries or deduplicates, never opens the envelope, and never logs a
-/// device token, envelope or body (``Configuration/log`` gets only statuses and reasons).
+/// The relay never retries or deduplicates, never opens the envelope, and never logs a device
+/// token, envelope or body (``Configuration/log`` gets only statuses and reasons). It queues
+/// only for ``LocalDevicePushProvider``'s offline devices, as APNs holds a notification for an
+/// offline device.
+///
+/// With a ``LocalDevicePushProvider`` (directly or as a ``ScriptedPushProvider``'s fallback) the
+/// device routes are served too: `POST /v1/devices` (a new token, 201
+/// `{"device_token":…,"environment":…}`; 429 `RateLimited` under the per-relay and per-IP
+/// limits above; 503 `DeviceLimitReached` at the device cap), `GET /v1/devices/stream` and
+/// `DELETE /v1/devices/{token}`; see ``LocalDevicePushProvider``.
 /// Rate-limit windows are fixed minutes of the injected ``RelayClock``.
 ///
 /// The control API under `/__relay/` (header `X-Relay-Token: <controlToken>`, else a bare 401)

@@ -23,4 +23,7 @@ extension ServerBeeError.Code where Domain == ServerBeeRelayDomain {
   public static let listenFailed = Self("listen_failed")
   /// ``RelayServer/start(port:host:tls:)`` was called on a relay that is already running.
   public static let alreadyStarted = Self("already_started")
+  /// ``LocalDevicePushProvider`` already knows ``LocalDevicePushProvider/Limits/maximumDevices``
+  /// devices, so it issues no new token.
+  public static let deviceLimitReached = Self("device_limit_reached")
 }

@@ -124,7 +124,7 @@ struct ControlAPITests {
     #expect(
       reply.text
         == #"[{"device_token":"beef","environment":"production","registered":true,"#
-        + #""online":false,"pending":false}]"#)
+        + #""online":false,"pending":false,"pending_count":0}]"#)
   }
 
   @Test func unknownControlRoutesAreNotFound() async throws {

@@ -190,8 +190,8 @@ enum CommandCatalog {
       name: "notifications", summary: "push settings as the server confirmed them; test pushes",
       usage:
         "notifications [show | enable | disable | set | test] [--alerts on|off] [--security on|off] "
-        + "[--task-failure on|off] [--task-success on|off] [--lang en|zh-Hans] [--wait] "
-        + "[--status]",
+        + "[--task-failure on|off] [--task-success on|off] [--relay URL] [--lang en|zh-Hans] "
+        + "[--wait] [--status]",
       options: [
         OptionSpec(name: "alerts", valueName: "on|off", help: "alert notifications"),
         OptionSpec(name: "security", valueName: "on|off", help: "security events (admins)"),
@@ -204,6 +204,9 @@ enum CommandCatalog {
         OptionSpec(
           name: "status", valueName: nil,
           help: "test: show (with --wait, follow) the last test of this login instead of a new one"),
+        OptionSpec(
+          name: "relay", valueName: "URL",
+          help: "the serverbee-relay that issues this device's token (default $SERVERBEE_RELAY)"),
       ],
       positionals: 0...1,
       discussion: """
@@ -211,8 +214,11 @@ enum CommandCatalog {
         registration, a choice the server has not confirmed yet and the last error. 'enable' and \
         'set' save the categories given (only the server's answer counts as saved); 'enable' then \
         registers this installation with a content key for encrypted pushes (delivered through the \
-        server's push relay). 'test' sends one encrypted test notification and prints the server's \
-        first answer; with --wait it follows the test with live progress lines (pending, \
+        server's push relay). With --relay URL (or SERVERBEE_RELAY) this installation is a local \
+        device of that serverbee-relay: the relay issues its token, which is stored with the \
+        relay's URL and is valid at once, so a test reaches 'accepted' before 'serverbee push \
+        listen' runs (the relay holds the pushes until then). 'test' sends one encrypted test \
+        notification and prints the server's first answer; with --wait it follows the test with live progress lines (pending, \
         retryable, then accepted, permanent or expired) and exits 0 only when the push provider \
         accepted it. 'test --status' reads the last test of this login again (the same event id: \
         no new test, no new deadline), for example after a lost answer or in a new terminal. \
@@ -221,6 +227,7 @@ enum CommandCatalog {
         """,
       examples: [
         "serverbee notifications", "serverbee notifications enable --alerts on",
+        "serverbee notifications enable --relay http://127.0.0.1:8787",
         "serverbee notifications set --security off",
         "serverbee notifications test --wait --lang zh-Hans",
         "serverbee notifications test --status --wait",
@@ -228,10 +235,14 @@ enum CommandCatalog {
     CommandSpec(
       name: "push", summary: "receive encrypted pushes as a device of a serverbee-relay",
       usage:
-        "push listen --relay URL [--count N] [--lang en|zh-Hans] [--open] | push decrypt FILE|-",
+        "push listen [--relay URL] [--count N] [--duration SECONDS] [--lang en|zh-Hans] [--open] "
+        + "| push decrypt FILE|-",
       options: [
-        OptionSpec(name: "relay", valueName: "URL", help: "the serverbee-relay the server uses"),
+        OptionSpec(
+          name: "relay", valueName: "URL",
+          help: "the serverbee-relay (default $SERVERBEE_RELAY, else the one 'enable' stored)"),
         OptionSpec(name: "count", valueName: "N", help: "stop after N notifications"),
+        OptionSpec(name: "duration", valueName: "SECONDS", help: "stop after this many seconds"),
         OptionSpec(
           name: "open", valueName: nil, help: "listen: tap each notification (as 'serverbee open')"),
         OptionSpec(name: "lang", valueName: "L", help: "en or zh-Hans (default from LANG)"),
@@ -241,16 +252,21 @@ enum CommandCatalog {
         'decrypt' is the notification-extension step alone: an APNs payload (a file, or - for \
         stdin) in, the notification it shows out, using only the extension-shared key; any failure \
         shows the generic text. 'listen' subscribes this installation (registered by 'serverbee \
-        notifications enable') to the relay's device stream, decrypts every push with the content \
-        key in the store and prints its title and body; a push that cannot be opened shows the \
-        generic text. The same event delivered twice is shown once. --json prints one object per \
+        notifications enable') to the relay's device stream (the relay stored by 'enable --relay' \
+        unless --relay or SERVERBEE_RELAY names one), first receives what the relay held while \
+        nobody listened, decrypts every push with the content key in the store and prints its \
+        title and body; a push that cannot be opened shows the generic text. When the relay goes \
+        away it reconnects (backoff up to 30 s), with one line on stderr per attempt; it ends \
+        after --count notifications, after --duration seconds, on Ctrl-C, or with exit 1 when \
+        the relay unregistered this device. The same event delivered twice is shown once. --json prints one object per \
         notification. With --open each notification is also tapped, as 'serverbee open' does: the \
         screen it opens (or its fallback) follows it, and a tap that opens nothing is one line on \
         stderr; with --json the tap's object follows the notification's.
         """,
       examples: [
-        "serverbee push listen --relay http://127.0.0.1:8787",
+        "serverbee push listen",
         "serverbee push listen --relay https://relay.example --json --count 1",
+        "serverbee push listen --duration 60",
         "serverbee push listen --relay http://127.0.0.1:8787 --open",
         "serverbee push decrypt payload.json",
       ]),

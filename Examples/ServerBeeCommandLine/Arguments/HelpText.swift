@@ -18,6 +18,7 @@ enum HelpText {
       "", "environment:",
       "  SERVERBEE_HOME     the state directory (when --home is not given)",
       "  SERVERBEE_CA_FILE  a PEM CA to trust as well (private CA or self-signed server)",
+      "  SERVERBEE_RELAY    the serverbee-relay of this device (when --relay is not given)",
     ]
     lines += [
       "", "Start with 'serverbee demo'. 'serverbee COMMAND --help' describes one command.",

@@ -14,7 +14,7 @@ enum NotificationCommands {
     }
     let choices = try categoryChoices(context)
     let language = try testLanguage(context)
-    let session = try await context.openSession()
+    let session = try await context.openSession(relay: try RelayOption.resolve(context.arguments))
     _ = try await session.requireSignedIn(server: context.server)
     let notifications = session.client.notifications
     let console = context.console

@@ -7,10 +7,10 @@ import ServerBeeModels
 import ServerBeeSocketTransport
 import ServerBeeTransport
 
-/// `serverbee push listen --relay URL`: this installation as a local device of a
-/// `serverbee-relay`. Receives the encrypted pushes of its ServerBee server, decrypts each with
-/// the content key in the store (the extension-shared group, as a notification extension
-/// would) and prints its notification.
+/// `serverbee push listen [--relay URL]`: this installation as a local device of a
+/// `serverbee-relay`. Receives the encrypted pushes of its ServerBee server (reconnecting when
+/// the relay goes away), decrypts each with the content key in the store (the
+/// extension-shared group, as a notification extension would) and prints its notification.
 enum PushCommands {
   static func run(_ context: CommandContext) async throws {
     switch context.arguments.positionals.first {
@@ -18,7 +18,7 @@ enum PushCommands {
     case "decrypt": try await decrypt(context)
     default:
       throw CommandLineError(
-        .usage, "use 'serverbee push listen --relay URL' or 'serverbee push decrypt FILE|-'")
+        .usage, "use 'serverbee push listen [--relay URL]' or 'serverbee push decrypt FILE|-'")
     }
   }
 
@@ -89,50 +89,133 @@ enum PushCommands {
     }
   }
 
+  /// `push listen`: the SDK's `LocalRelayDeviceStream` for this installation's stored device
+  /// (or a token the relay issues now), until `--count`, `--duration`, Ctrl-C or a revoked
+  /// token. When the relay goes away, one line on stderr per attempt to reconnect.
   private static func listen(_ context: CommandContext) async throws {
-    guard let relayText = context.arguments.values["relay"],
-      let components = URLComponents(string: relayText),
-      components.scheme == "http" || components.scheme == "https", components.host != nil
-    else { throw CommandLineError(.usage, "--relay needs the relay's http(s) URL") }
-    var count: Int?
-    if let text = context.arguments.values["count"] {
-      guard let value = Int(text), value > 0 else {
-        throw CommandLineError(.usage, "--count expects a positive number, got '\(text)'")
-      }
-      count = value
-    }
+    let limits = try ListenLimits(context.arguments)
     let language = try language(context)
+    let named = try RelayOption.resolve(context.arguments)
     let session = try await context.openSession()
     let identity = try await session.requireSignedIn(server: context.server)
     let opensTaps = context.arguments.flags.contains("open")
-    let connection = try await deviceStream(relay: components, store: session.client.store)
-    if !context.console.json {
-      context.console.error("listening for pushes from \(relayText) (Ctrl-C to stop)")
+    let (relay, token) = try await device(named: named, session: session)
+    let stream = LocalRelayDeviceStream(
+      relay: relay, deviceToken: token, transport: SocketWebSocketTransport())
+    let relayName = relay.absoluteString
+    // `--duration`: ends the stream (and so the loop below) when the time is up.
+    let timer = limits.duration.map { duration in
+      Task {
+        try? await ContinuousClock().sleep(for: duration)
+        stream.stop()
+      }
     }
+    defer { timer?.cancel() }
     var seen = Set<String>()
     var shown = 0
-    for try await message in connection.inbound {
-      guard case .text(let text) = message else { continue }
-      let (opened, notification) = show(
-        Data(text.utf8), store: session.client.store, language: language)
-      // The same event delivered twice (a retry after an ambiguous failure) is shown once.
-      if let id = opened?.content.eventID {
-        guard seen.insert(id).inserted else { continue }
-      }
-      print(opened, notification, console: context.console)
-      if opensTaps {
-        // The tap as the app would handle it; one that opens nothing is a line, not the end.
-        do {
-          try await OpenCommand.tap(
-            Data(text.utf8), identity: identity, session: session, console: context.console)
-        } catch let error as CommandLineError where error.code == .nothingToOpen {
-          context.console.error(TerminalText.safe("tap: \(error.message)"))
+    var announced = false
+    do {
+      for try await event in stream.events() {
+        switch event {
+        case .connected:
+          if !announced, !context.console.json {
+            context.console.error(
+              TerminalText.safe("listening for pushes from \(relayName) (Ctrl-C to stop)"))
+          }
+          announced = true
+          continue
+        case .reconnecting(let delay, let reason):
+          context.console.error(
+            TerminalText.safe(
+              "relay \(relayName) went away (\(reason)); reconnecting in \(seconds(delay)) s"))
+          continue
+        case .push(let payload):
+          let (opened, notification) = show(
+            payload, store: session.client.store, language: language)
+          // The same event delivered twice (a retry after an ambiguous failure) is shown once.
+          if let id = opened?.content.eventID {
+            guard seen.insert(id).inserted else { continue }
+          }
+          print(opened, notification, console: context.console)
+          if opensTaps {
+            // The tap as the app would handle it; one that opens nothing is a line, not the end.
+            do {
+              try await OpenCommand.tap(
+                payload, identity: identity, session: session, console: context.console)
+            } catch let error as CommandLineError where error.code == .nothingToOpen {
+              context.console.error(TerminalText.safe("tap: \(error.message)"))
+            }
+          }
+          shown += 1
         }
+        if let count = limits.count, shown >= count { break }
       }
-      shown += 1
-      if let count, shown >= count { break }
+    } catch let error as NotificationPreferencesError where error.code == .deviceUnregistered {
+      // A revoked token never comes back: forget it, so 'enable' gets a new one.
+      try? await LocalRelayDeviceTokenProvider(store: session.client.store).forgetStoredDevice()
+      throw CommandLineError(
+        .localFailure,
+        "\(error.message): run 'serverbee notifications enable --relay \(relayName)' for a new one")
+    } catch let error as NotificationPreferencesError {
+      throw CommandLineError(.localFailure, error.message, underlying: error)
     }
-    await connection.close(code: .normalClosure, reason: nil)
+  }
+
+  /// The relay to listen on and the device token: the stored device (and its relay unless one
+  /// is named), else a token the named relay issues now.
+  private static func device(named: URL?, session: ClientSession) async throws
+    -> (URL, PushDeviceToken)
+  {
+    let stored = LocalRelayDeviceTokenProvider(store: session.client.store)
+    let device: LocalRelayDevice?
+    do {
+      device = try await stored.storedDevice()
+    } catch let error as NotificationPreferencesError {
+      throw CommandLineError(.localFailure, error.message, underlying: error)
+    }
+    guard let relay = named ?? device?.relayURL else {
+      throw CommandLineError(
+        .usage,
+        "no relay to listen on: give --relay URL (or set SERVERBEE_RELAY), or run "
+          + "'serverbee notifications enable --relay URL' first")
+    }
+    if let device { return (relay, device.pushDeviceToken) }
+    do {
+      let issued = LocalRelayDeviceTokenProvider(
+        store: session.client.store, relay: relay, transport: session.http)
+      return (relay, try await issued.deviceToken())
+    } catch let error as NotificationPreferencesError {
+      throw CommandLineError(.localFailure, error.message, underlying: error)
+    }
+  }
+
+  /// A delay as seconds with one decimal: `1.2`.
+  private static func seconds(_ duration: Duration) -> String {
+    let (whole, attoseconds) = duration.components
+    let value = Double(whole) + Double(attoseconds) / 1e18
+    return String(format: "%.1f", value)
+  }
+
+  /// `--count N` and `--duration SECONDS`, each optional and positive.
+  private struct ListenLimits {
+    var count: Int?
+    var duration: Duration?
+
+    init(_ arguments: ParsedArguments) throws {
+      if let text = arguments.values["count"] {
+        guard let value = Int(text), value > 0 else {
+          throw CommandLineError(.usage, "--count expects a positive number, got '\(text)'")
+        }
+        count = value
+      }
+      if let text = arguments.values["duration"] {
+        guard let value = Double(text), value.isFinite, value > 0, value <= 1e9 else {
+          throw CommandLineError(
+            .usage, "--duration expects a positive number of seconds, got '\(text)'")
+        }
+        duration = .milliseconds(Int64((value * 1000).rounded(.up)))
+      }
+    }
   }
 
   private static func language(_ context: CommandContext) throws -> PushNotificationLanguage {

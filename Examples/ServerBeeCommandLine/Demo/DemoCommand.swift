@@ -40,7 +40,8 @@ enum DemoCommand {
     }
 
     steps.begin("Pairing this client through the SDK: AuthClient.pair(scannedPayload:)")
-    let session = try ClientSession.open(home: home, console: console)
+    // The embedded relay issues this installation's device token, as `--relay` would.
+    let session = try ClientSession.open(home: home, console: console, relay: world.relayURL)
     try await session.prepare()
     let identity = try await session.auth.pair(scannedPayload: payload)
     try await session.auth.confirmDeletionProof()

@@ -22,8 +22,14 @@ struct ClientSession: Sendable {
   let console: Console
 
   /// Opens the store in `home` (creating it) and restores the stored login.
+  /// - Parameters:
+  ///   - home: The state directory.
+  ///   - console: Where output goes.
+  ///   - relay: The `serverbee-relay` that issues the local device token, if one was named
+  ///     (`--relay`, `SERVERBEE_RELAY`); without one the stored token is used.
+  /// - Returns: The session.
   /// - Throws: `SecureStoreError` or `AuthSessionError` when the store cannot be used.
-  static func open(home: URL, console: Console) throws -> ClientSession {
+  static func open(home: URL, console: Console, relay: URL? = nil) throws -> ClientSession {
     let user = ProcessInfo.processInfo.environment["USER"].flatMap { $0.isEmpty ? nil : $0 }
     // A private CA or a self-signed server: `SERVERBEE_CA_FILE` (PEM) is trusted for HTTP and
     // the live stream alike, next to the system store.
@@ -36,7 +42,7 @@ struct ClientSession: Sendable {
       configuration: .init(
         deviceName: deviceName(
           host: ProcessInfo.processInfo.hostName, user: user ?? NSUserName(), home: home),
-        tls: tls))
+        tls: tls, localRelayURL: relay))
     return ClientSession(
       home: home, client: client, auth: client.auth, http: client.http,
       api: client.authorizedHTTP, console: console)

@@ -14,8 +14,12 @@ struct CommandContext: Sendable {
   var server: String? { arguments.values["server"] }
 
   /// Opens the store, restores the login and finishes queued sign-outs (best effort).
-  func openSession() async throws -> ClientSession {
-    let session = try ClientSession.open(home: home, console: console)
+  /// - Parameter relay: The `serverbee-relay` that issues this installation's device token
+  ///   (``RelayOption``); `nil` keeps the stored token.
+  /// - Returns: The restored session.
+  /// - Throws: `SecureStoreError` or `AuthSessionError` when the store cannot be used.
+  func openSession(relay: URL? = nil) async throws -> ClientSession {
+    let session = try ClientSession.open(home: home, console: console, relay: relay)
     try await session.prepare()
     return session
   }

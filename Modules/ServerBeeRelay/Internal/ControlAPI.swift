@@ -157,6 +157,7 @@ struct ControlAPI {
             ("registered", .bool(device.isRegistered)),
             ("online", .bool(device.isOnline)),
             ("pending", .bool(device.hasPending)),
+            ("pending_count", .number(Double(device.pendingCount))),
           ])
         }))
   }

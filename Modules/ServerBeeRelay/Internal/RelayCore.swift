@@ -10,6 +10,7 @@ extension PushDeliveryReason {
   static let methodNotAllowed: Self = "MethodNotAllowed"
   static let requestTooLarge: Self = "RequestTooLarge"
   static let unsupportedMediaType: Self = "UnsupportedMediaType"
+  static let deviceLimitReached: Self = "DeviceLimitReached"
 }
 
 /// A relay answer: status, verdict and any extra headers.
@@ -126,6 +127,16 @@ final class RelayCore: Sendable {
       await respond(request, await send(request))
       return
     }
+    if let devices, path == "/v1/devices" {
+      guard head.method == "POST" else {
+        var answer = RelayAnswer.permanent(405, .methodNotAllowed)
+        answer.headers["allow"] = "POST"
+        await respond(request, answer)
+        return
+      }
+      await DeviceStream(core: self, devices: devices).provision(request)
+      return
+    }
     if let devices, path == "/v1/devices/stream", head.method == "GET" {
       await DeviceStream(core: self, devices: devices).subscribe(request)
       return
@@ -221,6 +232,18 @@ final class RelayCore: Sendable {
         ?? RelayVerdict(outcome: .retryable, reason: .networkUnavailable))
   }
 
+  /// The per-relay and per-IP limits of `/v1/send`, applied to `POST /v1/devices` too, so
+  /// tokens cannot be minted faster than sends.
+  func admitDeviceRequest(_ request: HTTPServerRequest) -> Bool {
+    let client = request.connection.peerAddress.isEmpty ? "unknown" : request.connection.peerAddress
+    let limits = configuration.limits
+    let now = clock.now()
+    return limiter.withLock {
+      $0.admit(
+        [("relay", limits.requestsPerRelay), ("ip:" + client, limits.requestsPerClient)], now: now)
+    }
+  }
+
   /// `application/json`, any case, parameters (`; charset=utf-8`) allowed.
   static func isJSON(_ contentType: String?) -> Bool {
     guard let contentType else { return false }
@@ -246,6 +269,7 @@ final class RelayCore: Sendable {
     switch status {
     case 101: return "Switching Protocols"
     case 200: return "OK"
+    case 201: return "Created"
     case 204: return "No Content"
     case 400: return "Bad Request"
     case 401: return "Unauthorized"
