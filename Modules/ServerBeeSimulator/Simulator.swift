@@ -60,7 +60,8 @@ public final class Simulator: Sendable {
     /// to ``Simulator/runOutbox()`` and `POST /__simulator/push/outbox/run`.
     public var outboxWorkers = 4
     /// The HTTP client for the relay; the native `SocketHTTPTransport` with ``relayTimeout``
-    /// when `nil`.
+    /// and a 64 KiB cap on the answer when `nil` (a verdict is under 100 bytes; a larger
+    /// answer is a failed attempt, retried like a lost connection).
     public var relayTransport: (any HTTPTransport)?
 
     /// Creates a configuration.
