@@ -1,4 +1,5 @@
 import Foundation
+import ServerBeeModels
 import ServerBeeSimulator
 
 #if canImport(Glibc)
@@ -12,7 +13,8 @@ import ServerBeeSimulator
 //   [--relay-url URL] [--outbox-workers N]
 // Prints one JSON line {"url":…,"control_token":…} on stdout once listening; logs to stderr.
 // With --data, the control token is kept in DIR/control-token (0600) and reused on restart, and
-// --servers N only adds the server-K names that do not exist yet.
+// --servers N only adds the server-K names that do not exist yet. One simulator per DIR: a
+// second one exits with status 3 before touching it (DIR/simulator.lock).
 
 let usage = """
   usage: serverbee-simulator --admin NAME:PASSWORD [--port N] [--data DIR]
@@ -70,6 +72,17 @@ let known: Set<String> = [
 ]
 for name in options.keys where !known.contains(name) {
   fail("unknown option --\(name) (see --help)")
+}
+
+/// Writes `text` to `file`, created 0600: the mode is given to `open`, so the token is never
+/// readable by others, not even for a moment (a file made first and restricted after would be).
+func writePrivateFile(_ file: URL, _ text: String) -> Bool {
+  let descriptor = open(file.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+  guard descriptor >= 0 else { return false }
+  defer { close(descriptor) }
+  _ = fchmod(descriptor, 0o600)  // an older file may have been created with another mode
+  let bytes = Array(text.utf8)
+  return bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) } == bytes.count
 }
 
 func account(_ text: String) -> (String, String) {
@@ -135,11 +148,10 @@ do {
     let (name, password) = account(member)
     _ = try? simulator.createUser(username: name, password: password, role: "member")
   }
-  if let tokenFile, configuration.controlToken == nil {
-    let created = FileManager.default.createFile(
-      atPath: tokenFile.path, contents: Data(simulator.controlToken.utf8),
-      attributes: [.posixPermissions: 0o600])
-    if !created { log("could not keep the control token in \(tokenFile.path)") }
+  if let tokenFile, configuration.controlToken == nil,
+    !writePrivateFile(tokenFile, simulator.controlToken)
+  {
+    log("could not keep the control token in \(tokenFile.path)")
   }
   if let count = Int(options["servers"]?.first ?? "0"), count > 0 {
     try simulator.ensureServers(count: count)
@@ -160,6 +172,10 @@ do {
   log("signal \(received): stopping")
   simulator.stop()
   log("stopped")
+} catch let error as ServerBeeSimulatorError where error.code == .dataDirectoryInUse {
+  // One line, the directory and the owner's pid; nothing in DIR was read or written.
+  log(error.message)
+  exit(3)
 } catch {
   fail("\(error)")
 }

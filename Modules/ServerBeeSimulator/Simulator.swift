@@ -75,6 +75,9 @@ public final class Simulator: Sendable {
   }
 
   let core: SimulatorCore
+  /// The data directory's lock: taken by `init`, released by ``stop()`` and `deinit` (or the
+  /// process's end), taken again by a ``start(port:tls:)`` after a stop.
+  private let directoryLock: Locked<DataDirectoryLock?>
   private let listener = Locked<HTTPListener?>(nil)
   private let ticker = Locked<Ticker?>(nil)
   private let workers = Locked<OutboxWorkers?>(nil)
@@ -83,7 +86,7 @@ public final class Simulator: Sendable {
   /// - Parameters:
   ///   - configuration: The settings.
   ///   - clock: The clock for every expiry; the wall clock by default.
-  /// - Throws: ``ServerBeeSimulatorError`` with code `storageFailed`.
+  /// - Throws: ``ServerBeeSimulatorError`` with code `dataDirectoryInUse` or `storageFailed`.
   public convenience init(configuration: Configuration, clock: SimulatorClock = SimulatorClock())
     throws
   {
@@ -91,6 +94,9 @@ public final class Simulator: Sendable {
   }
 
   init(configuration: Configuration, clock: SimulatorClock, random: @escaping RandomBytes) throws {
+    // Before anything reads or writes the database: a second simulator on the same directory
+    // must leave it alone (it would take over the outbox leases and send every push twice).
+    directoryLock = Locked(try DataDirectoryLock(directory: configuration.dataDirectory))
     core = try SimulatorCore(settings: configuration, clock: clock, random: random)
     let hub = core.hub
     clock.onAdvance { hub.wakeAll() }
@@ -213,8 +219,11 @@ public final class Simulator: Sendable {
   ///   - port: The port; 0 picks an ephemeral one.
   ///   - tls: A PEM certificate and key to serve `https`/`wss`, or `nil` for plain HTTP.
   /// - Returns: The base URL, for example `http://127.0.0.1:49152`.
-  /// - Throws: ``ServerBeeSimulatorError`` with code `listenFailed`.
+  /// - Throws: ``ServerBeeSimulatorError`` with code `listenFailed`, or `dataDirectoryInUse`
+  ///   when this simulator was stopped and another one has opened its directory since.
   public func start(port: UInt16 = 0, tls: TLSFiles? = nil) throws -> URL {
+    let directory = core.settings.dataDirectory
+    try directoryLock.withLock { $0 = try $0 ?? DataDirectoryLock(directory: directory) }
     let server = try HTTPListener(core: core, port: port, tls: tls)
     let scheme = tls == nil ? "http" : "https"
     let text = "\(scheme)://127.0.0.1:\(server.port)"
@@ -239,7 +248,9 @@ public final class Simulator: Sendable {
   }
 
   /// Stops the ticker, refuses new connections at once and closes every open one (WebSockets
-  /// get close 1001); their tasks end on their own right after.
+  /// get close 1001); their tasks end on their own right after. Then releases the data
+  /// directory, so a new ``Simulator`` may open it (a restart in the same process); calls
+  /// on this one after that are no longer exclusive.
   public func stop() {
     ticker.withLock {
       $0?.stop()
@@ -256,6 +267,7 @@ public final class Simulator: Sendable {
       return value
     }
     stopping?.stop()
+    directoryLock.withLock { $0 = nil }
   }
 
   /// A PEM certificate chain and private key for the TLS listener.

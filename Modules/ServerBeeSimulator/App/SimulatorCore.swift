@@ -110,9 +110,9 @@ final class SimulatorCore: Sendable {
     self.settings = settings
     self.clock = clock
     self.random = random
-    let directory = settings.dataDirectory
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    db = try Database(path: directory.appendingPathComponent("simulator.sqlite").path)
+    // The directory exists, is locked and private by now (`DataDirectoryLock`, taken first).
+    db = try Database(
+      path: settings.dataDirectory.appendingPathComponent(DataDirectoryLock.databaseFileName).path)
     try Schema.migrate(db)
     controlToken = settings.controlToken ?? Crypto.token(random)
     hub = LiveHub()
