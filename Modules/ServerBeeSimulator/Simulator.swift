@@ -82,7 +82,15 @@ public final class Simulator: Sendable {
   private let ticker = Locked<Ticker?>(nil)
   private let workers = Locked<OutboxWorkers?>(nil)
 
-  /// Opens (or creates and migrates) the database and prepares the application.
+  /// Claims the data directory, opens (or creates and migrates) the database and prepares the
+  /// application.
+  ///
+  /// The directory is this simulator's alone until it is released: an exclusive lock on
+  /// `simulator.lock` is held until ``stop()``, deallocation or the end of the process, and a
+  /// second simulator on the same directory, in any process, throws `dataDirectoryInUse`
+  /// without touching the data. A directory the simulator creates is 0700 and every file it
+  /// writes is 0600. The clock offset of an earlier run on the same directory
+  /// (``SimulatorClock/advance(by:)``) is restored into `clock`.
   /// - Parameters:
   ///   - configuration: The settings.
   ///   - clock: The clock for every expiry; the wall clock by default.
@@ -100,9 +108,24 @@ public final class Simulator: Sendable {
     core = try SimulatorCore(settings: configuration, clock: clock, random: random)
     let hub = core.hub
     clock.onAdvance { hub.wakeAll() }
+    // The clock offset is state like any other: tokens issued at an advanced "now" must not
+    // come back from the past after a restart. Every advance is written through (the control
+    // route's and a direct `clock.advance(by:)` alike), and the stored offset is restored here.
+    let db = core.db
+    if let saved = try db.scalar(Self.savedOffsetQuery).real { clock.restore(offset: saved) }
+    clock.onAdvance { [weak db, weak clock] in
+      guard let db, let clock else { return }
+      _ = try? db.execute(
+        "INSERT INTO simulator_state (key, value) VALUES ('clock_offset', ?) "
+          + "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+        [.real(clock.offset)])
+    }
   }
 
   deinit { stop() }
+
+  private static let savedOffsetQuery =
+    "SELECT value FROM simulator_state WHERE key = 'clock_offset'"
 
   /// The token the control API expects in the `X-Simulator-Token` header.
   public var controlToken: String { core.controlToken }

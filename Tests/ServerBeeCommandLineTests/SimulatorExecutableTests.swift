@@ -9,7 +9,7 @@ import Testing
 #endif
 
 /// `serverbee-simulator` as a user starts it: its help and version, a restart with the same
-/// `--data`, one simulator per data directory and private files.
+/// `--data`, one simulator per data directory, private files, and the clock across a restart.
 @Suite(.timeLimit(.minutes(5))) struct SimulatorExecutableTests {
   @Test func helpAndVersionExitZeroWithoutStarting() async throws {
     let temporary = try TemporaryDirectory()
@@ -111,5 +111,33 @@ import Testing
     try #require(made.count == 1, "\(made)")
     expectPrivate(scratch.appendingPathComponent(made[0]), files: database + ["simulator.lock"])
     await withoutData.stop()
+  }
+
+  @Test func anAdvancedClockStaysAdvancedAfterARestart() async throws {
+    let temporary = try TemporaryDirectory()
+    let data = temporary.url.appendingPathComponent("data")
+    func now(_ simulator: SimulatorProcess, advancing seconds: Int) async throws -> Date {
+      let answer = try await simulator.control(
+        "POST", "/__simulator/clock/advance", ["seconds": seconds])
+      let text = try #require(answer["now"] as? String)
+      let parser = ISO8601DateFormatter()
+      parser.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+      let plain = ISO8601DateFormatter()
+      return try #require(parser.date(from: text) ?? plain.date(from: text), "\(text)")
+    }
+    let day: TimeInterval = 86_400
+    let first = try await SimulatorProcess(data: data)
+    defer { first.terminate() }
+    let advanced = try await now(first, advancing: Int(day))
+    #expect(advanced.timeIntervalSinceNow > day - 60)
+    await first.stop()
+
+    let second = try await SimulatorProcess(data: data)
+    defer { second.terminate() }
+    let restarted = try await now(second, advancing: 0)
+    #expect(restarted >= advanced, "the offset was restored")
+    #expect(restarted.timeIntervalSinceNow > day - 60)
+    #expect(restarted.timeIntervalSinceNow < day + 60, "restored once, not twice")
+    await second.stop()
   }
 }

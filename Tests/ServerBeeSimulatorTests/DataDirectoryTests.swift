@@ -11,7 +11,8 @@ import Testing
   import Darwin
 #endif
 
-/// The data directory in process: one owner at a time and private modes. (`SimulatorExecutableTests` checks the same for the executable.)
+/// The data directory in process: one owner at a time, private modes, and the clock offset
+/// kept across a restart. (`SimulatorExecutableTests` checks the same for the executable.)
 @Suite(.timeLimit(.minutes(2))) struct DataDirectoryTests {
   static func mode(_ url: URL) -> Int? {
     var info = stat()
@@ -100,5 +101,33 @@ import Testing
     #expect(Self.mode(directory) == 0o700)
     #expect(Self.mode(directory.appendingPathComponent("simulator.sqlite")) == 0o600)
     #expect(Self.mode(directory.appendingPathComponent("simulator.sqlite-wal")) == 0o600)
+  }
+
+  @Test func theClockOffsetSurvivesARestart() async throws {
+    let directory = Self.scratch()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let start = Date(timeIntervalSince1970: 1_800_000_000)
+    do {
+      let h = try Harness(directory: directory, keepDirectory: true, start: start)
+      let now = await h.control(.post, "/clock/advance", ["seconds": 3600])?["now"]
+      #expect(now?.stringValue == "2027-01-15T09:00:00Z")
+      h.clock.advance(by: 60)  // in process, the same
+    }
+    let restarted = try Harness(directory: directory, keepDirectory: true, start: start)
+    #expect(restarted.clock.now == start.addingTimeInterval(3660))
+    let now = await restarted.control(.post, "/clock/advance", ["seconds": 0])?["now"]
+    #expect(now?.stringValue == "2027-01-15T09:01:00Z")
+  }
+
+  @Test func aClockSharedWithThePreviousRunIsNotAdvancedTwice() async throws {
+    let directory = Self.scratch()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let clock = SimulatorClock(start: Date(timeIntervalSince1970: 1_800_000_000))
+    do {
+      let h = try Harness(directory: directory, keepDirectory: true, clock: clock)
+      h.clock.advance(by: 100)
+    }
+    _ = try Harness(directory: directory, keepDirectory: true, clock: clock)
+    #expect(clock.offset == 100)
   }
 }
