@@ -18,6 +18,24 @@ import Testing
     #expect(help.status == 0)
     #expect(help.stdout.hasPrefix("usage: serverbee-simulator --admin NAME:PASSWORD"))
     #expect(help.stdout.contains("--data DIR"))
+    // Every option the parser knows is listed, each with its default (or as required).
+    let options = [
+      "--admin", "--port", "--data", "--member", "--servers", "--metrics-interval", "--tls-cert",
+      "--tls-key", "--relay-url", "--outbox-workers",
+    ]
+    let lines = help.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+      .map { $0.drop { $0 == " " } }
+    for option in options {
+      let start = try #require(
+        lines.firstIndex { $0.hasPrefix("\(option) ") }, "\(option) is not listed")
+      // An option's text runs until the next option line or the blank line after the list.
+      let end =
+        lines[(start + 1)...].firstIndex { $0.hasPrefix("-") || $0.isEmpty } ?? lines.endIndex
+      let text = lines[start..<end].joined(separator: " ")
+      #expect(text.contains("default") || text.contains("required"), "\(option): \(text)")
+    }
+    #expect(help.stdout.contains("-h, --help"))
+    #expect(help.stdout.contains("3 when DIR is in use"))
     let version = try await ChildProcess.run(simulator, ["--version"], scratch: temporary.url)
     #expect(version.status == 0)
     #expect(version.stdout.hasPrefix("serverbee-simulator "))
@@ -51,6 +69,20 @@ import Testing
     #expect(second.controlToken == token)
     _ = try await second.control("POST", "/__simulator/tick")  // the old token still works
     #expect(try await serverNames() == ["server-1", "server-2"])
+  }
+
+  @Test func numbersThatDoNotParseAreRefusedNotReplacedByDefaults() async throws {
+    let temporary = try TemporaryDirectory()
+    let simulator = try BuiltExecutables.url("serverbee-simulator")
+    for (option, value) in [
+      ("--port", "http"), ("--servers", "-1"), ("--metrics-interval", "soon"),
+    ] {
+      let run = try await ChildProcess.run(
+        simulator, ["--admin", "a:b", option, value], scratch: temporary.url, timeout: 20)
+      #expect(run.status == 2, "\(option) \(value)")
+      #expect(run.stdout.isEmpty)
+      #expect(run.stderrLines.count == 1 && run.stderr.contains(option), "\(run.stderr)")
+    }
   }
 
   @Test func aSecondSimulatorOnTheSameDataExitsAtOnceAndTheFirstStillServes() async throws {
