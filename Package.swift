@@ -187,7 +187,7 @@ let package = Package(
       dependencies: ["SecureStore", "ServerBeeModels", "ServerBeeTestSupport"],
       path: "Tests/SecureStoreCrashWriter"),
     .executableTarget(
-      name: "serverbee-simulator", dependencies: ["ServerBeeSimulator"],
+      name: "serverbee-simulator", dependencies: ["ServerBeeSimulator", "ServerBeeModels"],
       path: "Examples/serverbee-simulator"),
     .executableTarget(
       name: "serverbee-relay", dependencies: ["ServerBeeRelay", "ServerBeeModels"],

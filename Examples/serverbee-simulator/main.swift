@@ -1,4 +1,5 @@
 import Foundation
+import ServerBeeModels
 import ServerBeeSimulator
 
 #if canImport(Glibc)
@@ -12,7 +13,12 @@ import ServerBeeSimulator
 //   [--relay-url URL] [--outbox-workers N]
 // Prints one JSON line {"url":…,"control_token":…} on stdout once listening; logs to stderr.
 // With --data, the control token is kept in DIR/control-token (0600) and reused on restart, and
-// --servers N only adds the server-K names that do not exist yet.
+// --servers N only adds the server-K names that do not exist yet. One simulator per DIR: a
+// second one exits with status 3 before touching it (DIR/simulator.lock).
+//
+// The signal set-up, the JSON line and the wait for SIGINT/SIGTERM repeat serverbee-relay's
+// main.swift. They are not shared yet: a shared helper only pays off once the relay uses it
+// too, and its main.swift was being changed by other work when this was written (issue 24).
 
 let usage = """
   usage: serverbee-simulator --admin NAME:PASSWORD [--port N] [--data DIR]
@@ -23,17 +29,25 @@ let usage = """
   Prints one JSON line {"url":…,"control_token":…} on stdout once listening; logs go to stderr.
   SIGINT or SIGTERM stops it.
 
-    --admin NAME:PASSWORD    the admin account (created once)
+    --admin NAME:PASSWORD    the admin account (required; created once)
     --port N                 the port on 127.0.0.1; 0 picks a free one (default 0)
-    --data DIR               the SQLite state, kept across restarts with its control token
+    --data DIR               the state (SQLite, control token, clock offset), kept across
+                             restarts; one simulator at a time, files 0600 in a 0700 directory
                              (default: a new temporary directory)
-    --member NAME:PASSWORD   a member account (repeatable)
-    --servers N              servers named server-1…server-N (those missing are created)
-    --metrics-interval S     seconds between simulated agent reports (default 3)
-    --tls-cert/--tls-key     serve HTTPS and WSS with this PEM certificate and key
-    --relay-url URL          the push relay ([push_relay].url)
+    --member NAME:PASSWORD   a member account (repeatable; default none)
+    --servers N              servers named server-1…server-N; those missing are created
+                             (default 0)
+    --metrics-interval S     seconds between simulated agent reports, 0 for none (default 3)
+    --tls-cert FILE          serve HTTPS and WSS with this PEM certificate and --tls-key
+                             (default none: plain HTTP)
+    --tls-key FILE           the PEM private key for --tls-cert (default none)
+    --relay-url URL          the push relay ([push_relay].url; default none: no delivery)
     --outbox-workers N       push outbox threads, 0 to 64 (default 4)
-    --help, --version        this text, or the version
+    -h, --help               this text
+    --version                the version
+
+  Exit status: 0 after SIGINT or SIGTERM (or --help, --version), 2 for a bad option or a failed
+  start, 3 when DIR is in use by another simulator.
 
   """
 /// The version `--version` prints: the simulator of this package, for the wire contracts it serves.
@@ -72,6 +86,17 @@ for name in options.keys where !known.contains(name) {
   fail("unknown option --\(name) (see --help)")
 }
 
+/// Writes `text` to `file`, created 0600: the mode is given to `open`, so the token is never
+/// readable by others, not even for a moment (a file made first and restricted after would be).
+func writePrivateFile(_ file: URL, _ text: String) -> Bool {
+  let descriptor = open(file.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+  guard descriptor >= 0 else { return false }
+  defer { close(descriptor) }
+  _ = fchmod(descriptor, 0o600)  // an older file may have been created with another mode
+  let bytes = Array(text.utf8)
+  return bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) } == bytes.count
+}
+
 func account(_ text: String) -> (String, String) {
   guard let colon = text.firstIndex(of: ":"), colon != text.startIndex else {
     fail("accounts are NAME:PASSWORD")
@@ -82,11 +107,19 @@ func account(_ text: String) -> (String, String) {
 guard let admin = options["admin"]?.first else {
   fail("--admin NAME:PASSWORD is required (see --help)")
 }
-let port = UInt16(options["port"]?.first ?? "0") ?? 0
+guard let port = UInt16(options["port"]?.first ?? "0") else {
+  fail("--port takes a number from 0 to 65535")
+}
+guard let servers = Int(options["servers"]?.first ?? "0"), servers >= 0 else {
+  fail("--servers takes a number from 0")
+}
 var configuration = Simulator.Configuration(
   dataDirectory: options["data"]?.first.map { URL(fileURLWithPath: $0) })
 if let interval = options["metrics-interval"]?.first {
-  configuration.metricsInterval = Double(interval).flatMap { $0 > 0 ? $0 : nil }
+  guard let seconds = Double(interval), seconds.isFinite, seconds >= 0 else {
+    fail("--metrics-interval takes seconds, 0 for none")
+  }
+  configuration.metricsInterval = seconds > 0 ? seconds : nil
 }
 if let relay = options["relay-url"]?.first {
   // Kept even when unusable, as a real server keeps its config: the settings then say
@@ -135,15 +168,12 @@ do {
     let (name, password) = account(member)
     _ = try? simulator.createUser(username: name, password: password, role: "member")
   }
-  if let tokenFile, configuration.controlToken == nil {
-    let created = FileManager.default.createFile(
-      atPath: tokenFile.path, contents: Data(simulator.controlToken.utf8),
-      attributes: [.posixPermissions: 0o600])
-    if !created { log("could not keep the control token in \(tokenFile.path)") }
+  if let tokenFile, configuration.controlToken == nil,
+    !writePrivateFile(tokenFile, simulator.controlToken)
+  {
+    log("could not keep the control token in \(tokenFile.path)")
   }
-  if let count = Int(options["servers"]?.first ?? "0"), count > 0 {
-    try simulator.ensureServers(count: count)
-  }
+  if servers > 0 { try simulator.ensureServers(count: servers) }
   let url = try simulator.start(port: port, tls: tls)
   let encoder = JSONEncoder()
   encoder.outputFormatting = [.withoutEscapingSlashes]
@@ -160,6 +190,10 @@ do {
   log("signal \(received): stopping")
   simulator.stop()
   log("stopped")
+} catch let error as ServerBeeSimulatorError where error.code == .dataDirectoryInUse {
+  // One line, the directory and the owner's pid; nothing in DIR was read or written.
+  log(error.message)
+  exit(3)
 } catch {
   fail("\(error)")
 }

@@ -17,4 +17,7 @@ extension ServerBeeError.Code where Domain == ServerBeeSimulatorDomain {
   public static let listenFailed = Self("listen_failed")
   /// A configuration value (seed user, port, path) is invalid.
   public static let invalidConfiguration = Self("invalid_configuration")
+  /// Another simulator (in this process or another) holds the data directory's lock; nothing
+  /// in the directory was read or written.
+  public static let dataDirectoryInUse = Self("data_directory_in_use")
 }

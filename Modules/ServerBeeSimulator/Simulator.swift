@@ -60,7 +60,8 @@ public final class Simulator: Sendable {
     /// to ``Simulator/runOutbox()`` and `POST /__simulator/push/outbox/run`.
     public var outboxWorkers = 4
     /// The HTTP client for the relay; the native `SocketHTTPTransport` with ``relayTimeout``
-    /// when `nil`.
+    /// and a 64 KiB cap on the answer when `nil` (a verdict is under 100 bytes; a larger
+    /// answer is a failed attempt, retried like a lost connection).
     public var relayTransport: (any HTTPTransport)?
 
     /// Creates a configuration.
@@ -74,15 +75,26 @@ public final class Simulator: Sendable {
   }
 
   let core: SimulatorCore
+  /// The data directory's lock: taken by `init`, released by ``stop()`` and `deinit` (or the
+  /// process's end), taken again by a ``start(port:tls:)`` after a stop.
+  private let directoryLock: Locked<DataDirectoryLock?>
   private let listener = Locked<HTTPListener?>(nil)
   private let ticker = Locked<Ticker?>(nil)
   private let workers = Locked<OutboxWorkers?>(nil)
 
-  /// Opens (or creates and migrates) the database and prepares the application.
+  /// Claims the data directory, opens (or creates and migrates) the database and prepares the
+  /// application.
+  ///
+  /// The directory is this simulator's alone until it is released: an exclusive lock on
+  /// `simulator.lock` is held until ``stop()``, deallocation or the end of the process, and a
+  /// second simulator on the same directory, in any process, throws `dataDirectoryInUse`
+  /// without touching the data. A directory the simulator creates is 0700 and every file it
+  /// writes is 0600. The clock offset of an earlier run on the same directory
+  /// (``SimulatorClock/advance(by:)``) is restored into `clock`.
   /// - Parameters:
   ///   - configuration: The settings.
   ///   - clock: The clock for every expiry; the wall clock by default.
-  /// - Throws: ``ServerBeeSimulatorError`` with code `storageFailed`.
+  /// - Throws: ``ServerBeeSimulatorError`` with code `dataDirectoryInUse` or `storageFailed`.
   public convenience init(configuration: Configuration, clock: SimulatorClock = SimulatorClock())
     throws
   {
@@ -90,12 +102,30 @@ public final class Simulator: Sendable {
   }
 
   init(configuration: Configuration, clock: SimulatorClock, random: @escaping RandomBytes) throws {
+    // Before anything reads or writes the database: a second simulator on the same directory
+    // must leave it alone (it would take over the outbox leases and send every push twice).
+    directoryLock = Locked(try DataDirectoryLock(directory: configuration.dataDirectory))
     core = try SimulatorCore(settings: configuration, clock: clock, random: random)
     let hub = core.hub
     clock.onAdvance { hub.wakeAll() }
+    // The clock offset is state like any other: tokens issued at an advanced "now" must not
+    // come back from the past after a restart. Every advance is written through (the control
+    // route's and a direct `clock.advance(by:)` alike), and the stored offset is restored here.
+    let db = core.db
+    if let saved = try db.scalar(Self.savedOffsetQuery).real { clock.restore(offset: saved) }
+    clock.onAdvance { [weak db, weak clock] in
+      guard let db, let clock else { return }
+      _ = try? db.execute(
+        "INSERT INTO simulator_state (key, value) VALUES ('clock_offset', ?) "
+          + "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+        [.real(clock.offset)])
+    }
   }
 
   deinit { stop() }
+
+  private static let savedOffsetQuery =
+    "SELECT value FROM simulator_state WHERE key = 'clock_offset'"
 
   /// The token the control API expects in the `X-Simulator-Token` header.
   public var controlToken: String { core.controlToken }
@@ -212,8 +242,11 @@ public final class Simulator: Sendable {
   ///   - port: The port; 0 picks an ephemeral one.
   ///   - tls: A PEM certificate and key to serve `https`/`wss`, or `nil` for plain HTTP.
   /// - Returns: The base URL, for example `http://127.0.0.1:49152`.
-  /// - Throws: ``ServerBeeSimulatorError`` with code `listenFailed`.
+  /// - Throws: ``ServerBeeSimulatorError`` with code `listenFailed`, or `dataDirectoryInUse`
+  ///   when this simulator was stopped and another one has opened its directory since.
   public func start(port: UInt16 = 0, tls: TLSFiles? = nil) throws -> URL {
+    let directory = core.settings.dataDirectory
+    try directoryLock.withLock { $0 = try $0 ?? DataDirectoryLock(directory: directory) }
     let server = try HTTPListener(core: core, port: port, tls: tls)
     let scheme = tls == nil ? "http" : "https"
     let text = "\(scheme)://127.0.0.1:\(server.port)"
@@ -238,7 +271,9 @@ public final class Simulator: Sendable {
   }
 
   /// Stops the ticker, refuses new connections at once and closes every open one (WebSockets
-  /// get close 1001); their tasks end on their own right after.
+  /// get close 1001); their tasks end on their own right after. Then releases the data
+  /// directory, so a new ``Simulator`` may open it (a restart in the same process); calls
+  /// on this one after that are no longer exclusive.
   public func stop() {
     ticker.withLock {
       $0?.stop()
@@ -255,6 +290,7 @@ public final class Simulator: Sendable {
       return value
     }
     stopping?.stop()
+    directoryLock.withLock { $0 = nil }
   }
 
   /// A PEM certificate chain and private key for the TLS listener.

@@ -135,8 +135,10 @@ import Testing
     w.provider.enqueue(ScriptedAnswer.held(.accepted))
     let first = Task { try await w.h.simulator.runOutbox() }
     await w.provider.waitUntilReceived(count: 1)
-    // A second process opens the same database while the first is still waiting for the relay
-    // (as after a crash): the stale lease is released and the job is sent again.
+    // The first simulator lets go of the directory while its attempt still waits for the relay
+    // (as a crashed process does), and a second one opens the same database: the stale lease
+    // is released and the job is sent again. (A live owner keeps the directory to itself.)
+    w.h.simulator.stop()
     let restarted = try Harness(directory: directory, keepDirectory: true, clock: w.h.clock) {
       $0.relayURL = w.h.simulator.core.usableRelayURL
       $0.accessTTL = 7200

@@ -87,19 +87,38 @@ struct RequestContext {
     self.query = query
   }
 
+  /// axum's text for a body that is not JSON (`JsonSyntaxError`).
+  static let syntaxRejection = "Failed to parse the request body as JSON"
+
   func parameter(_ index: Int) -> String {
     parameters.indices.contains(index) ? parameters[index] : ""
   }
 
   /// The JSON object body, with axum's rejections (wire contract v1 §1.3): 415 without a JSON content type,
   /// 400 for malformed JSON, 422 (plain text) for a body that is not an object.
+  ///
+  /// Every route that reads a body comes through here, so every one is as strict as
+  /// `serde_json` (``StrictJSON``): a byte order mark or any other syntax `serde_json` refuses
+  /// is the 400, and a key given twice is a 422 `duplicate field` (a deserialisation error in
+  /// axum's terms, like a missing field), both plain text, without serde's "at line L column
+  /// C" suffix, which the simulator leaves out of every such message.
   func jsonBody() throws -> JSONBody {
     let contentType = request.headers["content-type"]?.lowercased() ?? ""
     guard contentType.hasPrefix("application/json") else {
       throw APIError.plain(415, "Expected request with `Content-Type: application/json`")
     }
+    do {
+      try StrictJSON.check(request.body)
+    } catch .syntax {
+      throw APIError.plain(400, Self.syntaxRejection)
+    } catch .duplicateKey(let path, let key) {
+      throw APIError.plain(
+        422,
+        "Failed to deserialize the JSON body into the target type: "
+          + (path.isEmpty ? "" : "\(path): ") + "duplicate field `\(key)`")
+    }
     guard let value = try? WireJSON.decode(JSONValue.self, from: request.body) else {
-      throw APIError.plain(400, "Failed to parse the request body as JSON")
+      throw APIError.plain(400, Self.syntaxRejection)
     }
     guard case .object = value else {
       throw APIError.plain(

@@ -97,15 +97,22 @@ final class SimulatorCore: Sendable {
 
   static let second: Int64 = 1_000_000_000
 
+  /// The largest relay answer read, 64 KiB. A verdict (wire contract v2 §7) is under 100 bytes;
+  /// the transport's default of 16 MiB let one misbehaving or hostile relay make every outbox
+  /// worker buffer 16 MiB and copy it on the way (about 36 MiB at the peak, per worker). Past
+  /// the cap the transport stops reading and closes the connection, and the attempt is a
+  /// transport failure, retried with backoff like a refused or lost connection.
+  static let relayAnswerLimit = 64 << 10
+
   init(settings: Simulator.Configuration, clock: SimulatorClock, random: @escaping RandomBytes)
     throws
   {
     self.settings = settings
     self.clock = clock
     self.random = random
-    let directory = settings.dataDirectory
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    db = try Database(path: directory.appendingPathComponent("simulator.sqlite").path)
+    // The directory exists, is locked and private by now (`DataDirectoryLock`, taken first).
+    db = try Database(
+      path: settings.dataDirectory.appendingPathComponent(DataDirectoryLock.databaseFileName).path)
     try Schema.migrate(db)
     controlToken = settings.controlToken ?? Crypto.token(random)
     hub = LiveHub()
@@ -113,7 +120,9 @@ final class SimulatorCore: Sendable {
     relayLink = RelayLink(
       transport: settings.relayTransport
         ?? SocketHTTPTransport(
-          configuration: .init(timeout: .milliseconds(Int64(settings.relayTimeout * 1000)))))
+          configuration: .init(
+            timeout: .milliseconds(Int64(settings.relayTimeout * 1000)),
+            maxResponseSize: Self.relayAnswerLimit)))
     // One process owns the database: a lease left by a previous run (killed in the middle of
     // an attempt) is released at once, so the job is retried with the same event id.
     try db.execute(

@@ -21,6 +21,9 @@ import ServerBeeModels
 /// Migration 4 adds what the push events need (wire contract v2 §5): the rule parameters of `alert_rules`
 /// (covered servers, security exclusions, thresholds and the dedupe window) and
 /// `maintenance_windows` (Unix seconds, like the control API that writes them).
+///
+/// Migration 5 adds `simulator_state`, the simulator's own key-value settings that survive a
+/// restart: `clock_offset`, the seconds the clock was advanced (``SimulatorClock/advance(by:)``).
 enum Schema {
   static let migrations: [[String]] = [
     [
@@ -186,6 +189,10 @@ enum Schema {
         id TEXT PRIMARY KEY, server_id TEXT, starts_at INTEGER NOT NULL,
         ends_at INTEGER NOT NULL, created_at INTEGER NOT NULL)
       """,
+    ],
+    [
+      // Simulator-only settings that outlive a restart (not part of any server's schema).
+      "CREATE TABLE simulator_state (key TEXT PRIMARY KEY, value REAL NOT NULL)"
     ],
   ]
 

@@ -12,7 +12,7 @@ import ServerBeeModels
 /// ```
 public final class SimulatorClock: Sendable {
   private let base: @Sendable () -> Date
-  private let offset = Locked<TimeInterval>(0)
+  private let offsetSeconds = Locked<TimeInterval>(0)
   private let observers = Locked<[@Sendable () -> Void]>([])
 
   /// Creates a clock that follows the wall clock.
@@ -27,14 +27,26 @@ public final class SimulatorClock: Sendable {
   public init(base: @escaping @Sendable () -> Date) { self.base = base }
 
   /// The current simulated time.
-  public var now: Date { base().addingTimeInterval(offset.withLock { $0 }) }
+  public var now: Date { base().addingTimeInterval(offset) }
 
   /// Moves the clock forward and wakes every waiter (WebSocket expiry checks).
   /// - Parameter seconds: How far to move; negative values are ignored.
   public func advance(by seconds: TimeInterval) {
     guard seconds > 0 else { return }
-    offset.withLock { $0 += seconds }
+    offsetSeconds.withLock { $0 += seconds }
     for observer in observers.withLock({ $0 }) { observer() }
+  }
+
+  /// The total of every advance so far, in seconds.
+  var offset: TimeInterval { offsetSeconds.withLock { $0 } }
+
+  /// Raises the offset to `seconds` when it is smaller (restoring a persisted offset: a clock
+  /// shared with the previous simulator on the same directory already has it, and must not
+  /// get it twice), waking waiters like ``advance(by:)``.
+  func restore(offset seconds: TimeInterval) {
+    guard seconds.isFinite else { return }
+    let current = offset
+    if seconds > current { advance(by: seconds - current) }
   }
 
   func onAdvance(_ observer: @escaping @Sendable () -> Void) {

@@ -28,20 +28,28 @@ final class SimulatorProcess: Sendable {
   /// Starts the simulator and waits for its JSON line.
   /// - Parameters:
   ///   - port: The port; 0 picks one.
-  ///   - data: The data directory (the same one keeps the state across restarts).
+  ///   - data: The data directory (the same one keeps the state across restarts); `nil`
+  ///     leaves `--data` out, so the simulator makes a temporary directory.
   ///   - servers: Servers to create.
   ///   - extra: More arguments (for example `--tls-cert` and `--tls-key`).
+  ///   - environment: Variables added to the child's environment (for example `TMPDIR`).
   /// - Throws: ``Failure`` when it does not announce itself, or a decoding error.
-  init(port: Int = 0, data: URL, servers: Int = 0, extra: [String] = []) async throws {
+  init(
+    port: Int = 0, data: URL?, servers: Int = 0, extra: [String] = [],
+    environment: [String: String] = [:]
+  ) async throws {
     let executable = try BuiltExecutables.url("serverbee-simulator")
     (process, url, controlToken) = try await offPool {
-      try Self.launch(executable, port: port, data: data, servers: servers, extra: extra)
+      try Self.launch(
+        executable, port: port, data: data, servers: servers, extra: extra,
+        environment: environment)
     }
   }
 
   /// Starts the process and reads its announcement, blocking (run it off the pool).
   private static func launch(
-    _ executable: URL, port: Int, data: URL, servers: Int, extra: [String]
+    _ executable: URL, port: Int, data: URL?, servers: Int, extra: [String],
+    environment: [String: String]
   ) throws -> (
     Process, String, String
   ) {
@@ -49,9 +57,12 @@ final class SimulatorProcess: Sendable {
     process.executableURL = executable
     process.arguments =
       [
-        "--port", "\(port)", "--data", data.path, "--admin", "admin:admin-password",
-        "--servers", "\(servers)", "--metrics-interval", "1",
-      ] + extra
+        "--port", "\(port)", "--admin", "admin:admin-password", "--servers", "\(servers)",
+        "--metrics-interval", "1",
+      ] + (data.map { ["--data", $0.path] } ?? []) + extra
+    if !environment.isEmpty {
+      process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    }
     let output = Pipe()
     process.standardOutput = output
     process.standardError = FileHandle.nullDevice
