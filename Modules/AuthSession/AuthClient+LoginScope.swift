@@ -42,7 +42,8 @@ extension AuthClient {
         }
       }
       try storeCall("save the login scope") {
-        try batch.setValue(record.identity.scope, forKey: .currentLoginScope, in: .sharedWithExtension)
+        try batch.setValue(
+          record.identity.scope, forKey: .currentLoginScope, in: .sharedWithExtension)
       }
     } else {
       let privateKeys = try storeCall("read the login-scoped values") {

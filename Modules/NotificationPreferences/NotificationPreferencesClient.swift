@@ -320,8 +320,9 @@ public actor NotificationPreferencesClient {
       (try? keys.store.value(
         StoredNotificationState.Registration.self,
         forKey: StoredNotificationState.registrationKey, in: .appPrivate)) ?? nil
-    return registration == StoredNotificationState.Registration(
-      scope: identity.scope, keyID: key.keyID)
+    return registration
+      == StoredNotificationState.Registration(
+        scope: identity.scope, keyID: key.keyID)
   }
 
   // MARK: - Driving the machine

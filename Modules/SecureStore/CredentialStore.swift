@@ -157,7 +157,8 @@ extension CredentialStore {
       if let stored = try value(Value.self, forKey: key, in: group) { return stored }
       let made = try make()
       try commit(
-        CredentialBatch([.add(try CredentialCoding.encode(made, key: key), key: key, group: group)]))
+        CredentialBatch([.add(try CredentialCoding.encode(made, key: key), key: key, group: group)])
+      )
       if let stored = try value(Value.self, forKey: key, in: group) { return stored }
     }
     throw SecureStoreError(.storageFailed, "the value for '\(key)' did not stay stored")

@@ -107,7 +107,8 @@
           switch change {
           case .set(let data, _, _): try write(data, to: change.slot)
           case .remove: try delete(change.slot)
-          case .add(let data, _, _): if try read(change.slot) == nil { try write(data, to: change.slot) }
+          case .add(let data, _, _):
+            if try read(change.slot) == nil { try write(data, to: change.slot) }
           }
         }
       } catch {

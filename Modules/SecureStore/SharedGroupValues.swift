@@ -27,7 +27,8 @@ extension CredentialStore {
   /// - Returns: The key, or `nil`.
   /// - Throws: ``SecureStoreError`` when the store cannot be read.
   public func currentPushContentKey() throws -> PushContentKey? {
-    guard let key = try value(PushContentKey.self, forKey: .pushContentKey, in: .sharedWithExtension),
+    guard
+      let key = try value(PushContentKey.self, forKey: .pushContentKey, in: .sharedWithExtension),
       let scope = try value(String.self, forKey: .currentLoginScope, in: .sharedWithExtension),
       key.scope == scope
     else { return nil }

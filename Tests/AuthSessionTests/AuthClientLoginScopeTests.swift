@@ -89,7 +89,8 @@ import Testing
     try await fixture.signIn(tokens: Wire.tokens(sessionID: nil, revocation: nil))
     try Self.seed(fixture.store)
     await fixture.http.expect(.post, Self.unregisterPath, reply: .json(200, #"{"data":"ok"}"#))
-    await fixture.http.expect(.post, "/api/mobile/auth/logout", reply: .json(200, #"{"data":"ok"}"#))
+    await fixture.http.expect(
+      .post, "/api/mobile/auth/logout", reply: .json(200, #"{"data":"ok"}"#))
     #expect(try await fixture.client.logout() == .completed)
     #expect(try Self.held(fixture.store).isEmpty)
   }
@@ -123,15 +124,17 @@ import Testing
     _ = await authErrorCode { try await fixture.client.refresh() }
     // Something stored for the login while it waited for recovery (another process).
     try Self.seed(fixture.store)
-    let installation = try fixture.store.value(
-      String.self, forKey: .installationID, in: .appPrivate) ?? ""
+    let installation =
+      try fixture.store.value(
+        String.self, forKey: .installationID, in: .appPrivate) ?? ""
     await fixture.http.expect(
       .post, "/api/mobile/auth/recover",
       reply: .json(
         200,
         #"{"data":{"outcome":"ok","user_id":"\#(Wire.userID)","installation_id":"\#(installation)","mobile_session_id":"\#(Wire.sessionID)","candidates":[]}}"#
       ))
-    _ = try await fixture.client.recoverSession(.password(username: "ada", password: "pw", totpCode: nil))
+    _ = try await fixture.client.recoverSession(
+      .password(username: "ada", password: "pw", totpCode: nil))
     #expect(fixture.client.currentState == .signedOut)
     #expect(try Self.held(fixture.store).isEmpty)
   }

@@ -33,7 +33,8 @@ private typealias F = Fixture
 
     let http = StubHTTPTransport()
     let next = Self.relaunched(sut, http: http)
-    await http.expect(.get, PushSetupAPI.settingsPath, reply: ClientSUT.reply(F.document(1, F.alerts)))
+    await http.expect(
+      .get, PushSetupAPI.settingsPath, reply: ClientSUT.reply(F.document(1, F.alerts)))
     await next.reconcile()
     #expect(next.state.unconfirmed == F.everything)
     #expect(next.state.saveError?.code == .transportFailed)
@@ -62,7 +63,8 @@ private typealias F = Fixture
     sut.session.signIn(try FakeSessionContext.identity(user: "bob", loginID: "login-2"))
     let http = StubHTTPTransport()
     let next = Self.relaunched(sut, http: http)
-    await http.expect(.get, PushSetupAPI.settingsPath, reply: ClientSUT.reply(F.document(1, F.alerts)))
+    await http.expect(
+      .get, PushSetupAPI.settingsPath, reply: ClientSUT.reply(F.document(1, F.alerts)))
     await next.reconcile()
     #expect(next.state.unconfirmed == nil && next.state.saveError == nil)
   }
@@ -77,7 +79,8 @@ private typealias F = Fixture
     try sut.store.setValue(key, forKey: .pushContentKey, in: .sharedWithExtension)
     await sut.expectSettings(F.document(4, F.alerts, registered: true))
     await sut.http.expect(
-      .post, PushSetupAPI.registerPath, reply: ClientSUT.reply(F.document(4, F.alerts, registered: true)))
+      .post, PushSetupAPI.registerPath,
+      reply: ClientSUT.reply(F.document(4, F.alerts, registered: true)))
     await sut.client.reconcile()
     let register = try #require(await sut.http.requests(to: PushSetupAPI.registerPath).last)
     #expect(register.json["content_key_id"] as? String == key.keyID)
@@ -102,7 +105,8 @@ private typealias F = Fixture
     // Another process of this installation turned them on first.
     await sut.expectSettings(F.document(2, F.alerts))
     await sut.http.expect(
-      .post, PushSetupAPI.registerPath, reply: ClientSUT.reply(F.document(3, F.alerts, registered: true)))
+      .post, PushSetupAPI.registerPath,
+      reply: ClientSUT.reply(F.document(3, F.alerts, registered: true)))
     let state = try await sut.client.enable(F.alerts)
     #expect(state.confirmed?.revision == 3)
     #expect(state.registration == .registered)

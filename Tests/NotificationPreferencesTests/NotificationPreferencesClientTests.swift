@@ -125,9 +125,10 @@ import Testing
     }
     #expect(error?.code == .notPermitted)
     #expect(error?.message.contains("admins") == true)
-    #expect(await sut.http.requests(to: PushSetupAPI.settingsPath).filter {
-      $0.method == .put
-    }.isEmpty)
+    #expect(
+      await sut.http.requests(to: PushSetupAPI.settingsPath).filter {
+        $0.method == .put
+      }.isEmpty)
     #expect(sut.client.state.confirmed?.revision == 0)
     #expect(sut.client.state.saveError == nil)
   }

@@ -72,7 +72,8 @@ import Testing
     for arguments in [
       ["notifications", "--json"], ["notifications", "enable", "--json"],
       ["notifications", "set", "--alerts", "on", "--json"],
-      ["notifications", "test", "--wait", "--json"], ["notifications", "test", "--status", "--json"],
+      ["notifications", "test", "--wait", "--json"],
+      ["notifications", "test", "--status", "--json"],
       ["notifications", "disable", "--json"],
     ] {
       let run = try await world.serverbee(arguments)
@@ -105,7 +106,9 @@ import Testing
     let sent = try JSONOutput.object(
       try await world.serverbee(["notifications", "test", "--json"]).stdout)
     let eventID = try #require(sent["event_id"] as? String)
-    let followed = try await world.serverbee(["notifications", "test", "--status", "--wait", "--json"])
+    let followed = try await world.serverbee([
+      "notifications", "test", "--status", "--wait", "--json",
+    ])
     #expect(followed.status == 0, "\(followed.stderr)")
     let status = try JSONOutput.object(followed.stdout)
     #expect(status["event_id"] as? String == eventID)

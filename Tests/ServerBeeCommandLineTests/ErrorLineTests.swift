@@ -128,7 +128,10 @@ import Testing
       #expect(ErrorLine.exitCode(for: error) == 1)
     }
     #expect(
-      ErrorLine.text(for: NotificationPreferencesError(.transportFailed, "the server could not "
-        + "be reached: refused")) == "the server could not be reached: refused")
+      ErrorLine.text(
+        for: NotificationPreferencesError(
+          .transportFailed,
+          "the server could not "
+            + "be reached: refused")) == "the server could not be reached: refused")
   }
 }

@@ -54,7 +54,8 @@ enum NotificationCommands {
     if let failure = state.loadError { throw failure.error }
     if case .failed(let failure) = state.registration {
       throw CommandLineError(
-        .localFailure, "the settings were saved, but registering this installation failed: "
+        .localFailure,
+        "the settings were saved, but registering this installation failed: "
           + failure.message)
     }
   }
@@ -87,7 +88,8 @@ enum NotificationCommands {
       // The test stays stored with its event id: it can be followed after this run.
       let id = await tracker.storedEventID.map { " \($0)" } ?? ""
       throw CommandLineError(
-        .localFailure, "\(error.message); the test\(id) is kept: "
+        .localFailure,
+        "\(error.message); the test\(id) is kept: "
           + "'serverbee notifications test --status --wait' follows it")
     }
   }

@@ -88,7 +88,8 @@ struct TestDocument: Encodable {
     reason = last?.reason.rawValue ?? ""
     status = last?.statusLine(language) ?? ""
     self.updates = updates.map {
-      Update(outcome: $0.outcome.rawValue, reason: $0.reason.rawValue, status: $0.statusLine(language))
+      Update(
+        outcome: $0.outcome.rawValue, reason: $0.reason.rawValue, status: $0.statusLine(language))
     }
   }
 
