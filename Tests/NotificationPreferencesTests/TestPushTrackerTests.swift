@@ -135,6 +135,50 @@ import Testing
     #expect(await fresh.resume() == nil, "a finished test is not resumed")
   }
 
+  @Test func theLastTestIsReadAgainEvenWhenFinishedWithoutANewPost() async throws {
+    try store.setValue(
+      TestPushTracker.Record(
+        scope: try #require(session.currentIdentity?.scope),
+        request: TestPushRequest(eventID: Self.id, expectedRevision: 2), admitted: true,
+        lastOutcome: "accepted"),
+      forKey: TestPushTracker.storeKey, in: .appPrivate)
+    await http.expect(
+      .get, "/api/mobile/push/test/\(Self.id)", reply: Self.status("accepted", "Accepted"))
+    let relaunched = TestPushTracker(
+      transport: http, session: session, store: store, pollInterval: .seconds(2),
+      maximumSendAttempts: 3, clock: clock, makeUUID: { UUID() })
+    let (outcomes, error) = await collect(try #require(await relaunched.lastTest()))
+    #expect(error == nil && outcomes == ["accepted"])
+    #expect(await http.requests(to: "/api/mobile/push/test").isEmpty, "no new test is posted")
+    await http.verifyAllConsumed()
+  }
+
+  @Test func aTestWhoseFirstAnswerWasLostIsPostedAgainWithTheSameIDByLastTest() async throws {
+    await http.expect(
+      .post, "/api/mobile/push/test", throwing: ServerBeeTransportError(.connectionLost, "lost"))
+    await http.expect(
+      .post, "/api/mobile/push/test", throwing: ServerBeeTransportError(.connectionLost, "lost"))
+    await http.expect(
+      .post, "/api/mobile/push/test", throwing: ServerBeeTransportError(.connectionLost, "lost"))
+    let first = await collect(await tracker().send(expectedRevision: 2))
+    let lost = try #require(first.error as? NotificationPreferencesError)
+    #expect(lost.code == .transportFailed)
+    await http.expect(.post, "/api/mobile/push/test") { request in
+      let body = try WireJSON.decode(TestPushRequest.self, from: request.body)
+      #expect(body == TestPushRequest(eventID: Self.id, expectedRevision: 2))
+      return Self.status("accepted", "Accepted")
+    }
+    let relaunched = TestPushTracker(
+      transport: http, session: session, store: store, pollInterval: .seconds(2),
+      maximumSendAttempts: 3, clock: clock, makeUUID: { UUID() })
+    let (outcomes, error) = await collect(try #require(await relaunched.lastTest()))
+    #expect(error == nil && outcomes == ["accepted"])
+  }
+
+  @Test func withNoStoredTestLastTestIsNil() async {
+    #expect(await tracker().lastTest() == nil)
+  }
+
   @Test func anotherLoginNeverResumesOrFollowsThisTest() async throws {
     await http.expect(.post, "/api/mobile/push/test", reply: Self.status("pending", "Queued"))
     let tracker = tracker()
