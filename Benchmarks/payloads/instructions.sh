@@ -7,11 +7,12 @@
 #   Benchmarks/payloads/instructions.sh merge 2000 10000      # update + merge, 10,000 servers
 #   Benchmarks/payloads/instructions.sh inflate 10000         # inflate one ~500-byte message
 #   Benchmarks/payloads/instructions.sh deflate 10000         # deflate one ~500-byte message
+#   Benchmarks/payloads/instructions.sh push 2000             # open + validate + render one push
 #
 # BENCH=path/to/serverbee-bench measures another build (a baseline, say).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-mode=${1:?mode: full_sync, update, merge, inflate or deflate}
+mode=${1:?mode: full_sync, update, merge, inflate, deflate or push}
 count=${2:?count}
 servers=${3:-1000}
 bench=${BENCH:-.build/release/serverbee-bench}
@@ -19,6 +20,10 @@ case "$mode" in
   inflate | deflate)
     command=(ws-codec-count "$mode")
     unit="message"
+    ;;
+  push)
+    command=(push-count)
+    unit="open (raw APNs payload, validate, render)"
     ;;
   *)
     command=(decode-count "$mode")
@@ -31,7 +36,10 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 total() {
   local extra=()
-  [ "${command[0]}" = ws-codec-count ] || extra=(--servers "$servers")
+  case "${command[0]}" in
+    ws-codec-count | push-count) ;;
+    *) extra=(--servers "$servers") ;;
+  esac
   valgrind --tool=callgrind --callgrind-out-file="$out/cg.$1" "$bench" "${command[@]}" "$1" \
     "${extra[@]}" >/dev/null 2>"$out/log.$1"
   grep -E '^(summary|totals):' "$out/cg.$1" | head -n 1 | awk '{print $2}'
@@ -39,7 +47,7 @@ total() {
 with=$(total "$count")
 without=$(total 0)
 case "$mode" in
-  inflate | deflate) what="$mode" ;;
+  inflate | deflate | push) what="$mode" ;;
   *) what="$mode, $servers servers" ;;
 esac
 echo "$what: $(( (with - without) / count )) instructions per $unit ($with - $without over $count)"

@@ -4,6 +4,10 @@
 // `serverbee-bench push write-fixture DIR`: write `key.json` and `payload.json` for
 // `/usr/bin/time -v push-extension-probe DIR/key.json DIR/payload.json`, the extension-sized
 // process whose peak RSS is the budget (< 24 MB).
+// `serverbee-bench push-count COUNT`: open + validate + render the same raw APNs payload COUNT
+// times, for `valgrind --tool=callgrind` (see `Benchmarks/payloads/instructions.sh push`): run it
+// with COUNT and with 0 and divide the difference by COUNT. The fixture is built the same way in
+// both runs (fixed key and nonce bytes), so the difference is the COUNT extension steps alone.
 import Foundation
 import PushEnvelopeCrypto
 import ServerBeeModels
@@ -60,6 +64,32 @@ func runPushBenchmark() throws {
       .count
   }
   print("budget: open + validate + render < 50 µs (checksum \(sink % 10))")
+}
+
+/// `serverbee-bench push-count COUNT`: see the file comment.
+func runPushCountBenchmark() throws {
+  let arguments = Array(CommandLine.arguments.dropFirst(2))
+  guard arguments.count == 1, let count = Int(arguments[0]), count >= 0 else {
+    print("usage: serverbee-bench push-count COUNT")
+    exit(2)
+  }
+  let fixture = try PushBenchFixture(deterministic: true)
+  var checksum = 0
+  var failures = 0
+  for _ in 0..<count {
+    let shown = fixture.renderer.render(
+      Result {
+        try fixture.opener.open(apnsPayload: fixture.payload, with: fixture.key, for: .delivery)
+      })
+    checksum &+= shown.body.utf8.count
+    if shown.isFallback { failures += 1 }
+  }
+  print("push-count ×\(count), \(fixture.payload.count)-byte APNs payload (checksum \(checksum))")
+  // A payload that did not open would measure the rejection path, not the extension step.
+  if failures > 0 {
+    print("push-count: \(failures) of \(count) opens failed")
+    exit(1)
+  }
 }
 
 private struct PushBenchFixture {

@@ -5,6 +5,7 @@ import Foundation
 
 let commands: [String: () throws -> Void] = [
   "push": runPushBenchmark,
+  "push-count": runPushCountBenchmark,
   "decode-count": runDecodeCountBenchmark,
   "realtime": runRealtimeBenchmark,
   "ws-codec": WSCodecBenchmark.run,

@@ -43,6 +43,7 @@ public struct PushEnvelopeOpener: Sendable {
 
   private let now: @Sendable () -> Date
   private let cipher: any AEADCipher
+  private let readsJSONWithJSONDecoderOnly: Bool
 
   /// Creates an opener that reads the system clock.
   public init() {
@@ -52,8 +53,15 @@ public struct PushEnvelopeOpener: Sendable {
   /// Creates an opener with an injected clock.
   /// - Parameter now: Returns the current time; evaluated once per ``open(_:with:for:)``.
   public init(now: @escaping @Sendable () -> Date) {
+    self.init(now: now, readsJSONWithJSONDecoderOnly: false)
+  }
+
+  /// Creates an opener; `readsJSONWithJSONDecoderOnly` skips ``PushJSONReader`` (the reference
+  /// path of the differential tests).
+  init(now: @escaping @Sendable () -> Date, readsJSONWithJSONDecoderOnly: Bool) {
     self.now = now
     self.cipher = PlatformCrypto.aesGCM
+    self.readsJSONWithJSONDecoderOnly = readsJSONWithJSONDecoderOnly
   }
 
   /// Opens and validates an envelope.
@@ -81,7 +89,9 @@ public struct PushEnvelopeOpener: Sendable {
   public func open(
     apnsPayload: Data, with key: PushContentKey, for purpose: PushOpenPurpose
   ) throws -> ValidatedPushContent {
-    try openTyped(Self.envelope(fromAPNSPayload: apnsPayload), with: key, for: purpose)
+    let envelope = try Self.envelope(
+      fromAPNSPayload: apnsPayload, usingReader: !readsJSONWithJSONDecoderOnly)
+    return try openTyped(envelope, with: key, for: purpose)
   }
 
   /// The tap target of an envelope, or `nil` when anything is wrong (no key, or any rejection).
@@ -104,18 +114,61 @@ public struct PushEnvelopeOpener: Sendable {
   public static func envelope(fromAPNSPayload apnsPayload: Data) throws(PushEnvelopeCryptoError)
     -> PushEnvelope
   {
+    try envelope(fromAPNSPayload: apnsPayload, usingReader: true)
+  }
+
+  /// ``envelope(fromAPNSPayload:)``; without `usingReader`, `JSONDecoder` alone (the reference
+  /// of the differential tests).
+  static func envelope(fromAPNSPayload apnsPayload: Data, usingReader: Bool)
+    throws(PushEnvelopeCryptoError) -> PushEnvelope
+  {
     guard apnsPayload.count <= maximumPayloadSize else {
       throw PushEnvelopeCryptoError(
         .tooLarge, "the push payload exceeds \(maximumPayloadSize) bytes")
     }
+    // The strict reader decides ordinary payloads; anything it leaves open goes to JSONDecoder,
+    // so both the accepted envelopes and the error codes are the Codable path's.
+    let envelope: PushEnvelope
+    if usingReader, let read = PushJSONReader.envelope(fromAPNSPayload: apnsPayload) {
+      envelope = read
+    } else {
+      envelope = try codableEnvelope(fromAPNSPayload: apnsPayload)
+    }
+    guard serialisedSize(of: envelope) <= maximumEnvelopeSize else {
+      throw PushEnvelopeCryptoError(.tooLarge, "the envelope exceeds \(maximumEnvelopeSize) bytes")
+    }
+    return envelope
+  }
+
+  /// The reference reading of an APNs payload: `JSONDecoder`, which ignores unknown keys and
+  /// keeps the first of repeated ones. ``PushJSONReader`` must agree with it.
+  static func codableEnvelope(fromAPNSPayload apnsPayload: Data) throws(PushEnvelopeCryptoError)
+    -> PushEnvelope
+  {
     guard let payload = try? JSONDecoder().decode(APNSPayload.self, from: apnsPayload) else {
       throw PushEnvelopeCryptoError(
         .malformedEnvelope, "the payload has no valid serverbee_envelope")
     }
-    guard serialisedSize(of: payload.envelope) <= maximumEnvelopeSize else {
-      throw PushEnvelopeCryptoError(.tooLarge, "the envelope exceeds \(maximumEnvelopeSize) bytes")
-    }
     return payload.envelope
+  }
+
+  /// Decodes the decrypted content: ``PushJSONReader`` first, `JSONDecoder` when it is undecided.
+  static func content(fromPlaintext plaintext: [UInt8]) throws(PushEnvelopeCryptoError)
+    -> PushContent
+  {
+    if let content = PushJSONReader.content(from: plaintext) { return content }
+    return try codableContent(fromPlaintext: plaintext)
+  }
+
+  /// The reference decoding of the content: `JSONDecoder` into ``PushContent``.
+  static func codableContent(fromPlaintext plaintext: [UInt8]) throws(PushEnvelopeCryptoError)
+    -> PushContent
+  {
+    do {
+      return try JSONDecoder().decode(PushContent.self, from: Data(plaintext))
+    } catch {
+      throw PushEnvelopeCryptoError(.malformedContent, "the decrypted content is not valid")
+    }
   }
 
   /// The size of the envelope as `WireJSON` writes it. Encoding costs about as much as the
@@ -123,9 +176,7 @@ public struct PushEnvelopeOpener: Sendable {
   /// envelope) the size is computed from the string lengths; otherwise the envelope is encoded.
   static func serialisedSize(of envelope: PushEnvelope) -> Int {
     let strings = [envelope.keyID, envelope.identity, envelope.nonce, envelope.ciphertext]
-    let plain = strings.allSatisfy { text in
-      text.utf8.allSatisfy { $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
-    }
+    let plain = strings.allSatisfy(ByteScan.needsNoJSONEscaping)
     guard plain else { return (try? WireJSON.encode(envelope).count) ?? Int.max }
     return emptyEnvelopeSize + String(envelope.version).utf8.count - 1
       + strings.reduce(0) { $0 + $1.utf8.count }
@@ -177,12 +228,10 @@ public struct PushEnvelopeOpener: Sendable {
     guard let plaintext = cipher.open(key: keyBytes, nonce: nonce, aad: aad, sealed: sealed) else {
       throw PushEnvelopeCryptoError(.authenticationFailed, "the envelope did not authenticate")
     }
-    let content: PushContent
-    do {
-      content = try JSONDecoder().decode(PushContent.self, from: Data(plaintext))
-    } catch {
-      throw PushEnvelopeCryptoError(.malformedContent, "the decrypted content is not valid")
-    }
+    let content =
+      readsJSONWithJSONDecoderOnly
+      ? try Self.codableContent(fromPlaintext: plaintext)
+      : try Self.content(fromPlaintext: plaintext)
     // Step 4.
     guard content.deploymentID == key.deploymentID, content.userID == key.userID,
       content.installationID == key.installationID

