@@ -24,7 +24,7 @@ echo "== swift test"
 # Swift Testing only (no XCTest tests exist, so its "Executed 0 tests" line is noise), every
 # suite in parallel. That works on two cores because nothing blocks Swift's cooperative pool:
 # the credential store's callers run on threads of their own (SecureStore's
-# BlockingSerialExecutor), blocking test I/O runs off the pool (offPool), waits are gates or
+# CredentialStoreExecutor), blocking test I/O runs off the pool (offPool), waits are gates or
 # the manual clock, and deadlines in tests are generous (they only end a broken test; each
 # suite's time limit is 5 minutes, since a test's wall time here includes its neighbours' work).
 # Every test is isolated (ephemeral ports, temp directories, fresh fakes).

@@ -128,6 +128,8 @@ public actor AuthClient: SessionContext {
   let configuration: Configuration
   let transport: any HTTPTransport
   let store: any CredentialStore
+  /// The store's caller executor: every method of the client runs on its thread.
+  let executor: CredentialStoreExecutor
   let clock: any Clock<Duration>
   let now: @Sendable () -> Date
   let randomBytes: @Sendable (Int) -> [UInt8]
@@ -186,6 +188,7 @@ public actor AuthClient: SessionContext {
   ) {
     self.configuration = configuration
     self.store = store
+    self.executor = store.callerExecutor
     self.transport = transport
     self.clock = clock
     self.now = now
@@ -209,16 +212,15 @@ public actor AuthClient: SessionContext {
     states.finishAll()
   }
 
-  /// The executor every method of the client runs on: the store thread, not the cooperative
-  /// pool.
+  /// The executor every method of the client runs on: its store's
+  /// `CredentialStore/callerExecutor` (one long-lived thread), not the cooperative pool.
   ///
   /// The client calls its `CredentialStore` synchronously, so that nothing runs between
-  /// "rotated tokens stored" and "token handed out". On the one thread SecureStore keeps for its
-  /// callers, those calls (an fsync'd SQLite transaction, a busy timeout, a Keychain call) never
+  /// "rotated tokens stored" and "token handed out". On the store's caller thread, those calls (an fsync'd SQLite transaction, a busy timeout, a Keychain call) never
   /// block a thread of the cooperative pool. The executor is serial, so the client is as
   /// exclusive as any actor.
   public nonisolated var unownedExecutor: UnownedSerialExecutor {
-    BlockingSerialExecutor.shared.asUnownedSerialExecutor()
+    executor.asUnownedSerialExecutor()
   }
 
   // MARK: State

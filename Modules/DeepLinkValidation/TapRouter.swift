@@ -27,16 +27,18 @@ public actor TapRouter {
 
   private let session: any SessionContext
   private let store: any CredentialStore
+  /// The store's caller executor: every method of the router runs on its thread.
+  private let executor: CredentialStoreExecutor
   private let transport: any HTTPTransport
   private let now: @Sendable () -> Date
   private var pending: PushTap?
   private var ready = false
 
-  /// The executor every method of the router runs on: the store thread SecureStore keeps for
-  /// its callers, so reading the content key from a `CredentialStore` (a blocking call) never
+  /// The executor every method of the router runs on: its store's
+  /// `CredentialStore/callerExecutor`, so reading the content key from a `CredentialStore` (a blocking call) never
   /// holds a thread of the cooperative pool.
   public nonisolated var unownedExecutor: UnownedSerialExecutor {
-    BlockingSerialExecutor.shared.asUnownedSerialExecutor()
+    executor.asUnownedSerialExecutor()
   }
 
   /// Creates a router with nothing buffered and not ready.
@@ -51,6 +53,7 @@ public actor TapRouter {
   ) {
     self.session = session
     self.store = store
+    self.executor = store.callerExecutor
     self.transport = transport
     self.now = now
   }

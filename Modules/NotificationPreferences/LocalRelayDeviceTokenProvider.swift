@@ -126,16 +126,16 @@ public struct LocalRelayDeviceTokenProvider: PushDeviceTokenProvider {
     guard let relay else {
       // On the store thread, not the cooperative pool; concurrent callers in this process run
       // one after another there.
-      return try await BlockingSerialExecutor.shared.run { [self] in try loadOrMake() }
+      return try await store.callerExecutor.run { [self] in try loadOrMake() }
     }
     guard let endpoint = relay.endpoint else {
       throw relay.invalid
         ?? NotificationPreferencesError(.invalidRelayURL, "the relay URL is not usable")
     }
-    let stored = try await BlockingSerialExecutor.shared.run { [self] in try storedDeviceNow() }
+    let stored = try await store.callerExecutor.run { [self] in try storedDeviceNow() }
     if let stored, belongs(stored, to: endpoint) { return stored.pushDeviceToken }
     let issued = try await issue(from: endpoint, over: relay.transport)
-    let kept = try await BlockingSerialExecutor.shared.run { [self] in
+    let kept = try await store.callerExecutor.run { [self] in
       try keep(issued, unlessStoredFor: endpoint)
     }
     return kept.pushDeviceToken
@@ -146,7 +146,7 @@ public struct LocalRelayDeviceTokenProvider: PushDeviceTokenProvider {
   /// - Returns: The stored device.
   /// - Throws: ``NotificationPreferencesError`` with `storageFailed`.
   public func storedDevice() async throws -> LocalRelayDevice? {
-    try await BlockingSerialExecutor.shared.run { [self] in try storedDeviceNow() }
+    try await store.callerExecutor.run { [self] in try storedDeviceNow() }
   }
 
   /// Forgets the stored device, so the next ``deviceToken()`` gets a new token: for a token
@@ -161,7 +161,7 @@ public struct LocalRelayDeviceTokenProvider: PushDeviceTokenProvider {
   ///
   /// - Throws: ``NotificationPreferencesError`` with `storageFailed`.
   public func forgetStoredDevice() async throws {
-    try await BlockingSerialExecutor.shared.run { [store] in
+    try await store.callerExecutor.run { [store] in
       do {
         try store.commit(
           CredentialBatch([

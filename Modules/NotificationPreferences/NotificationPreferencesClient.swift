@@ -31,6 +31,8 @@ public actor NotificationPreferencesClient {
   private let api: PushSetupAPI
   private let session: any SessionContext
   private let keys: ContentKeyStore
+  /// The store's caller executor: every method of the client runs on its thread.
+  private let executor: CredentialStoreExecutor
   private let authorization: any PushAuthorization
   private let deviceTokens: any PushDeviceTokenProvider
   private let broadcaster = ValueBroadcaster(NotificationSettingsState())
@@ -84,17 +86,18 @@ public actor NotificationPreferencesClient {
     self.api = PushSetupAPI(transport: transport)
     self.session = session
     self.keys = ContentKeyStore(store: store, generator: keyGenerator)
+    self.executor = store.callerExecutor
     self.authorization = authorization
     self.deviceTokens = deviceTokens
   }
 
   deinit { observation?.cancel() }
 
-  /// The executor every method of the client runs on: the store thread SecureStore keeps for
-  /// its callers, so the content key's synchronous `CredentialStore` calls never hold a thread
+  /// The executor every method of the client runs on: its store's
+  /// `CredentialStore/callerExecutor` (shared with the auth client on the same store), so the content key's synchronous `CredentialStore` calls never hold a thread
   /// of the cooperative pool.
   public nonisolated var unownedExecutor: UnownedSerialExecutor {
-    BlockingSerialExecutor.shared.asUnownedSerialExecutor()
+    executor.asUnownedSerialExecutor()
   }
 
   /// The current state.

@@ -53,17 +53,19 @@ public actor TestPushTracker {
   private let api: PushSetupAPI
   private let session: any SessionContext
   private let store: any CredentialStore
+  /// The store's caller executor: every method of the tracker runs on its thread.
+  private let executor: CredentialStoreExecutor
   private let clock: any Clock<Duration>
   private let makeUUID: @Sendable () -> UUID
   private let pollInterval: Duration
   private let maximumSendAttempts: Int
   private var running: Task<Void, Never>?
 
-  /// The executor every method of the tracker runs on: the store thread SecureStore keeps for
-  /// its callers, so persisting the test in flight to a `CredentialStore` (a blocking call)
+  /// The executor every method of the tracker runs on: its store's
+  /// `CredentialStore/callerExecutor`, so persisting the test in flight to a `CredentialStore` (a blocking call)
   /// never holds a thread of the cooperative pool.
   public nonisolated var unownedExecutor: UnownedSerialExecutor {
-    BlockingSerialExecutor.shared.asUnownedSerialExecutor()
+    executor.asUnownedSerialExecutor()
   }
 
   /// Creates a tracker.
@@ -91,6 +93,7 @@ public actor TestPushTracker {
     api = PushSetupAPI(transport: transport)
     self.session = session
     self.store = store
+    self.executor = store.callerExecutor
     self.pollInterval = pollInterval
     self.maximumSendAttempts = max(1, maximumSendAttempts)
     self.clock = clock

@@ -25,9 +25,9 @@ internal import ServerBeeModels
 /// the SQLite busy timeout when another process holds the write lock, bounded by
 /// ``EncryptedSQLiteCredentialStore/Configuration/busyTimeout``.
 ///
-/// Short still blocks: call the store from a thread you own, or from an actor with an executor
-/// of its own, never from a thread of Swift's cooperative pool (the package's actors run on a
-/// dedicated thread each; see the SecureStore article).
+/// Short still blocks: call the store from a thread you own, or from an actor whose executor is
+/// the store's ``callerExecutor``, never from a thread of Swift's cooperative pool (see the
+/// SecureStore article).
 ///
 /// ### Failures
 ///
@@ -74,9 +74,19 @@ public protocol CredentialStore: Sendable {
   /// - Parameter batch: The changes, applied in order.
   /// - Throws: ``SecureStoreError``; no change of the batch is then visible.
   func commit(_ batch: CredentialBatch) throws
+
+  /// Where callers of this store run: the serial executor whose thread the SDK's actors that
+  /// call the store (`AuthClient`, `NotificationPreferencesClient`, `TestPushTracker`,
+  /// `TapRouter`) adopt, so their synchronous store calls block that thread, never the
+  /// cooperative pool. Actors sharing a store share it, so nothing of one runs between two
+  /// synchronous store calls of another. The default is ``CredentialStoreExecutor/shared``.
+  var callerExecutor: CredentialStoreExecutor { get }
 }
 
 extension CredentialStore {
+  /// ``CredentialStoreExecutor/shared``: one long-lived thread for every store of the process.
+  public var callerExecutor: CredentialStoreExecutor { .shared }
+
   /// Stores raw bytes under a key by committing a one-change batch.
   /// - Parameters:
   ///   - data: The value, at most ``CredentialBatch/maximumValueSize`` bytes.

@@ -10,7 +10,7 @@ private actor BlockingActor {
   private var order: [Int] = []
 
   nonisolated var unownedExecutor: UnownedSerialExecutor {
-    BlockingSerialExecutor.shared.asUnownedSerialExecutor()
+    CredentialStoreExecutor.shared.asUnownedSerialExecutor()
   }
 
   /// Records the call, and whether it ran on the executor's thread with nothing else inside.
@@ -18,7 +18,7 @@ private actor BlockingActor {
     entered += 1
     defer { entered -= 1 }
     order.append(index)
-    return BlockingSerialExecutor.shared.isCurrent && entered == 1
+    return CredentialStoreExecutor.shared.isCurrent && entered == 1
   }
 
   var recorded: [Int] { order }
@@ -28,7 +28,7 @@ private actor BlockingActor {
 
   /// Work on the executor's thread from outside the actor, between its jobs.
   func runOutside() async throws -> Bool {
-    try await BlockingSerialExecutor.shared.run { BlockingSerialExecutor.shared.isCurrent }
+    try await CredentialStoreExecutor.shared.run { CredentialStoreExecutor.shared.isCurrent }
   }
 }
 
@@ -78,7 +78,7 @@ private final class Latch: Sendable {
   }
 }
 
-@Suite(.timeLimit(.minutes(5))) struct BlockingSerialExecutorTests {
+@Suite(.timeLimit(.minutes(5))) struct CredentialStoreExecutorTests {
   @Test func anActorOnTheExecutorRunsOnItsThreadOneJobAtATimeInOrder() async throws {
     let actor = BlockingActor()
     var inOrder = true

@@ -1,17 +1,25 @@
 import Foundation
 
-/// The serial executor of every actor in this package that calls a ``CredentialStore``: one
-/// long-lived thread of its own, so the store's synchronous calls (an fsync'd SQLite
+/// Where the callers of a ``CredentialStore`` run: a serial executor on one long-lived thread of
+/// its own, which every store names as its ``CredentialStore/callerExecutor``, so the store's synchronous calls (an fsync'd SQLite
 /// transaction that may wait out a 5 s busy timeout, a Keychain call) block that thread, never
 /// a thread of Swift concurrency's cooperative pool, which has only as many threads as the
 /// machine has cores.
 ///
-/// An actor adopts it as its executor:
+/// An actor that calls the store takes the store's executor as its own, so a reader sees where
+/// its work runs (the SDK's `AuthClient`, `NotificationPreferencesClient`, `TestPushTracker` and
+/// `TapRouter` do exactly this):
 ///
 /// ```swift
 /// actor Journal {
+///   let store: any CredentialStore
+///   private let executor: CredentialStoreExecutor
+///   init(store: any CredentialStore) {
+///     self.store = store
+///     executor = store.callerExecutor
+///   }
 ///   nonisolated var unownedExecutor: UnownedSerialExecutor {
-///     BlockingSerialExecutor.shared.asUnownedSerialExecutor()
+///     executor.asUnownedSerialExecutor()
 ///   }
 ///   func save(_ entry: Entry) throws { try store.setValue(entry, forKey: key, in: .appPrivate) }
 /// }
@@ -32,9 +40,9 @@ import Foundation
 ///   heap corruption. A thread that lives as long as the process never ends.
 /// - The executor is never released, so no job can outlive it, and actors on it call each other
 ///   without a thread hop.
-package final class BlockingSerialExecutor: SerialExecutor {
+public final class CredentialStoreExecutor: SerialExecutor {
   /// The executor, started with the first job; its thread is named `ServerBee.Store`.
-  package static let shared = BlockingSerialExecutor(name: "ServerBee.Store")
+  public static let shared = CredentialStoreExecutor(name: "ServerBee.Store")
 
   private let queue: JobQueue
 
@@ -42,7 +50,8 @@ package final class BlockingSerialExecutor: SerialExecutor {
 
   /// Runs `job` on the executor's thread after every job enqueued before it.
   /// - Parameter job: The job.
-  package func enqueue(_ job: consuming ExecutorJob) {
+  /// Runs the job on the executor's thread, after the jobs before it.
+  public func enqueue(_ job: consuming ExecutorJob) {
     queue.submit(.job(UnownedJob(job), asUnownedSerialExecutor()))
   }
 
@@ -51,7 +60,13 @@ package final class BlockingSerialExecutor: SerialExecutor {
   /// - Parameter body: The work.
   /// - Returns: What `body` returns.
   /// - Throws: What `body` throws.
-  package func run<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value) async throws
+  ///
+  /// ```swift
+  /// let token = try await store.callerExecutor.run {
+  ///   try store.value(String.self, forKey: key, in: .appPrivate)
+  /// }
+  /// ```
+  public func run<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value) async throws
     -> Value
   {
     try await withCheckedThrowingContinuation { continuation in
@@ -60,10 +75,10 @@ package final class BlockingSerialExecutor: SerialExecutor {
   }
 
   /// Whether the calling code runs on the executor's thread.
-  package var isCurrent: Bool { queue.isCurrent }
+  public var isCurrent: Bool { queue.isCurrent }
 }
 
-/// The jobs of the ``BlockingSerialExecutor`` and the one thread that runs them.
+/// The jobs of the ``CredentialStoreExecutor`` and the one thread that runs them.
 private final class JobQueue: @unchecked Sendable {
   // @unchecked: `items` and `thread` are only touched with `condition` locked.
   enum Item: Sendable {
