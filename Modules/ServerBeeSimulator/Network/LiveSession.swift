@@ -78,7 +78,8 @@ struct LiveSession {
     let core = core
     guard
       let sync = try? await request.connection.runBlocking({
-        try core.db.serial { try core.fullSync() }
+        // Rows under the lock, the frame written after it (issue 24).
+        try core.db.serial { try core.fullSyncSource() }()
       })
     else { return false }
     return (try? await socket.send(.text(String(decoding: sync, as: UTF8.self)))) != nil
