@@ -96,6 +96,8 @@ final class SimulatorCore: Sendable {
   let outboxSignal = OutboxSignal()
   /// The server rows and the `GET /api/servers` body while the database is unchanged.
   let serverCache = ServerCache()
+  /// The one log line for refused connections (``Simulator/Configuration/log``).
+  let refusals: RefusalLog
 
   static let second: Int64 = 1_000_000_000
 
@@ -118,6 +120,7 @@ final class SimulatorCore: Sendable {
     try Schema.migrate(db)
     controlToken = settings.controlToken ?? Crypto.token(random)
     hub = LiveHub()
+    refusals = RefusalLog(log: settings.log)
     relayURL = Locked(settings.relayURL)
     relayLink = RelayLink(
       transport: settings.relayTransport

@@ -29,6 +29,15 @@ struct LiveSession {
       await request.respond(HTTPListener.head(401))
       return
     }
+    // The WebSocket needs 2 more descriptors (its wake pipe) after the `101`; without them
+    // the client would get the `101` and then nothing (issue 24). Refused while it can.
+    guard ConnectionBudget.canOpen(2) else {
+      core.refusals.refused(
+        "refusing WebSockets with 503: out of file descriptors (limit "
+          + "\(ConnectionBudget.descriptorLimit); raise `ulimit -n`)")
+      await request.respond(HTTPListener.head(503))
+      return
+    }
     guard
       let socket = try? await request.acceptWebSocket(
         options: WebSocketServerOptions(maxMessageSize: Self.maximumMessage, compression: false))
