@@ -46,6 +46,11 @@ let usage = """
     -h, --help               this text
     --version                the version
 
+  Limits: at most 1,024 connections, fewer when the descriptor limit is lower: a WebSocket
+  takes 5 file descriptors and 1 thread, an HTTP connection 3 and 1, so the cap is
+  (ulimit -n - 64) / 5. The soft descriptor limit is raised to the hard one at start; past
+  the cap, or out of descriptors, new clients get 503 and stderr one line (once a minute).
+
   Exit status: 0 after SIGINT or SIGTERM (or --help, --version), 2 for a bad option or a failed
   start, 3 when DIR is in use by another simulator.
 
@@ -61,6 +66,10 @@ func fail(_ text: String) -> Never {
   log(text)
   exit(2)
 }
+
+// Process-wide, before any thread starts: the soft descriptor limit up to the hard one, and two
+// malloc arenas instead of one per connection thread (issue 24).
+let descriptorLimit = Simulator.prepareProcess()
 
 var options: [String: [String]] = [:]
 var arguments = CommandLine.arguments.dropFirst()
@@ -115,6 +124,7 @@ guard let servers = Int(options["servers"]?.first ?? "0"), servers >= 0 else {
 }
 var configuration = Simulator.Configuration(
   dataDirectory: options["data"]?.first.map { URL(fileURLWithPath: $0) })
+configuration.log = { log($0) }
 if let interval = options["metrics-interval"]?.first {
   guard let seconds = Double(interval), seconds.isFinite, seconds >= 0 else {
     fail("--metrics-interval takes seconds, 0 for none")
@@ -185,6 +195,9 @@ do {
     "{\"url\":\(try quoted(url.absoluteString)),\"control_token\":\(try quoted(simulator.controlToken))}\n"
   FileHandle.standardOutput.write(Data(line.utf8))
   log("listening on \(url.absoluteString) (data: \(configuration.dataDirectory.path))")
+  log(
+    "at most \(simulator.maximumConnections) connections (\(descriptorLimit) descriptors; "
+      + "a WebSocket takes 5 and 1 thread)")
   var received: Int32 = 0
   sigwait(&blocked, &received)
   log("signal \(received): stopping")

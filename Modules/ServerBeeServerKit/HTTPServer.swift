@@ -3,6 +3,12 @@ import ServerBeeModels
 package import ServerBeeSocketTransport
 import ServerBeeTransport
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// A small HTTP/1.1 server (plain or TLS) on the transport's server pieces: a ``TCPListener``
 /// accept loop, a cap on concurrent connections, a registry of open connections, and one task per
 /// connection that takes keep-alive requests from an ``HTTPServerConnection`` and hands each to a
@@ -77,6 +83,11 @@ package final class HTTPServer: Sendable {
     package var backlog: Int32
     /// Headers and body of the connection's own rejections; `nil` (empty bodies) by default.
     package var rejection: HTTPServerRejection.Provider?
+    /// Told when a new connection is refused with `503` because the server is full or out of
+    /// file descriptors, or when `accept` itself runs out of descriptors (the connection then
+    /// waits in the listen queue); `nil` (the default) closes refused connections without an
+    /// answer. Called on the accept loop: keep it short.
+    package var onRefusal: (@Sendable (Refusal) -> Void)?
 
     /// Creates a configuration with the documented defaults.
     /// - Parameters:
@@ -93,6 +104,7 @@ package final class HTTPServer: Sendable {
     ///   - headLimits: The head limits.
     ///   - backlog: The listen backlog.
     ///   - rejection: The rejection headers and bodies.
+    ///   - onRefusal: Told about refused connections.
     package init(
       host: String = "127.0.0.1", port: UInt16 = 0, tls: TLSServerIdentity? = nil,
       maximumConnections: Int = 1024, sheddingGracePeriod: Duration = .seconds(1),
@@ -100,7 +112,8 @@ package final class HTTPServer: Sendable {
       idleTimeout: Duration = .seconds(30), handshakeTimeout: Duration = .seconds(10),
       maximumBodySize: Int = 1 << 20,
       headLimits: HTTPHeadCodec.Limits = HTTPHeadCodec.Limits(), backlog: Int32 = 512,
-      rejection: HTTPServerRejection.Provider? = nil
+      rejection: HTTPServerRejection.Provider? = nil,
+      onRefusal: (@Sendable (Refusal) -> Void)? = nil
     ) {
       self.host = host
       self.port = port
@@ -115,7 +128,16 @@ package final class HTTPServer: Sendable {
       self.headLimits = headLimits
       self.backlog = backlog
       self.rejection = rejection
+      self.onRefusal = onRefusal
     }
+  }
+
+  /// Why a connection was refused (``Configuration/onRefusal``).
+  package enum Refusal: Sendable, Hashable {
+    /// Every slot holds a connection that may not be shed.
+    case full
+    /// No file descriptor was left for the connection (or for `accept`).
+    case outOfDescriptors
   }
 
   /// The bound port.
@@ -148,8 +170,11 @@ package final class HTTPServer: Sendable {
   /// - Throws: ``ServerBeeTransportError`` with `connectionFailed` or `invalidURL`.
   package init(configuration: Configuration) throws {
     self.configuration = configuration
+    var exhausted: (@Sendable () -> Void)?
+    if let report = configuration.onRefusal { exhausted = { report(.outOfDescriptors) } }
     listener = try TCPListener(
-      host: configuration.host, port: configuration.port, backlog: configuration.backlog)
+      host: configuration.host, port: configuration.port, backlog: configuration.backlog,
+      onDescriptorExhaustion: exhausted)
     port = listener.port
   }
 
@@ -166,10 +191,16 @@ package final class HTTPServer: Sendable {
 
   private func acceptLoop(_ handler: @escaping Handler) async {
     while let socket = try? await listener.accept() {
-      guard let wake = try? WakePipe() else { continue }
-      // Over the cap with nothing to shed (or stopping): `socket` closes when it goes out of
-      // scope.
-      guard let id = admit(socket, wake: wake) else { continue }
+      // Out of descriptors or over the cap with nothing to shed: a 503, not a silent reset
+      // (issue 24). Stopping: `socket` closes when it goes out of scope.
+      guard let wake = try? WakePipe() else {
+        refuse(socket, .outOfDescriptors)
+        continue
+      }
+      guard let id = admit(socket, wake: wake) else {
+        if !state.withLock({ $0.stopping }) { refuse(socket, .full) }
+        continue
+      }
       Task { [self] in
         await serve(socket, id: id, wake: wake, handler)
         state.withLock {
@@ -178,6 +209,23 @@ package final class HTTPServer: Sendable {
         }
       }
     }
+  }
+
+  /// Answers `503` without blocking (a new socket's send buffer takes it), reads what already
+  /// arrived so that the close is a FIN rather than a reset, and closes.
+  /// Only servers that asked (``Configuration/onRefusal`` set) answer; the others close at
+  /// once, as before (the relay's clients read that as busy).
+  private func refuse(_ socket: AcceptedSocket, _ reason: Refusal) {
+    guard let onRefusal = configuration.onRefusal else { return }
+    onRefusal(reason)
+    guard let descriptor = socket.take() else { return }
+    let answer = Array(
+      "HTTP/1.1 503 Service Unavailable\r\ncontent-length: 0\r\nconnection: close\r\n\r\n".utf8)
+    _ = answer.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    _ = shutdown(descriptor, Int32(SHUT_WR))
+    var scratch = [UInt8](repeating: 0, count: 4096)
+    while scratch.withUnsafeMutableBytes({ recv(descriptor, $0.baseAddress, $0.count, 0) }) > 0 {}
+    Posix.closeDescriptor(descriptor)
   }
 
   /// Gives `socket` a slot, shedding another connection first when the server is full.

@@ -314,8 +314,20 @@ package final class HTTPServerConnection: @unchecked Sendable {
   func upgrade(
     options: WebSocketOptions, clock: any Clock<Duration>
   ) throws -> SocketWebSocketConnection {
-    let connection = try SocketWebSocketConnection(
-      stream: stream, leftover: buffer, options: options, clock: clock)
+    let connection: SocketWebSocketConnection
+    do {
+      connection = try SocketWebSocketConnection(
+        stream: stream, leftover: buffer, options: options, clock: clock)
+    } catch {
+      // The `101` is out (no descriptor left for the WebSocket's wake pipe, say): close with
+      // 1011 rather than leave the client with an open socket that never speaks (issue 24).
+      let close: [UInt8] = [0x88, 0x02, 0x03, 0xF3]
+      _ = try? close.withUnsafeBytes { try stream.write($0) }
+      _ = try? stream.flush()
+      shared.withLock { $0.upgrading = false }
+      finish()
+      throw error
+    }
     buffer = []
     let (handedOver, closeRequested) = shared.withLock { state -> (Bool, Bool) in
       state.upgrading = false
@@ -327,6 +339,10 @@ package final class HTTPServerConnection: @unchecked Sendable {
       throw ServerBeeTransportError(.connectionClosed, "the connection is closed")
     }
     connection.start()
+    // The WebSocket has its own I/O thread: the worker's would idle for the socket's life (a
+    // thread and its malloc arena per client, issue 24). Later `runBlocking` calls (a resync)
+    // run on a one-off thread.
+    worker.stop()
     // A close() that came while the 101 was being written: close the WebSocket properly now.
     if closeRequested { connection.beginClose(code: .goingAway, reason: "") }
     return connection

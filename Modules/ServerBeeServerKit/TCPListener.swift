@@ -23,14 +23,22 @@ package final class TCPListener: Sendable {
   private let descriptor: Int32
   private let wake: WakePipe
   private let closed = Locked(false)
+  private let onDescriptorExhaustion: (@Sendable () -> Void)?
 
   /// Binds and listens.
   /// - Parameters:
   ///   - host: An IP address to bind (IPv6 when it contains `:`); `127.0.0.1` by default.
   ///   - port: The port, or 0 for an ephemeral one.
   ///   - backlog: The queue of connections not yet accepted; 128 by default.
+  ///   - onDescriptorExhaustion: Told each time `accept` finds no free descriptor; the
+  ///     listener then retries every 100 ms (the connection waits in the queue). `nil` by
+  ///     default.
   /// - Throws: ``ServerBeeTransportError`` with `connectionFailed`.
-  package init(host: String = "127.0.0.1", port: UInt16 = 0, backlog: Int32 = 128) throws {
+  package init(
+    host: String = "127.0.0.1", port: UInt16 = 0, backlog: Int32 = 128,
+    onDescriptorExhaustion: (@Sendable () -> Void)? = nil
+  ) throws {
+    self.onDescriptorExhaustion = onDescriptorExhaustion
     let isIPv6 = host.contains(":")
     let fd = socket(isIPv6 ? AF_INET6 : AF_INET, Posix.streamSocketType, 0)
     guard fd >= 0 else {
@@ -104,6 +112,7 @@ package final class TCPListener: Sendable {
     let descriptor = descriptor
     let wake = wake
     let closed = closed
+    let exhausted = onDescriptorExhaustion
     return try await BlockingIO.run(wake: wake) { () throws -> AcceptedSocket in
       while true {
         if closed.withLock({ $0 }) {
@@ -116,14 +125,20 @@ package final class TCPListener: Sendable {
           return AcceptedSocket(
             descriptor: fd, peerAddress: Posix.peerAddress(fd), acceptedAt: .now)
         }
-        guard errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR else {
+        // Out of descriptors: the listener used to end here and the server stopped accepting
+        // for good, without a word (issue 24). Now it waits for one to be freed.
+        let outOfDescriptors = errno == EMFILE || errno == ENFILE
+        guard errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR || outOfDescriptors
+        else {
           throw ServerBeeTransportError(.connectionFailed, "accept failed: \(Posix.errorText())")
         }
+        if outOfDescriptors { exhausted?() }
         var fds = [
           pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0),
           pollfd(fd: wake.readDescriptor, events: Int16(POLLIN), revents: 0),
         ]
-        _ = Posix.poll(&fds, milliseconds: -1)
+        if outOfDescriptors { fds[0].events = 0 }
+        _ = Posix.poll(&fds, milliseconds: outOfDescriptors ? 100 : -1)
         if fds[1].revents != 0 { wake.drain() }
         if wake.isCancelled { throw CancellationError() }
       }

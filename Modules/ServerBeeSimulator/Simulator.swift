@@ -44,11 +44,17 @@ public final class Simulator: Sendable {
     /// first request on a connection: from accept), 408 after; also the TLS handshake limit
     /// (10).
     public var requestHeadTimeout: TimeInterval = 10
-    /// Most concurrent connections (1024). When all are taken, a new connection displaces the
-    /// longest-idle keep-alive connection, else the one slowest to send its request (after 1 s
-    /// at it), and is closed at once only when every connection is busy with a complete request
-    /// or a WebSocket.
+    /// Most concurrent connections (1024), lowered at ``Simulator/start(port:tls:)`` to what
+    /// the descriptor limit holds: `(RLIMIT_NOFILE - 64) / 5`, since a WebSocket takes 5
+    /// descriptors (and 1 thread); ``Simulator/prepareProcess()`` raises the limit first. When
+    /// all are taken, a new connection displaces the longest-idle keep-alive connection, else
+    /// the one slowest to send its request (after 1 s at it), and is answered `503` only when
+    /// every connection is busy with a complete request or a WebSocket.
     public var maximumConnections = 1024
+    /// Where the simulator reports trouble that has no caller to answer, one line at a time
+    /// (out of connections or descriptors: once a minute at most); `nil` (the default) for
+    /// silence. The executable writes these lines to stderr.
+    public var log: (@Sendable (String) -> Void)?
     /// The push relay, `[push_relay].url` of a real server (wire contract v2 §3.7): usable only as
     /// `https://…` or `http://127.0.0.1:PORT`. `nil` (the default) means no push delivery:
     /// `delivery_available` is false, encrypted-register answers 400, new tests 403.
@@ -81,6 +87,25 @@ public final class Simulator: Sendable {
   private let listener = Locked<HTTPListener?>(nil)
   private let ticker = Locked<Ticker?>(nil)
   private let workers = Locked<OutboxWorkers?>(nil)
+  private let connectionCap = Locked(0)
+
+  /// The connection cap in force since ``start(port:tls:)``: ``Configuration/maximumConnections``,
+  /// or fewer when the descriptor limit holds fewer (5 descriptors per WebSocket); 0 before.
+  public var maximumConnections: Int { connectionCap.withLock { $0 } }
+
+  /// Readies this process for many connections: raises the soft `RLIMIT_NOFILE` to the hard
+  /// limit, and caps glibc's malloc arenas at 2.
+  ///
+  /// glibc gives each thread that allocates an arena of its own (up to 8 per core), and every
+  /// WebSocket has a thread: 100 clients took 224–316 MB, 1.5–3 MB each (issue 24). With two
+  /// arenas a subscribed client costs about 150 KiB. Both settings are process-wide, so the
+  /// executable calls this first thing; a library user decides for their own process.
+  /// - Returns: The soft descriptor limit now.
+  @discardableResult
+  public static func prepareProcess() -> Int {
+    _ = ConnectionBudget.limitMallocArenas(to: 2)
+    return ConnectionBudget.raiseDescriptorLimit()
+  }
 
   /// Claims the data directory, opens (or creates and migrates) the database and prepares the
   /// application.
@@ -247,7 +272,11 @@ public final class Simulator: Sendable {
   public func start(port: UInt16 = 0, tls: TLSFiles? = nil) throws -> URL {
     let directory = core.settings.dataDirectory
     try directoryLock.withLock { $0 = try $0 ?? DataDirectoryLock(directory: directory) }
-    let server = try HTTPListener(core: core, port: port, tls: tls)
+    let cap = ConnectionBudget.connectionCap(
+      configured: core.settings.maximumConnections,
+      descriptorLimit: ConnectionBudget.descriptorLimit)
+    let server = try HTTPListener(core: core, port: port, tls: tls, maximumConnections: cap)
+    connectionCap.withLock { $0 = cap }
     let scheme = tls == nil ? "http" : "https"
     let text = "\(scheme)://127.0.0.1:\(server.port)"
     core.serverURL.withLock { $0 = text }

@@ -43,22 +43,45 @@ extension ServerRow {
 
 /// Data routes: servers, groups, alerts, tasks, security events (wire contract v1 §5–§8, wire contract v2 §9).
 extension SimulatorCore {
+  /// Every server in list order; from ``serverCache`` while the database is unchanged.
   func allServers() throws -> [ServerRow] {
-    try db.query("SELECT * FROM servers ORDER BY weight DESC, created_at DESC").map(ServerRow.init)
+    let version = db.version
+    if let version, let rows = serverCache.rows(at: version) { return rows }
+    let rows = try db.query("SELECT * FROM servers ORDER BY weight DESC, created_at DESC")
+      .map(ServerRow.init)
+    if let version { serverCache.store(rows, at: version) }
+    return rows
   }
 
   func server(id: String) throws -> ServerRow? {
     try db.query("SELECT * FROM servers WHERE id = ?", [.text(id)]).first.map(ServerRow.init)
   }
 
-  func fullSync() throws -> Data {
+  /// Reads what a `full_sync` needs (under the lock); the returned function writes it (after).
+  func fullSyncSource() throws -> () throws -> Data {
     let seconds = now / Self.second
-    let servers = try allServers().map { $0.status(nowSeconds: seconds) }
-    return try WireJSON.encode(LiveStreamMessage.fullSync(FullSync(servers: servers)))
+    let rows = try allServers()
+    return {
+      try WireWriter.fullSync(FullSync(servers: rows.map { $0.status(nowSeconds: seconds) }))
+    }
   }
 
-  func listServers(_ context: RequestContext, _ caller: Caller?) throws -> HTTPResponse {
-    Reply.data(try allServers().map(\.response))
+  /// A `full_sync` frame, read and written in one go.
+  func fullSync() throws -> Data { try db.serial { try fullSyncSource() }() }
+
+  /// `GET /api/servers`: the cached body while nothing changed, else rows read under the lock
+  /// and written after it.
+  func listServers(_ context: RequestContext, _ caller: Caller?) throws -> RouteAnswer {
+    let version = db.version
+    if let version, let body = serverCache.listBody(at: version) {
+      return .response(Reply.json(body: body))
+    }
+    let rows = try allServers()
+    return .finish { [serverCache] in
+      let body = try WireWriter.serverList(rows.map(\.response))
+      if let version { serverCache.store(listBody: body, at: version) }
+      return Reply.json(body: body)
+    }
   }
 
   func serverDetail(_ context: RequestContext, _ caller: Caller?) throws -> HTTPResponse {

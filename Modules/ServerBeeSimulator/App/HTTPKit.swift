@@ -49,6 +49,11 @@ enum Reply {
     return HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: body)
   }
 
+  /// A 200 with JSON written already.
+  static func json(body: Data) -> HTTPResponse {
+    HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: body)
+  }
+
   static func error(_ status: Int, _ code: APIErrorCode, _ message: String) -> HTTPResponse {
     let envelope = APIErrorEnvelope(error: APIErrorBody(code: code, message: message))
     let body = (try? WireJSON.encode(envelope)) ?? Data()

@@ -37,7 +37,7 @@ extension SimulatorCore {
     },
     Route("GET", "api/auth/me", .ungated) { try $0.me($1, $2) },
     Route("PUT", "api/auth/password", .protected) { try $0.changePassword($1, $2) },
-    Route("GET", "api/servers", .protected) { try $0.listServers($1, $2) },
+    Route("GET", "api/servers", .protected, answering: { try $0.listServers($1, $2) }),
     Route("GET", "api/servers/*", .protected) { try $0.serverDetail($1, $2) },
     Route("GET", "api/servers/*/records", .protected) { try $0.serverRecords($1, $2) },
     Route("GET", "api/server-groups", .protected) { try $0.serverGroups($1, $2) },

@@ -94,6 +94,10 @@ final class SimulatorCore: Sendable {
   let relayURL: Locked<String?>
   let relayLink: RelayLink
   let outboxSignal = OutboxSignal()
+  /// The server rows and the `GET /api/servers` body while the database is unchanged.
+  let serverCache = ServerCache()
+  /// The one log line for refused connections (``Simulator/Configuration/log``).
+  let refusals: RefusalLog
 
   static let second: Int64 = 1_000_000_000
 
@@ -116,6 +120,7 @@ final class SimulatorCore: Sendable {
     try Schema.migrate(db)
     controlToken = settings.controlToken ?? Crypto.token(random)
     hub = LiveHub()
+    refusals = RefusalLog(log: settings.log)
     relayURL = Locked(settings.relayURL)
     relayLink = RelayLink(
       transport: settings.relayTransport
@@ -141,7 +146,12 @@ final class SimulatorCore: Sendable {
       return step { try runOutboxPassBlocking() }
     }
     do {
-      return try db.serial { try route(&context) }
+      // Only the route's reads and writes hold the lock; encoding a large answer happens
+      // after, in parallel with other requests (issue 24).
+      switch try db.serial({ try route(&context) }) {
+      case .response(let response): return response
+      case .finish(let finish): return try finish()
+      }
     } catch let error as APIError {
       return error.response
     } catch {
@@ -168,11 +178,11 @@ final class SimulatorCore: Sendable {
     }
   }
 
-  private func route(_ context: inout RequestContext) throws -> HTTPResponse {
+  private func route(_ context: inout RequestContext) throws -> RouteAnswer {
     let segments = context.segments
     if segments == ["healthz"] {
       guard context.method == "GET" else { throw APIError.bare(405) }
-      return Reply.text(200, "ok")
+      return .response(Reply.text(200, "ok"))
     }
     let isControl = segments.first == "__simulator"
     guard isControl || segments.first == "api" else { throw APIError.bare(404) }
@@ -358,13 +368,32 @@ enum RouteAccess: Sendable {
 typealias RouteHandler =
   @Sendable (SimulatorCore, RequestContext, Caller?) throws -> HTTPResponse
 
+/// What a route produces under the database lock.
+enum RouteAnswer {
+  /// The finished response.
+  case response(HTTPResponse)
+  /// Work that finishes the response after the lock is released: encoding rows read under the
+  /// lock, so that one large answer does not hold every other request up (issue 24).
+  case finish(() throws -> HTTPResponse)
+}
+
 struct Route: Sendable {
   let method: String
   let pattern: [String]
   let access: RouteAccess
-  let handler: RouteHandler
+  let handler: @Sendable (SimulatorCore, RequestContext, Caller?) throws -> RouteAnswer
 
   init(_ method: String, _ path: String, _ access: RouteAccess, _ handler: @escaping RouteHandler) {
+    self.init(method, path, access, answering: { .response(try handler($0, $1, $2)) })
+  }
+
+  /// A route whose handler may finish its response outside the lock.
+  init(
+    _ method: String, _ path: String, _ access: RouteAccess,
+    answering handler:
+      @escaping @Sendable (SimulatorCore, RequestContext, Caller?) throws
+      -> RouteAnswer
+  ) {
     self.method = method
     self.pattern = path.split(separator: "/").map(String.init)
     self.access = access

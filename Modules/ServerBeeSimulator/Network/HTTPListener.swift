@@ -21,9 +21,12 @@ final class HTTPListener: Sendable {
   private let server: HTTPServer
   private let core: SimulatorCore
 
-  init(core: SimulatorCore, port: UInt16, tls: Simulator.TLSFiles?) throws {
+  init(core: SimulatorCore, port: UInt16, tls: Simulator.TLSFiles?, maximumConnections: Int)
+    throws
+  {
     self.core = core
     let settings = core.settings
+    let refusals = core.refusals
     do {
       let identity = try tls.map {
         try TLSServerIdentity(certificateChainFile: $0.certificate, privateKeyFile: $0.privateKey)
@@ -32,10 +35,18 @@ final class HTTPListener: Sendable {
       let head = Duration.milliseconds(Int64(settings.requestHeadTimeout * 1000))
       server = try HTTPServer(
         configuration: HTTPServer.Configuration(
-          port: port, tls: identity, maximumConnections: settings.maximumConnections,
+          port: port, tls: identity, maximumConnections: maximumConnections,
           requestTimeout: idle, requestHeadTimeout: head, idleTimeout: idle,
           handshakeTimeout: head, maximumBodySize: settings.maximumBodySize,
-          headLimits: HTTPHeadCodec.Limits(maxHeadBytes: settings.maximumHeadSize)))
+          headLimits: HTTPHeadCodec.Limits(maxHeadBytes: settings.maximumHeadSize),
+          onRefusal: { reason in
+            refusals.refused(
+              reason == .full
+                ? "refusing connections with 503: all \(maximumConnections) are busy "
+                  + "(WebSockets or requests being answered)"
+                : "refusing connections with 503: out of file descriptors (limit "
+                  + "\(ConnectionBudget.descriptorLimit); raise `ulimit -n`)")
+          }))
     } catch {
       throw ServerBeeSimulatorError(
         .listenFailed, "cannot listen on 127.0.0.1:\(port): \(error)")
@@ -108,6 +119,7 @@ final class HTTPListener: Sendable {
     case 422: return "Unprocessable Entity"
     case 429: return "Too Many Requests"
     case 431: return "Request Header Fields Too Large"
+    case 503: return "Service Unavailable"
     default: return status >= 500 ? "Internal Server Error" : "Status"
     }
   }

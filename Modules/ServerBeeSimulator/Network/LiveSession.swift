@@ -29,6 +29,15 @@ struct LiveSession {
       await request.respond(HTTPListener.head(401))
       return
     }
+    // The WebSocket needs 2 more descriptors (its wake pipe) after the `101`; without them
+    // the client would get the `101` and then nothing (issue 24). Refused while it can.
+    guard ConnectionBudget.canOpen(2) else {
+      core.refusals.refused(
+        "refusing WebSockets with 503: out of file descriptors (limit "
+          + "\(ConnectionBudget.descriptorLimit); raise `ulimit -n`)")
+      await request.respond(HTTPListener.head(503))
+      return
+    }
     guard
       let socket = try? await request.acceptWebSocket(
         options: WebSocketServerOptions(maxMessageSize: Self.maximumMessage, compression: false))
@@ -78,7 +87,8 @@ struct LiveSession {
     let core = core
     guard
       let sync = try? await request.connection.runBlocking({
-        try core.db.serial { try core.fullSync() }
+        // Rows under the lock, the frame written after it (issue 24).
+        try core.db.serial { try core.fullSyncSource() }()
       })
     else { return false }
     return (try? await socket.send(.text(String(decoding: sync, as: UTF8.self)))) != nil

@@ -172,6 +172,16 @@ final class Database: @unchecked Sendable {
     }
   }
 
+  /// A number that changes whenever a row of this database changes (SQLite's count of rows
+  /// written by this connection, the only one), for caches of query results; `nil` inside a
+  /// transaction, whose writes may still be rolled back without changing the count.
+  var version: Int64? {
+    serial {
+      guard let handle, sqlite3_get_autocommit(handle) != 0 else { return nil }
+      return sqlite3_total_changes64(handle)
+    }
+  }
+
   func scalar(_ sql: String, _ bindings: [SQLValue] = []) throws -> SQLValue {
     try query(sql, bindings).first?.values.values.first ?? .null
   }

@@ -33,39 +33,53 @@ final class SimulatorProcess: Sendable {
   ///   - servers: Servers to create.
   ///   - extra: More arguments (for example `--tls-cert` and `--tls-key`).
   ///   - environment: Variables added to the child's environment (for example `TMPDIR`).
+  ///   - launcher: A program that execs the simulator with its arguments, with its own
+  ///     arguments first (for example `prlimit --nofile=256:256 --`); none by default.
+  ///   - standardError: A file for the child's stderr; discarded by default.
   /// - Throws: ``Failure`` when it does not announce itself, or a decoding error.
   init(
     port: Int = 0, data: URL?, servers: Int = 0, extra: [String] = [],
-    environment: [String: String] = [:]
+    environment: [String: String] = [:], launcher: [String] = [], standardError: URL? = nil
   ) async throws {
     let executable = try BuiltExecutables.url("serverbee-simulator")
     (process, url, controlToken) = try await offPool {
       try Self.launch(
         executable, port: port, data: data, servers: servers, extra: extra,
-        environment: environment)
+        environment: environment, launcher: launcher, standardError: standardError)
     }
   }
 
   /// Starts the process and reads its announcement, blocking (run it off the pool).
   private static func launch(
     _ executable: URL, port: Int, data: URL?, servers: Int, extra: [String],
-    environment: [String: String]
+    environment: [String: String], launcher: [String], standardError: URL?
   ) throws -> (
     Process, String, String
   ) {
     let process = Process()
-    process.executableURL = executable
-    process.arguments =
+    let arguments =
       [
         "--port", "\(port)", "--admin", "admin:admin-password", "--servers", "\(servers)",
         "--metrics-interval", "1",
       ] + (data.map { ["--data", $0.path] } ?? []) + extra
+    if let program = launcher.first {
+      process.executableURL = URL(fileURLWithPath: program)
+      process.arguments = launcher.dropFirst() + [executable.path] + arguments
+    } else {
+      process.executableURL = executable
+      process.arguments = arguments
+    }
     if !environment.isEmpty {
       process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
     }
     let output = Pipe()
     process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
+    if let standardError {
+      FileManager.default.createFile(atPath: standardError.path, contents: nil)
+      process.standardError = try FileHandle(forWritingTo: standardError)
+    } else {
+      process.standardError = FileHandle.nullDevice
+    }
     process.standardInput = FileHandle.nullDevice
     try process.runUnderWatchdog()
     var line = Data()

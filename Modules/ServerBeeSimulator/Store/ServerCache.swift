@@ -1,0 +1,40 @@
+import Foundation
+import ServerBeeModels
+
+/// The server rows, and the `GET /api/servers` body written from them, kept while the database
+/// is unchanged (``Database/version``).
+///
+/// Why (issue 24): reading 1,000 rows (a dictionary per row, JSON columns decoded) and writing
+/// the 0.9 MB list cost every request tens of milliseconds under the database lock. Any write
+/// to any table moves the version, so a stale answer is impossible; the price is a re-read
+/// after unrelated writes (a token's `last_used_at`, at most once a second per session), and
+/// after every metrics tick, which rewrites the rows anyway.
+final class ServerCache: Sendable {
+  private struct Entry {
+    var version: Int64
+    var rows: [ServerRow]
+    var listBody: Data?
+  }
+
+  private let entry = Locked<Entry?>(nil)
+
+  func rows(at version: Int64) -> [ServerRow]? {
+    entry.withLock { $0?.version == version ? $0?.rows : nil }
+  }
+
+  func listBody(at version: Int64) -> Data? {
+    entry.withLock { $0?.version == version ? $0?.listBody : nil }
+  }
+
+  func store(_ rows: [ServerRow], at version: Int64) {
+    entry.withLock { $0 = Entry(version: version, rows: rows) }
+  }
+
+  /// Keeps `body` only if the rows it was written from are still the current ones.
+  func store(listBody body: Data, at version: Int64) {
+    entry.withLock { entry in
+      guard entry?.version == version else { return }
+      entry?.listBody = body
+    }
+  }
+}

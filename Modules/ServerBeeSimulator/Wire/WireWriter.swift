@@ -1,0 +1,290 @@
+import Foundation
+import ServerBeeModels
+
+/// Writes the simulator's largest answers (`GET /api/servers`, `GET /api/servers/{id}`,
+/// `full_sync`) straight into bytes, keys in the contract's fixed order (wire contract v1 §4.5,
+/// §5.1), byte-identical to `WireJSON.encode` of the same values (`WireWriterTests`).
+///
+/// Why (issue 24): the generic encoder builds a node tree and, for every key, searches the keys
+/// already written for a duplicate; at 1,000 servers that search was 47 % of a
+/// `GET /api/servers` (467 M instructions). Here each key is a constant written as is. Scalars
+/// share `WireJSON`'s escaping and float formatting; nested values that the simulator never
+/// varies (agent authority, grants, offers, upgrade jobs) go through `WireJSON.encode`.
+struct WireWriter {
+  private(set) var bytes: [UInt8] = []
+
+  init(capacity: Int = 1024) { bytes.reserveCapacity(capacity) }
+
+  /// Appends a constant: punctuation and `,"key":` prefixes.
+  mutating func raw(_ text: StaticString) {
+    text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+  }
+
+  mutating func string(_ value: String) { WireJSON.appendString(value, to: &bytes) }
+
+  mutating func string(_ value: String?) {
+    if let value { string(value) } else { raw("null") }
+  }
+
+  mutating func bool(_ value: Bool) { value ? raw("true") : raw("false") }
+
+  mutating func float(_ value: Double) { WireJSON.appendFloat(value, to: &bytes) }
+
+  mutating func float(_ value: Double?) {
+    if let value { float(value) } else { raw("null") }
+  }
+
+  /// Decimal digits without a `String` in between.
+  mutating func int(_ value: Int64) {
+    if value < 0 { bytes.append(UInt8(ascii: "-")) }
+    var magnitude = value.magnitude
+    var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: room for 20 digits
+    withUnsafeMutableBytes(of: &digits) { buffer in
+      var index = buffer.count
+      repeat {
+        index -= 1
+        buffer[index] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+        magnitude /= 10
+      } while magnitude > 0
+      bytes.append(contentsOf: buffer[index...])
+    }
+  }
+
+  mutating func int(_ value: Int) { int(Int64(value)) }
+
+  mutating func int(_ value: Int?) {
+    if let value { int(Int64(value)) } else { raw("null") }
+  }
+
+  mutating func int(_ value: Int64?) {
+    if let value { int(value) } else { raw("null") }
+  }
+
+  mutating func strings(_ values: [String]) {
+    raw("[")
+    for (index, value) in values.enumerated() {
+      if index > 0 { raw(",") }
+      string(value)
+    }
+    raw("]")
+  }
+
+  /// A nested value through the generic encoder (rare shapes; byte-identical by definition).
+  mutating func encoded(_ value: some Encodable) throws {
+    bytes.append(contentsOf: try WireJSON.encode(value))
+  }
+
+  mutating func encoded(_ value: (some Encodable)?) throws {
+    if let value { try encoded(value) } else { raw("null") }
+  }
+
+  mutating func agentAuthority(_ value: AgentAuthority) throws {
+    if value == .simulated, let cached = Self.simulatedAuthority {
+      bytes.append(contentsOf: cached)
+    } else {
+      try encoded(value)
+    }
+  }
+
+  /// Every simulated server has this authority: written once, copied after.
+  private static let simulatedAuthority = try? Array(WireJSON.encode(AgentAuthority.simulated))
+}
+
+extension WireWriter {
+  /// `ServerResponse` (wire contract v1 §5.1), in the order of its `CodingKeys`.
+  mutating func write(_ server: ServerResponse) throws {
+    raw("{\"id\":")
+    string(server.id)
+    raw(",\"name\":")
+    string(server.name)
+    raw(",\"cpu_name\":")
+    string(server.cpuName)
+    raw(",\"cpu_cores\":")
+    int(server.cpuCores)
+    raw(",\"cpu_arch\":")
+    string(server.cpuArch)
+    raw(",\"os\":")
+    string(server.os)
+    raw(",\"kernel_version\":")
+    string(server.kernelVersion)
+    raw(",\"mem_total\":")
+    int(server.memTotal)
+    raw(",\"swap_total\":")
+    int(server.swapTotal)
+    raw(",\"disk_total\":")
+    int(server.diskTotal)
+    raw(",\"ipv4\":")
+    string(server.ipv4)
+    raw(",\"ipv6\":")
+    string(server.ipv6)
+    raw(",\"region\":")
+    string(server.region)
+    raw(",\"country_code\":")
+    string(server.countryCode)
+    raw(",\"geo_manual\":")
+    bool(server.geoManual)
+    raw(",\"virtualization\":")
+    string(server.virtualization)
+    raw(",\"agent_version\":")
+    string(server.agentVersion)
+    raw(",\"group_id\":")
+    string(server.groupID)
+    raw(",\"weight\":")
+    int(server.weight)
+    raw(",\"hidden\":")
+    bool(server.hidden)
+    raw(",\"remark\":")
+    string(server.remark)
+    raw(",\"public_remark\":")
+    string(server.publicRemark)
+    raw(",\"price\":")
+    float(server.price)
+    raw(",\"billing_cycle\":")
+    string(server.billingCycle)
+    raw(",\"currency\":")
+    string(server.currency)
+    raw(",\"expired_at\":")
+    string(server.expiredAt?.description)
+    raw(",\"traffic_limit\":")
+    int(server.trafficLimit)
+    raw(",\"traffic_limit_type\":")
+    string(server.trafficLimitType)
+    raw(",\"billing_start_day\":")
+    int(server.billingStartDay)
+    raw(",\"capabilities\":")
+    int(Int64(server.capabilities.rawValue))
+    raw(",\"agent_local_capabilities\":")
+    int(server.agentLocalCapabilities.map { Int64($0.rawValue) })
+    raw(",\"effective_capabilities\":")
+    int(server.effectiveCapabilities.map { Int64($0.rawValue) })
+    raw(",\"temporary\":")
+    if server.temporary.isEmpty { raw("[]") } else { try encoded(server.temporary) }
+    raw(",\"protocol_version\":")
+    int(server.protocolVersion)
+    raw(",\"features\":")
+    strings(server.features)
+    raw(",\"agent_authority\":")
+    try agentAuthority(server.agentAuthority)
+    raw(",\"has_token\":")
+    bool(server.hasToken)
+    raw(",\"outstanding_enrollment\":")
+    try encoded(server.outstandingEnrollment)
+    raw(",\"created_at\":")
+    string(server.createdAt.description)
+    raw(",\"updated_at\":")
+    string(server.updatedAt.description)
+    raw("}")
+  }
+
+  /// `ServerStatus` (wire contract v1 §4.5), as its `encode(to:)` writes it: unknown metrics
+  /// left out, the nullable facts as `null`.
+  mutating func write(_ server: ServerStatus) throws {
+    raw("{\"id\":")
+    string(server.id)
+    raw(",\"name\":")
+    string(server.name)
+    if let value = server.online {
+      raw(",\"online\":")
+      bool(value)
+    }
+    metric(",\"last_active\":", server.lastActive)
+    metric(",\"uptime\":", server.uptime)
+    measure(",\"cpu\":", server.cpu)
+    metric(",\"mem_used\":", server.memUsed)
+    metric(",\"mem_total\":", server.memTotal)
+    metric(",\"swap_used\":", server.swapUsed)
+    metric(",\"swap_total\":", server.swapTotal)
+    metric(",\"disk_used\":", server.diskUsed)
+    metric(",\"disk_total\":", server.diskTotal)
+    metric(",\"net_in_speed\":", server.netInSpeed)
+    metric(",\"net_out_speed\":", server.netOutSpeed)
+    metric(",\"net_in_transfer\":", server.netInTransfer)
+    metric(",\"net_out_transfer\":", server.netOutTransfer)
+    measure(",\"load1\":", server.load1)
+    measure(",\"load5\":", server.load5)
+    measure(",\"load15\":", server.load15)
+    metric(",\"tcp_conn\":", server.tcpConn.map(Int64.init))
+    metric(",\"udp_conn\":", server.udpConn.map(Int64.init))
+    metric(",\"process_count\":", server.processCount.map(Int64.init))
+    raw(",\"cpu_name\":")
+    string(server.cpuName)
+    raw(",\"os\":")
+    string(server.os)
+    raw(",\"region\":")
+    string(server.region)
+    raw(",\"country_code\":")
+    string(server.countryCode)
+    raw(",\"group_id\":")
+    string(server.groupID)
+    if let features = server.features {
+      raw(",\"features\":")
+      strings(features)
+    }
+    metric(",\"disk_read_bytes_per_sec\":", server.diskReadBytesPerSec)
+    metric(",\"disk_write_bytes_per_sec\":", server.diskWriteBytesPerSec)
+    if let tags = server.tags {
+      raw(",\"tags\":")
+      strings(tags)
+    }
+    raw(",\"cpu_cores\":")
+    int(server.cpuCores)
+    if let authority = server.agentAuthority {
+      raw(",\"agent_authority\":")
+      try agentAuthority(authority)
+    }
+    if let value = server.hasToken {
+      raw(",\"has_token\":")
+      bool(value)
+    }
+    raw(",\"outstanding_enrollment\":")
+    try encoded(server.outstandingEnrollment)
+    raw("}")
+  }
+
+  private mutating func measure(_ key: StaticString, _ value: Double?) {
+    guard let value else { return }
+    raw(key)
+    float(value)
+  }
+
+  private mutating func metric(_ key: StaticString, _ value: Int64?) {
+    guard let value else { return }
+    raw(key)
+    int(value)
+  }
+
+  /// `{"data":[ServerResponse…]}` (`GET /api/servers`).
+  static func serverList(_ servers: [ServerResponse]) throws -> Data {
+    var writer = WireWriter(capacity: 64 + servers.count * 1100)
+    writer.raw("{\"data\":[")
+    for (index, server) in servers.enumerated() {
+      if index > 0 { writer.raw(",") }
+      try writer.write(server)
+    }
+    writer.raw("]}")
+    return Data(writer.bytes)
+  }
+
+  /// `{"data":ServerResponse}` (`GET /api/servers/{id}`).
+  static func serverDetail(_ server: ServerResponse) throws -> Data {
+    var writer = WireWriter(capacity: 1200)
+    writer.raw("{\"data\":")
+    try writer.write(server)
+    writer.raw("}")
+    return Data(writer.bytes)
+  }
+
+  /// `{"type":"full_sync","servers":[ServerStatus…],"upgrades":[…]}` (wire contract v1 §4.4).
+  static func fullSync(_ sync: FullSync) throws -> Data {
+    var writer = WireWriter(capacity: 64 + sync.servers.count * 1000)
+    writer.raw("{\"type\":\"full_sync\",\"servers\":[")
+    for (index, server) in sync.servers.enumerated() {
+      if index > 0 { writer.raw(",") }
+      try writer.write(server)
+    }
+    writer.raw("],\"upgrades\":")
+    if sync.upgrades.isEmpty { writer.raw("[]") } else { try writer.encoded(sync.upgrades) }
+    writer.raw("}")
+    return Data(writer.bytes)
+  }
+}
