@@ -11,6 +11,8 @@ for package in libsqlite3-dev libssl-dev zlib1g-dev pkg-config openssl; do
 done
 # zbarimg decodes the command line's QR codes in its tests (Tests/ServerBeeCommandLineTests).
 command -v zbarimg >/dev/null || need+=(zbar-tools)
+# prlimit runs the simulator under a low descriptor limit in its tests (util-linux).
+command -v prlimit >/dev/null || need+=(util-linux)
 if [ ${#need[@]} -gt 0 ]; then
   echo "== installing Debian packages: ${need[*]}"
   SUDO=""
