@@ -66,6 +66,10 @@ public final class RelayServer: Sendable {
     /// The most time the provider may take (then `retryable`/`NetworkUnavailable`); 10 s by
     /// default.
     public var providerTimeout: Duration
+    /// How long an upload holding an in-flight slot is safe from being cut off (408) to make
+    /// room for a new request when ``Limits/maximumInFlight`` are in flight; 1 s by default
+    /// (decision 0009).
+    public var uploadGracePeriod: Duration
     /// The control API token; `nil` (the default) makes a random one.
     public var controlToken: String?
     /// Rate limits and the in-flight cap.
@@ -99,6 +103,7 @@ public final class RelayServer: Sendable {
       self.topic = topic
       self.uploadTimeout = uploadTimeout
       self.providerTimeout = providerTimeout
+      self.uploadGracePeriod = .seconds(1)
       self.controlToken = controlToken
       self.limits = limits
       self.maximumBodySize = 8192
@@ -171,6 +176,9 @@ public final class RelayServer: Sendable {
   public var configuration: Configuration { core.configuration }
   /// The provider.
   public var provider: any PushProvider { core.provider }
+  /// The `POST /v1/send` requests in flight now, uploads still arriving included (503
+  /// `RelayBusy` at ``Limits/maximumInFlight``).
+  public var requestsInFlight: Int { core.inFlight.count }
 
   private let core: RelayCore
   private let server = Locked<HTTPServer?>(nil)

@@ -77,6 +77,9 @@ package final class HTTPServer: Sendable {
     package var backlog: Int32
     /// Headers and body of the connection's own rejections; `nil` (empty bodies) by default.
     package var rejection: HTTPServerRejection.Provider?
+    /// Asked about each request whose head arrives before all of its body; `nil` (every body
+    /// is read) by default.
+    package var uploadGate: HTTPUploadGate?
 
     /// Creates a configuration with the documented defaults.
     /// - Parameters:
@@ -93,6 +96,7 @@ package final class HTTPServer: Sendable {
     ///   - headLimits: The head limits.
     ///   - backlog: The listen backlog.
     ///   - rejection: The rejection headers and bodies.
+    ///   - uploadGate: The gate for requests whose body is still arriving.
     package init(
       host: String = "127.0.0.1", port: UInt16 = 0, tls: TLSServerIdentity? = nil,
       maximumConnections: Int = 1024, sheddingGracePeriod: Duration = .seconds(1),
@@ -100,7 +104,7 @@ package final class HTTPServer: Sendable {
       idleTimeout: Duration = .seconds(30), handshakeTimeout: Duration = .seconds(10),
       maximumBodySize: Int = 1 << 20,
       headLimits: HTTPHeadCodec.Limits = HTTPHeadCodec.Limits(), backlog: Int32 = 512,
-      rejection: HTTPServerRejection.Provider? = nil
+      rejection: HTTPServerRejection.Provider? = nil, uploadGate: HTTPUploadGate? = nil
     ) {
       self.host = host
       self.port = port
@@ -115,6 +119,7 @@ package final class HTTPServer: Sendable {
       self.headLimits = headLimits
       self.backlog = backlog
       self.rejection = rejection
+      self.uploadGate = uploadGate
     }
   }
 
@@ -263,7 +268,7 @@ package final class HTTPServer: Sendable {
         let request = try? await connection.next(
           timeout: configuration.requestTimeout, headTimeout: configuration.requestHeadTimeout,
           idleTimeout: configuration.idleTimeout, maxBodySize: configuration.maximumBodySize,
-          limits: configuration.headLimits)
+          limits: configuration.headLimits, uploadGate: configuration.uploadGate)
       else { return }
       await handler(request)
       if !request.wasAnswered {
