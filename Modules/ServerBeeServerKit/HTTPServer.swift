@@ -80,6 +80,10 @@ package final class HTTPServer: Sendable {
     /// Asked about each request whose head arrives before all of its body; `nil` (every body
     /// is read) by default.
     package var uploadGate: HTTPUploadGate?
+    /// Called when the process runs out of file descriptors (at most once a minute); new
+    /// connections then get 503 with ``rejection``'s headers and body for 503, and are closed.
+    /// `nil` by default. See ``DescriptorBudget``.
+    package var onDescriptorsExhausted: (@Sendable () -> Void)?
 
     /// Creates a configuration with the documented defaults.
     /// - Parameters:
@@ -97,6 +101,7 @@ package final class HTTPServer: Sendable {
     ///   - backlog: The listen backlog.
     ///   - rejection: The rejection headers and bodies.
     ///   - uploadGate: The gate for requests whose body is still arriving.
+    ///   - onDescriptorsExhausted: The report of running out of file descriptors.
     package init(
       host: String = "127.0.0.1", port: UInt16 = 0, tls: TLSServerIdentity? = nil,
       maximumConnections: Int = 1024, sheddingGracePeriod: Duration = .seconds(1),
@@ -104,7 +109,8 @@ package final class HTTPServer: Sendable {
       idleTimeout: Duration = .seconds(30), handshakeTimeout: Duration = .seconds(10),
       maximumBodySize: Int = 1 << 20,
       headLimits: HTTPHeadCodec.Limits = HTTPHeadCodec.Limits(), backlog: Int32 = 512,
-      rejection: HTTPServerRejection.Provider? = nil, uploadGate: HTTPUploadGate? = nil
+      rejection: HTTPServerRejection.Provider? = nil, uploadGate: HTTPUploadGate? = nil,
+      onDescriptorsExhausted: (@Sendable () -> Void)? = nil
     ) {
       self.host = host
       self.port = port
@@ -120,6 +126,7 @@ package final class HTTPServer: Sendable {
       self.backlog = backlog
       self.rejection = rejection
       self.uploadGate = uploadGate
+      self.onDescriptorsExhausted = onDescriptorsExhausted
     }
   }
 
@@ -129,6 +136,8 @@ package final class HTTPServer: Sendable {
   package var isTLS: Bool { configuration.tls != nil }
   private let configuration: Configuration
   private let listener: TCPListener
+  /// The 503 for connections the server cannot serve for want of file descriptors.
+  private let overflowAnswer: [UInt8]
   private let state = Locked(State())
 
   private struct State {
@@ -154,7 +163,10 @@ package final class HTTPServer: Sendable {
   package init(configuration: Configuration) throws {
     self.configuration = configuration
     listener = try TCPListener(
-      host: configuration.host, port: configuration.port, backlog: configuration.backlog)
+      host: configuration.host, port: configuration.port, backlog: configuration.backlog,
+      overflowAnswer: Self.overflowAnswer(configuration.rejection),
+      onDescriptorsExhausted: configuration.onDescriptorsExhausted)
+    self.overflowAnswer = Self.overflowAnswer(configuration.rejection)
     port = listener.port
   }
 
@@ -171,7 +183,11 @@ package final class HTTPServer: Sendable {
 
   private func acceptLoop(_ handler: @escaping Handler) async {
     while let socket = try? await listener.accept() {
-      guard let wake = try? WakePipe() else { continue }
+      guard let wake = try? WakePipe() else {
+        // Out of descriptors after accept: the socket is open, so it can still be told.
+        socket.answerAndClose(overflowAnswer)
+        continue
+      }
       // Over the cap with nothing to shed (or stopping): `socket` closes when it goes out of
       // scope.
       guard let id = admit(socket, wake: wake) else { continue }
@@ -278,6 +294,16 @@ package final class HTTPServer: Sendable {
       // After an upgrade the next `next` throws, which ends the loop too.
       guard request.keepsAlive else { return }
     }
+  }
+
+  private static func overflowAnswer(_ rejection: HTTPServerRejection.Provider?) -> [UInt8] {
+    let custom = rejection?(503)
+    var headers = custom?.headers ?? [:]
+    let body = custom?.body ?? []
+    headers["content-length"] = String(body.count)
+    headers["connection"] = "close"
+    return HTTPResponseHead(status: 503, reason: "Service Unavailable", headers: headers)
+      .serialized + body
   }
 
   /// Refuses new connections at once and closes every open one (WebSockets get 1001); their

@@ -103,6 +103,8 @@ final class RelayCore: Sendable {
         let answer: RelayAnswer
         switch status {
         case 408: answer = .retryable(408, .requestTimeout)
+        // Only for want of file descriptors: the same retry advice as a full relay.
+        case 503: answer = .retryable(503, .relayBusy, retryAfter: 1)
         case 413: answer = .permanent(413, .requestTooLarge)
         default: answer = .permanent(status, .invalidRequest)
         }
@@ -111,6 +113,12 @@ final class RelayCore: Sendable {
       },
       uploadGate: { [weak self] head, connection in
         self?.uploadGate(head, connection) ?? .proceed(nil)
+      },
+      onDescriptorsExhausted: { [weak self] in
+        let limit = DescriptorBudget.current().map { " (limit \($0.soft))" } ?? ""
+        self?.log(
+          "out of file descriptors\(limit): new connections get 503 RelayBusy until some "
+            + "close")
       })
   }
 
