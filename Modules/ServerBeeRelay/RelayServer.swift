@@ -29,7 +29,10 @@ import ServerBeeTransport
 ///    ``Configuration/uploadTimeout`` gets 408 `RequestTimeout` at any point);
 /// 6. rate limits per isolate (the whole relay) and per client IP → 429 `RateLimited`,
 ///    `Retry-After: 60`;
-/// 7. requests in flight ≥ ``Limits/maximumInFlight`` → 503 `RelayBusy`, `Retry-After: 1`;
+/// 7. requests in flight ≥ ``Limits/maximumInFlight`` → 503 `RelayBusy`, `Retry-After: 1`
+///    (uploads still arriving count; at the cap the upload that has held its slot longest, past
+///    ``Configuration/uploadGracePeriod``, is cut off with 408 instead; steps 3–7 run as soon
+///    as the head is in when the body is not, and such a refusal closes the connection);
 /// 8. schema (UTF-8, JSON, keys, rules) → 400 `InvalidRequest`;
 /// 9. environment not in ``Configuration/environments`` → 400 `EnvironmentDisabled`;
 /// 10. `expires_at` > now + 1800 → 400 `InvalidRequest`; `expires_at` ≤ now → 200
