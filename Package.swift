@@ -34,6 +34,7 @@ let package = Package(
     .executable(name: "push-pipeline-bench", targets: ["push-pipeline-bench"]),
     .executable(name: "serverbee-simulator", targets: ["serverbee-simulator"]),
     .executable(name: "serverbee-relay", targets: ["serverbee-relay"]),
+    .executable(name: "relay-bench", targets: ["relay-bench"]),
   ],
   targets: [
     // System-library shims (Debian: libsqlite3-dev, libssl-dev, zlib1g-dev).
@@ -169,6 +170,10 @@ let package = Package(
         "ServerBeeRelay",
       ],
       path: "Benchmarks/push-pipeline-bench"),
+    // The relay's cost per accepted send and its memory over many (issue 24).
+    .executableTarget(
+      name: "relay-bench", dependencies: ["ServerBeeRelay", "ServerBeeModels"],
+      path: "Benchmarks/relay-bench"),
     // A decode-only process for the live-stream memory floor (DESIGN §7, issue #13).
     .executableTarget(
       name: "decode-probe", dependencies: ["RealtimeStream", "ServerBeeModels"],
@@ -187,10 +192,12 @@ let package = Package(
       dependencies: ["SecureStore", "ServerBeeModels", "ServerBeeTestSupport"],
       path: "Tests/SecureStoreCrashWriter"),
     .executableTarget(
-      name: "serverbee-simulator", dependencies: ["ServerBeeSimulator", "ServerBeeModels"],
+      name: "serverbee-simulator",
+      dependencies: ["ServerBeeSimulator", "ServerBeeModels", "ServerBeeServerKit"],
       path: "Examples/serverbee-simulator"),
     .executableTarget(
-      name: "serverbee-relay", dependencies: ["ServerBeeRelay", "ServerBeeModels"],
+      name: "serverbee-relay",
+      dependencies: ["ServerBeeRelay", "ServerBeeModels", "ServerBeeServerKit"],
       path: "Examples/serverbee-relay"),
 
     // Tests: one target per module.

@@ -1,5 +1,6 @@
 import Foundation
 import ServerBeeModels
+import ServerBeeServerKit
 import ServerBeeSimulator
 
 #if canImport(Glibc)
@@ -16,9 +17,8 @@ import ServerBeeSimulator
 // --servers N only adds the server-K names that do not exist yet. One simulator per DIR: a
 // second one exits with status 3 before touching it (DIR/simulator.lock).
 //
-// The signal set-up, the JSON line and the wait for SIGINT/SIGTERM repeat serverbee-relay's
-// main.swift. They are not shared yet: a shared helper only pays off once the relay uses it
-// too, and its main.swift was being changed by other work when this was written (issue 24).
+// The signal set-up, the JSON line and the wait for SIGINT/SIGTERM are ServerProcess's
+// (ServerBeeServerKit), shared with serverbee-relay.
 
 let usage = """
   usage: serverbee-simulator --admin NAME:PASSWORD [--port N] [--data DIR]
@@ -58,14 +58,12 @@ let usage = """
 /// The version `--version` prints: the simulator of this package, for the wire contracts it serves.
 let version = "serverbee-simulator 0.2 (ServerBeeKit; ServerBee mobile API, wire contract v1 + v2)"
 
-func log(_ text: String) {
-  FileHandle.standardError.write(Data("serverbee-simulator: \(text)\n".utf8))
-}
+let process = ServerProcess(name: "serverbee-simulator", usage: usage, version: version)
+process.answerHelpAndVersion(CommandLine.arguments)
 
-func fail(_ text: String) -> Never {
-  log(text)
-  exit(2)
-}
+func log(_ text: String) { process.log(text) }
+
+func fail(_ text: String) -> Never { process.fail(text) }
 
 // Process-wide, before any thread starts: the soft descriptor limit up to the hard one, and two
 // malloc arenas instead of one per connection thread (issue 24).
@@ -73,14 +71,6 @@ let descriptorLimit = Simulator.prepareProcess()
 
 var options: [String: [String]] = [:]
 var arguments = CommandLine.arguments.dropFirst()
-if arguments.contains(where: { $0 == "--help" || $0 == "-h" }) {
-  FileHandle.standardOutput.write(Data(usage.utf8))
-  exit(0)
-}
-if arguments.contains("--version") {
-  FileHandle.standardOutput.write(Data((version + "\n").utf8))
-  exit(0)
-}
 while let flag = arguments.popFirst() {
   guard flag.hasPrefix("--"), let value = arguments.popFirst() else {
     fail("expected --flag VALUE, got \(flag) (see --help)")
@@ -160,14 +150,7 @@ case (nil, nil): tls = nil
 default: fail("--tls-cert and --tls-key go together")
 }
 
-// Sockets never raise SIGPIPE (the transport sends with MSG_NOSIGNAL); this is for stdout and
-// stderr, which are pipes to whoever started us and may be closed before we stop.
-signal(SIGPIPE, SIG_IGN)
-var blocked = sigset_t()
-sigemptyset(&blocked)
-sigaddset(&blocked, SIGINT)
-sigaddset(&blocked, SIGTERM)
-pthread_sigmask(SIG_BLOCK, &blocked, nil)
+process.prepareSignals()
 
 do {
   let simulator = try Simulator(configuration: configuration)
@@ -185,22 +168,12 @@ do {
   }
   if servers > 0 { try simulator.ensureServers(count: servers) }
   let url = try simulator.start(port: port, tls: tls)
-  let encoder = JSONEncoder()
-  encoder.outputFormatting = [.withoutEscapingSlashes]
-  func quoted(_ text: String) throws -> String {
-    String(decoding: try encoder.encode(text), as: UTF8.self)
-  }
-  // Exactly one line, keys in this order: {"url":…,"control_token":…}.
-  let line =
-    "{\"url\":\(try quoted(url.absoluteString)),\"control_token\":\(try quoted(simulator.controlToken))}\n"
-  FileHandle.standardOutput.write(Data(line.utf8))
+  try process.announce(url: url, controlToken: simulator.controlToken)
   log("listening on \(url.absoluteString) (data: \(configuration.dataDirectory.path))")
   log(
     "at most \(simulator.maximumConnections) connections (\(descriptorLimit) descriptors; "
       + "a WebSocket takes 5 and 1 thread)")
-  var received: Int32 = 0
-  sigwait(&blocked, &received)
-  log("signal \(received): stopping")
+  process.waitForStopSignal()
   simulator.stop()
   log("stopped")
 } catch let error as ServerBeeSimulatorError where error.code == .dataDirectoryInUse {

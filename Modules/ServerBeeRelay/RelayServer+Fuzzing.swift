@@ -8,4 +8,15 @@ extension RelayServer {
   @_spi(Fuzzing) public static func validateSendBody(_ body: [UInt8]) -> RelaySendRequest? {
     SendValidator.parse(body)
   }
+
+  /// The former schema check on Foundation's `JSONDecoder`, which ``validateSendBody(_:)`` is
+  /// differentially tested and fuzzed against (they differ only on a repeated key, which only
+  /// the reference accepts).
+  /// - Parameter body: The request body.
+  /// - Returns: The request, or `nil`.
+  @_spi(Fuzzing) public static func referenceValidateSendBody(_ body: [UInt8])
+    -> RelaySendRequest?
+  {
+    ReferenceSendValidator.parse(body)
+  }
 }

@@ -29,7 +29,10 @@ import ServerBeeTransport
 ///    ``Configuration/uploadTimeout`` gets 408 `RequestTimeout` at any point);
 /// 6. rate limits per isolate (the whole relay) and per client IP → 429 `RateLimited`,
 ///    `Retry-After: 60`;
-/// 7. requests in flight ≥ ``Limits/maximumInFlight`` → 503 `RelayBusy`, `Retry-After: 1`;
+/// 7. requests in flight ≥ ``Limits/maximumInFlight`` → 503 `RelayBusy`, `Retry-After: 1`
+///    (uploads still arriving count; at the cap the upload that has held its slot longest, past
+///    ``Configuration/uploadGracePeriod``, is cut off with 408 instead; steps 3–7 run as soon
+///    as the head is in when the body is not, and such a refusal closes the connection);
 /// 8. schema (UTF-8, JSON, keys, rules) → 400 `InvalidRequest`;
 /// 9. environment not in ``Configuration/environments`` → 400 `EnvironmentDisabled`;
 /// 10. `expires_at` > now + 1800 → 400 `InvalidRequest`; `expires_at` ≤ now → 200
@@ -66,6 +69,10 @@ public final class RelayServer: Sendable {
     /// The most time the provider may take (then `retryable`/`NetworkUnavailable`); 10 s by
     /// default.
     public var providerTimeout: Duration
+    /// How long an upload holding an in-flight slot is safe from being cut off (408) to make
+    /// room for a new request when ``Limits/maximumInFlight`` are in flight; 1 s by default
+    /// (decision 0009).
+    public var uploadGracePeriod: Duration
     /// The control API token; `nil` (the default) makes a random one.
     public var controlToken: String?
     /// Rate limits and the in-flight cap.
@@ -99,6 +106,7 @@ public final class RelayServer: Sendable {
       self.topic = topic
       self.uploadTimeout = uploadTimeout
       self.providerTimeout = providerTimeout
+      self.uploadGracePeriod = .seconds(1)
       self.controlToken = controlToken
       self.limits = limits
       self.maximumBodySize = 8192
@@ -171,6 +179,9 @@ public final class RelayServer: Sendable {
   public var configuration: Configuration { core.configuration }
   /// The provider.
   public var provider: any PushProvider { core.provider }
+  /// The `POST /v1/send` requests in flight now, uploads still arriving included (503
+  /// `RelayBusy` at ``Limits/maximumInFlight``).
+  public var requestsInFlight: Int { core.inFlight.count }
 
   private let core: RelayCore
   private let server = Locked<HTTPServer?>(nil)

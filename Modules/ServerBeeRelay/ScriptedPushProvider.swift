@@ -1,6 +1,6 @@
 import ServerBeeModels
 
-/// A push provider that answers from a script and records every delivery it was given: for
+/// A push provider that answers from a script and records the deliveries it was given: for
 /// tests, demos and the simulator's push pipeline.
 ///
 /// ```swift
@@ -19,9 +19,16 @@ import ServerBeeModels
 /// Scripts can delay an answer (longer than a client's timeout, to test timeouts) or hold it
 /// until ``release()`` (to keep requests in flight). Held and delayed answers end early when the
 /// relay cancels the call (its provider timeout).
+///
+/// ``received()`` keeps the newest ``maximumReceived`` deliveries (1000 by default) in a ring,
+/// about 5 KiB each: memory stays flat however many pass. `serverbee-relay` keeps none unless
+/// started with `--capture N`.
 public final class ScriptedPushProvider: PushProvider {
   /// The provider for deliveries nothing is scripted for, if any.
   public let fallback: (any PushProvider)?
+  /// How many deliveries ``received()`` keeps, newest last; 0 keeps none (``waitUntilReceived(count:)``
+  /// still counts every delivery).
+  public let maximumReceived: Int
   private let clock: RelayClock
   private let state: Locked<State>
 
@@ -29,7 +36,9 @@ public final class ScriptedPushProvider: PushProvider {
     var perToken: [String: ScriptedAnswer] = [:]
     var queue: [ScriptedAnswer] = []
     var defaultAnswer: ScriptedAnswer
-    var received: [RelayDelivery] = []
+    var received: CaptureRing<RelayDelivery>
+    /// Every delivery so far, kept or not.
+    var receivedTotal = 0
     var receivedWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
     var held: [Int: CheckedContinuation<Void, Never>] = [:]
     var cancelledHolds: Set<Int> = []
@@ -42,13 +51,19 @@ public final class ScriptedPushProvider: PushProvider {
   ///     `accepted` by default.
   ///   - fallback: A provider for deliveries nothing is scripted for; `nil` by default.
   ///   - clock: The clock for delays; the system clock by default.
+  ///   - maximumReceived: How many deliveries ``received()`` keeps (oldest dropped); 1000 by
+  ///     default, 0 for none.
   public init(
     defaultAnswer: ScriptedAnswer = ScriptedAnswer(.accepted),
-    fallback: (any PushProvider)? = nil, clock: RelayClock = .system
+    fallback: (any PushProvider)? = nil, clock: RelayClock = .system,
+    maximumReceived: Int = 1000
   ) {
     self.fallback = fallback
     self.clock = clock
-    state = Locked(State(defaultAnswer: defaultAnswer))
+    self.maximumReceived = max(0, maximumReceived)
+    state = Locked(
+      State(
+        defaultAnswer: defaultAnswer, received: CaptureRing(capacity: maximumReceived)))
   }
 
   /// Answers every later delivery to `deviceToken` this way (until ``clearScripts()`` or
@@ -107,23 +122,28 @@ public final class ScriptedPushProvider: PushProvider {
     }
   }
 
-  /// Every delivery received so far, oldest first (including those answered by the fallback).
+  /// The newest deliveries received, at most ``maximumReceived``, oldest first (including
+  /// those answered by the fallback).
   /// - Returns: The deliveries.
   public func received() -> [RelayDelivery] {
-    state.withLock { $0.received }
+    state.withLock { $0.received.elements }
   }
 
-  /// Forgets the recorded deliveries.
+  /// Forgets the recorded deliveries, and the count ``waitUntilReceived(count:)`` waits on.
   public func clearReceived() {
-    state.withLock { $0.received = [] }
+    state.withLock {
+      $0.received.removeAll()
+      $0.receivedTotal = 0
+    }
   }
 
-  /// Waits until at least `count` deliveries have been received in total.
+  /// Waits until at least `count` deliveries have been received in total (kept or not) since
+  /// the start or the last ``clearReceived()``.
   /// - Parameter count: The number to wait for.
   public func waitUntilReceived(count: Int) async {
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
       let ready = state.withLock { state -> Bool in
-        guard state.received.count < count else { return true }
+        guard state.receivedTotal < count else { return true }
         state.receivedWaiters.append((count, continuation))
         return false
       }
@@ -150,7 +170,8 @@ public final class ScriptedPushProvider: PushProvider {
     let (scripted, ready) = state.withLock {
       state -> (ScriptedAnswer?, [CheckedContinuation<Void, Never>]) in
       state.received.append(delivery)
-      let count = state.received.count
+      state.receivedTotal += 1
+      let count = state.receivedTotal
       let ready = state.receivedWaiters.filter { $0.count <= count }.map(\.continuation)
       state.receivedWaiters.removeAll { $0.count <= count }
       if let answer = state.perToken[delivery.deviceToken] { return (answer, ready) }

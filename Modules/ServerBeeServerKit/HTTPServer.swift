@@ -88,6 +88,13 @@ package final class HTTPServer: Sendable {
     /// waits in the listen queue); `nil` (the default) closes refused connections without an
     /// answer. Called on the accept loop: keep it short.
     package var onRefusal: (@Sendable (Refusal) -> Void)?
+    /// Asked about each request whose head arrives before all of its body; `nil` (every body
+    /// is read) by default.
+    package var uploadGate: HTTPUploadGate?
+    /// Called when the process runs out of file descriptors (at most once a minute); new
+    /// connections then get 503 with ``rejection``'s headers and body for 503, and are closed.
+    /// `nil` by default. See ``DescriptorBudget``.
+    package var onDescriptorsExhausted: (@Sendable () -> Void)?
 
     /// Creates a configuration with the documented defaults.
     /// - Parameters:
@@ -105,6 +112,8 @@ package final class HTTPServer: Sendable {
     ///   - backlog: The listen backlog.
     ///   - rejection: The rejection headers and bodies.
     ///   - onRefusal: Told about refused connections.
+    ///   - uploadGate: The gate for requests whose body is still arriving.
+    ///   - onDescriptorsExhausted: The report of running out of file descriptors.
     package init(
       host: String = "127.0.0.1", port: UInt16 = 0, tls: TLSServerIdentity? = nil,
       maximumConnections: Int = 1024, sheddingGracePeriod: Duration = .seconds(1),
@@ -112,7 +121,8 @@ package final class HTTPServer: Sendable {
       idleTimeout: Duration = .seconds(30), handshakeTimeout: Duration = .seconds(10),
       maximumBodySize: Int = 1 << 20,
       headLimits: HTTPHeadCodec.Limits = HTTPHeadCodec.Limits(), backlog: Int32 = 512,
-      rejection: HTTPServerRejection.Provider? = nil,
+      rejection: HTTPServerRejection.Provider? = nil, uploadGate: HTTPUploadGate? = nil,
+      onDescriptorsExhausted: (@Sendable () -> Void)? = nil,
       onRefusal: (@Sendable (Refusal) -> Void)? = nil
     ) {
       self.host = host
@@ -129,6 +139,8 @@ package final class HTTPServer: Sendable {
       self.backlog = backlog
       self.rejection = rejection
       self.onRefusal = onRefusal
+      self.uploadGate = uploadGate
+      self.onDescriptorsExhausted = onDescriptorsExhausted
     }
   }
 
@@ -146,6 +158,8 @@ package final class HTTPServer: Sendable {
   package var isTLS: Bool { configuration.tls != nil }
   private let configuration: Configuration
   private let listener: TCPListener
+  /// The 503 for connections the server cannot serve for want of file descriptors.
+  private let overflowAnswer: [UInt8]
   private let state = Locked(State())
 
   private struct State {
@@ -170,11 +184,22 @@ package final class HTTPServer: Sendable {
   /// - Throws: ``ServerBeeTransportError`` with `connectionFailed` or `invalidURL`.
   package init(configuration: Configuration) throws {
     self.configuration = configuration
+    // Running out in `accept` is told to both observers (the listener reports at most once a
+    // minute).
+    let report = configuration.onRefusal
+    let notify = configuration.onDescriptorsExhausted
     var exhausted: (@Sendable () -> Void)?
-    if let report = configuration.onRefusal { exhausted = { report(.outOfDescriptors) } }
+    if report != nil || notify != nil {
+      exhausted = { @Sendable in
+        notify?()
+        report?(.outOfDescriptors)
+      }
+    }
     listener = try TCPListener(
       host: configuration.host, port: configuration.port, backlog: configuration.backlog,
-      onDescriptorExhaustion: exhausted)
+      overflowAnswer: Self.overflowAnswer(configuration.rejection),
+      onDescriptorsExhausted: exhausted)
+    self.overflowAnswer = Self.overflowAnswer(configuration.rejection)
     port = listener.port
   }
 
@@ -191,12 +216,18 @@ package final class HTTPServer: Sendable {
 
   private func acceptLoop(_ handler: @escaping Handler) async {
     while let socket = try? await listener.accept() {
-      // Out of descriptors or over the cap with nothing to shed: a 503, not a silent reset
-      // (issue 24). Stopping: `socket` closes when it goes out of scope.
       guard let wake = try? WakePipe() else {
-        refuse(socket, .outOfDescriptors)
+        // Out of descriptors after accept: the socket is open, so it can still be told (a 503,
+        // never a silent reset; issue 24).
+        if configuration.onRefusal != nil {
+          refuse(socket, .outOfDescriptors)
+        } else {
+          socket.answerAndClose(overflowAnswer)
+        }
         continue
       }
+      // Over the cap with nothing to shed: a 503 for servers that asked, else closed at once
+      // (stopping: `socket` closes when it goes out of scope).
       guard let id = admit(socket, wake: wake) else {
         if !state.withLock({ $0.stopping }) { refuse(socket, .full) }
         continue
@@ -311,7 +342,7 @@ package final class HTTPServer: Sendable {
         let request = try? await connection.next(
           timeout: configuration.requestTimeout, headTimeout: configuration.requestHeadTimeout,
           idleTimeout: configuration.idleTimeout, maxBodySize: configuration.maximumBodySize,
-          limits: configuration.headLimits)
+          limits: configuration.headLimits, uploadGate: configuration.uploadGate)
       else { return }
       await handler(request)
       if !request.wasAnswered {
@@ -321,6 +352,16 @@ package final class HTTPServer: Sendable {
       // After an upgrade the next `next` throws, which ends the loop too.
       guard request.keepsAlive else { return }
     }
+  }
+
+  private static func overflowAnswer(_ rejection: HTTPServerRejection.Provider?) -> [UInt8] {
+    let custom = rejection?(503)
+    var headers = custom?.headers ?? [:]
+    let body = custom?.body ?? []
+    headers["content-length"] = String(body.count)
+    headers["connection"] = "close"
+    return HTTPResponseHead(status: 503, reason: "Service Unavailable", headers: headers)
+      .serialized + body
   }
 
   /// Refuses new connections at once and closes every open one (WebSockets get 1001); their

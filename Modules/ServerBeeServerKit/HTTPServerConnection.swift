@@ -49,6 +49,8 @@ package final class HTTPServerConnection: @unchecked Sendable {
   private var buffer: [UInt8] = []
   private var scratch = [UInt8](repeating: 0, count: 16 * 1024)
   private var continueSent = false
+  /// What the upload gate said about the request being received (reset by each `next`).
+  private var gate = GateState.unasked
   /// When the request being received started; `nil` while idle between keep-alive requests.
   private var requestStart: ContinuousClock.Instant?
   /// Whether a request was returned before (so the connection is being kept alive).
@@ -128,6 +130,8 @@ package final class HTTPServerConnection: @unchecked Sendable {
   ///     request; `nil` (the default) for `timeout`.
   ///   - maxBodySize: The largest `content-length` body accepted; 1 MiB by default.
   ///   - limits: The head limits; 16 KiB and 100 header lines by default.
+  ///   - uploadGate: Asked once the head has arrived without all of the body; `nil` (the
+  ///     default) reads every body.
   /// - Returns: The request, or `nil` when the connection is over: the peer closed, sent
   ///   nothing in time, or stayed idle between requests; a response said `connection: close`;
   ///   or ``close()`` was called.
@@ -137,7 +141,8 @@ package final class HTTPServerConnection: @unchecked Sendable {
   ///   `connectionLost`, `connectionClosed` (after an upgrade); or `CancellationError`.
   package func next(
     timeout: Duration = .seconds(10), headTimeout: Duration? = nil, idleTimeout: Duration? = nil,
-    maxBodySize: Int = 1 << 20, limits: HTTPHeadCodec.Limits = HTTPHeadCodec.Limits()
+    maxBodySize: Int = 1 << 20, limits: HTTPHeadCodec.Limits = HTTPHeadCodec.Limits(),
+    uploadGate: HTTPUploadGate? = nil
   ) async throws -> HTTPServerRequest? {
     let (closed, upgraded) = shared.withLock { ($0.closed, $0.webSocket != nil) }
     if upgraded {
@@ -147,7 +152,8 @@ package final class HTTPServerConnection: @unchecked Sendable {
     let now = ContinuousClock.now
     let budget = Budget(
       request: timeout, head: min(headTimeout ?? timeout, timeout),
-      idleDeadline: now.advanced(by: idleTimeout ?? timeout))
+      idleDeadline: now.advanced(by: idleTimeout ?? timeout), uploadGate: uploadGate)
+    gate = .unasked
     if !hasServed || !buffer.isEmpty {
       requestStart = now
       let since = hasServed ? now : acceptedAt
@@ -167,15 +173,26 @@ package final class HTTPServerConnection: @unchecked Sendable {
       switch outcome {
       case .request(let head, let body):
         hasServed = true
-        return HTTPServerRequest(head: head, body: body, connection: self)
+        var ticket: HTTPRequestTicket?
+        if case .proceeding(let held) = gate { ticket = held }
+        gate = .unasked
+        return HTTPServerRequest(head: head, body: body, connection: self, ticket: ticket)
       case .closed, .wouldBlock:
+        endGateTicket()
         finish()
         return nil
       }
     } catch {
+      endGateTicket()
       finish()
       throw error
     }
+  }
+
+  /// Ends the ticket of a request the connection gave up on.
+  private func endGateTicket() {
+    if case .proceeding(let ticket) = gate { ticket?.end() }
+    gate = .unasked
   }
 
   /// Runs blocking work of a request handler (disk, database locks) on the connection's own
@@ -226,8 +243,9 @@ package final class HTTPServerConnection: @unchecked Sendable {
   /// Asks the connection to end to make room for a new one, from any thread: the owning thread
   /// answers 408 when part of a request had arrived and closes, or closes silently when none
   /// had. Refused (`false`) while a complete request is being handled, after an upgrade, or
-  /// once closed; then nothing changes.
-  func shed() -> Bool {
+  /// once closed; then nothing changes. ``HTTPServer`` sheds at its connection cap; the relay
+  /// also sheds an upload that holds an in-flight slot too long (see ``HTTPUploadGate``).
+  package func shed() -> Bool {
     let accepted = shared.withLock { state -> Bool in
       guard !state.closed, !state.shedRequested, !state.upgrading, state.webSocket == nil,
         state.activity != .handling
@@ -350,6 +368,12 @@ package final class HTTPServerConnection: @unchecked Sendable {
 
   // MARK: - Reading
 
+  private enum GateState {
+    case unasked
+    case proceeding(HTTPRequestTicket?)
+    case answering(HTTPResponseHead, [UInt8])
+  }
+
   private enum Outcome {
     case request(HTTPRequestHead, [UInt8])
     case closed
@@ -364,6 +388,8 @@ package final class HTTPServerConnection: @unchecked Sendable {
     var head: Duration
     /// Until when an idle keep-alive connection waits for the next request's first byte.
     var idleDeadline: ContinuousClock.Instant
+    /// Asked once the head of a request has arrived without all of its body.
+    var uploadGate: HTTPUploadGate?
   }
 
   /// Parses buffered bytes and reads more until a request is complete. Without `blocking` it
@@ -389,8 +415,20 @@ package final class HTTPServerConnection: @unchecked Sendable {
         throw ServerBeeTransportError(.malformedHTTPHead, detail)
       case .incompleteHead:
         headComplete = false
-      case .incompleteBody(let expectsContinue):
+      case .incompleteBody(let head, let expectsContinue):
         headComplete = true
+        if case .unasked = gate, let uploadGate = budget.uploadGate {
+          switch uploadGate(head, self) {
+          case .proceed(let ticket): gate = .proceeding(ticket)
+          case .answer(let head, let body): gate = .answering(head, body)
+          }
+        }
+        if case .answering(let head, let body) = gate {
+          guard blocking else { return .wouldBlock }
+          answerBeforeBody(head, body)
+          throw ServerBeeTransportError(
+            .connectionClosed, "the request was answered before its body arrived")
+        }
         if expectsContinue && !continueSent {
           guard blocking else { return .wouldBlock }
           try BlockingIO.writeAll(
@@ -433,6 +471,40 @@ package final class HTTPServerConnection: @unchecked Sendable {
           reject(408, "Request Timeout")
           throw error
         }
+      }
+    }
+  }
+
+  /// Writes an upload gate's answer (bounded to 5 s, best effort), then reads and drops what
+  /// the peer still sends for at most 1 s or 64 KiB: closing with unread bytes would reset the
+  /// connection, and a reset can destroy the answer before the peer reads it. The caller then
+  /// closes.
+  private func answerBeforeBody(_ head: HTTPResponseHead, _ body: [UInt8]) {
+    var head = head
+    head.headers["content-length"] = String(body.count)
+    head.headers["connection"] = "close"
+    let now = ContinuousClock.now
+    do {
+      try BlockingIO.writeAll(
+        head.serialized + body, to: stream, deadline: now.advanced(by: .seconds(5)), wake: wake)
+    } catch {
+      return
+    }
+    // A plain peer that waits for the end of the stream sees it now; under TLS the stream
+    // closes properly in `finish()`.
+    if !isTLS { _ = shutdown(stream.descriptor, Int32(SHUT_WR)) }
+    let deadline = ContinuousClock.now.advanced(by: .seconds(1))
+    var dropped = 0
+    while dropped < 64 * 1024 {
+      switch try? scratch.withUnsafeMutableBytes({ try stream.read(into: $0) }) {
+      case .bytes(let count)?: dropped += count
+      case .wouldBlock?:
+        guard
+          (try? wake.wait(
+            for: stream.descriptor, events: Int16(POLLIN), until: deadline,
+            what: "the rest of a refused request")) != nil
+        else { return }
+      case .endOfStream?, nil: return
       }
     }
   }

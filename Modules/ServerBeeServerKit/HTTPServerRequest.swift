@@ -35,11 +35,16 @@ package final class HTTPServerRequest: Sendable {
   package let connection: HTTPServerConnection
   /// Whether the connection stays open after ``respond(_:body:)``.
   package let keepsAlive: Bool
+  /// What the server's ``HTTPUploadGate`` gave the request, if it met the gate; ended when the
+  /// request is answered (responded to or upgraded).
+  package let ticket: HTTPRequestTicket?
   private let answered = Locked(false)
 
   init(
-    head: HTTPRequestHead, body: [UInt8], connection: HTTPServerConnection, keepAlive: Bool = true
+    head: HTTPRequestHead, body: [UInt8], connection: HTTPServerConnection, keepAlive: Bool = true,
+    ticket: HTTPRequestTicket? = nil
   ) {
+    self.ticket = ticket
     self.head = head
     self.body = body
     self.connection = connection
@@ -140,5 +145,6 @@ package final class HTTPServerRequest: Sendable {
     guard first else {
       throw ServerBeeTransportError(.connectionClosed, "the request was already answered")
     }
+    ticket?.end()
   }
 }

@@ -23,22 +23,48 @@ package final class TCPListener: Sendable {
   private let descriptor: Int32
   private let wake: WakePipe
   private let closed = Locked(false)
-  private let onDescriptorExhaustion: (@Sendable () -> Void)?
+  private let overflow: Overflow
+
+  /// What a listener out of file descriptors does (see ``init(host:port:backlog:overflowAnswer:onDescriptorsExhausted:)``).
+  private final class Overflow: Sendable {
+    let answer: [UInt8]
+    let notify: (@Sendable () -> Void)?
+    /// A descriptor kept open to be closed when the process has none left, so that one waiting
+    /// connection can still be accepted, answered and closed; -1 while spent.
+    let reserve = Locked<Int32>(-1)
+    /// When the last report was made (at most one a minute).
+    let reported = Locked<ContinuousClock.Instant?>(nil)
+
+    init(answer: [UInt8], notify: (@Sendable () -> Void)?) {
+      self.answer = answer
+      self.notify = notify
+      reserve.withLock { $0 = Overflow.openReserve() }
+    }
+
+    deinit {
+      let spare = reserve.withLock { $0 }
+      if spare >= 0 { Posix.closeDescriptor(spare) }
+    }
+
+    static func openReserve() -> Int32 { open("/dev/null", O_RDONLY | O_CLOEXEC) }
+  }
 
   /// Binds and listens.
   /// - Parameters:
   ///   - host: An IP address to bind (IPv6 when it contains `:`); `127.0.0.1` by default.
   ///   - port: The port, or 0 for an ephemeral one.
   ///   - backlog: The queue of connections not yet accepted; 128 by default.
-  ///   - onDescriptorExhaustion: Told each time `accept` finds no free descriptor; the
-  ///     listener then retries every 100 ms (the connection waits in the queue). `nil` by
-  ///     default.
+  ///   - overflowAnswer: The bytes written to a connection accepted when the process is out of
+  ///     file descriptors (with a descriptor kept in reserve for it), before it is closed;
+  ///     empty (the default) closes it without a word. Without a reserve left, ``accept()``
+  ///     waits for descriptors to be freed (checking every 100 ms) instead of failing.
+  ///   - onDescriptorsExhausted: Called when descriptors run out, at most once a minute.
   /// - Throws: ``ServerBeeTransportError`` with `connectionFailed`.
   package init(
     host: String = "127.0.0.1", port: UInt16 = 0, backlog: Int32 = 128,
-    onDescriptorExhaustion: (@Sendable () -> Void)? = nil
+    overflowAnswer: [UInt8] = [], onDescriptorsExhausted: (@Sendable () -> Void)? = nil
   ) throws {
-    self.onDescriptorExhaustion = onDescriptorExhaustion
+    overflow = Overflow(answer: overflowAnswer, notify: onDescriptorsExhausted)
     let isIPv6 = host.contains(":")
     let fd = socket(isIPv6 ? AF_INET6 : AF_INET, Posix.streamSocketType, 0)
     guard fd >= 0 else {
@@ -112,7 +138,7 @@ package final class TCPListener: Sendable {
     let descriptor = descriptor
     let wake = wake
     let closed = closed
-    let exhausted = onDescriptorExhaustion
+    let overflow = overflow
     return try await BlockingIO.run(wake: wake) { () throws -> AcceptedSocket in
       while true {
         if closed.withLock({ $0 }) {
@@ -125,24 +151,67 @@ package final class TCPListener: Sendable {
           return AcceptedSocket(
             descriptor: fd, peerAddress: Posix.peerAddress(fd), acceptedAt: .now)
         }
-        // Out of descriptors: the listener used to end here and the server stopped accepting
-        // for good, without a word (issue 24). Now it waits for one to be freed.
-        let outOfDescriptors = errno == EMFILE || errno == ENFILE
-        guard errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR || outOfDescriptors
-        else {
+        let failure = errno
+        var pause: Int32 = -1
+        switch failure {
+        case EAGAIN, EWOULDBLOCK, EINTR, ECONNABORTED, EPROTO:
+          break
+        case EMFILE, ENFILE, ENOBUFS, ENOMEM:
+          // Out of descriptors (or kernel memory): answer one waiting connection with the
+          // reserve, else wait a little for descriptors to be freed. Failing here would end
+          // the server's accept loop for good.
+          if failure == EMFILE || failure == ENFILE { Self.reportExhausted(overflow) }
+          if Self.answerWithReserve(descriptor, overflow) { continue }
+          pause = 100
+        default:
           throw ServerBeeTransportError(.connectionFailed, "accept failed: \(Posix.errorText())")
         }
-        if outOfDescriptors { exhausted?() }
         var fds = [
           pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0),
           pollfd(fd: wake.readDescriptor, events: Int16(POLLIN), revents: 0),
         ]
-        if outOfDescriptors { fds[0].events = 0 }
-        _ = Posix.poll(&fds, milliseconds: outOfDescriptors ? 100 : -1)
-        if fds[1].revents != 0 { wake.drain() }
+        if pause >= 0 { fds.removeFirst() }
+        _ = Posix.poll(&fds, milliseconds: pause)
+        if fds.last?.revents ?? 0 != 0 { wake.drain() }
         if wake.isCancelled { throw CancellationError() }
       }
     }.value
+  }
+
+  private static func reportExhausted(_ overflow: Overflow) {
+    let now = ContinuousClock.now
+    let report = overflow.reported.withLock { last -> Bool in
+      if let last, now - last < .seconds(60) { return false }
+      last = now
+      return true
+    }
+    if report { overflow.notify?() }
+  }
+
+  /// Spends the reserve descriptor on one waiting connection: accepts it, reads what it sent
+  /// already (so that closing does not reset the connection and lose the answer), writes the
+  /// overflow answer and closes it, then takes the reserve back. `false` without a reserve.
+  private static func answerWithReserve(_ listener: Int32, _ overflow: Overflow) -> Bool {
+    let spare = overflow.reserve.withLock { reserve -> Int32 in
+      defer { reserve = -1 }
+      return reserve
+    }
+    guard spare >= 0 else { return false }
+    Posix.closeDescriptor(spare)
+    let fd = Posix.accept(listener)
+    if fd >= 0 {
+      var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
+      _ = Posix.poll(&fds, milliseconds: 100)
+      var scratch = [UInt8](repeating: 0, count: 16 * 1024)
+      _ = scratch.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+      _ = overflow.answer.withUnsafeBytes {
+        send(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL))
+      }
+      _ = shutdown(fd, Int32(SHUT_WR))
+      Posix.closeDescriptor(fd)
+    }
+    overflow.reserve.withLock { $0 = Overflow.openReserve() }
+    return fd >= 0
   }
 
   /// Stops accepting at once: new connections are refused and a pending ``accept()`` throws.
@@ -171,6 +240,17 @@ package final class AcceptedSocket: @unchecked Sendable {
     owned = Locked(descriptor)
     self.peerAddress = peerAddress
     self.acceptedAt = acceptedAt
+  }
+
+  /// Writes `bytes` without waiting (best effort) and closes: for a connection the server
+  /// cannot take on.
+  func answerAndClose(_ bytes: [UInt8]) {
+    guard let fd = take() else { return }
+    _ = bytes.withUnsafeBytes {
+      send(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL))
+    }
+    _ = shutdown(fd, Int32(SHUT_WR))
+    Posix.closeDescriptor(fd)
   }
 
   /// Hands the descriptor to a new owner; `nil` if it was already taken.

@@ -149,3 +149,37 @@ struct ProviderTests {
     #expect(harness.provider.received().count == 2)
   }
 }
+
+/// Issue 24: the scripted provider keeps its deliveries in a bounded ring.
+@Suite struct ScriptedPushProviderRingTests {
+  static func delivery(_ index: Int) -> RelayDelivery {
+    let request = RelaySendRequest(
+      deviceToken: String(format: "%04x", index), environment: .sandbox,
+      eventID: SendBody.eventID, expiresAt: RelayHarness.start + 600,
+      envelope: PushEnvelope(
+        version: 1, keyID: SendBody.keyID, identity: SendBody.identity, nonce: SendBody.nonce,
+        ciphertext: SendBody.ciphertext))
+    return RelayDelivery(
+      request: request, topic: "app.serverbee", body: Data(), clientAddress: "127.0.0.1",
+      receivedAt: RelayHarness.start)
+  }
+
+  @Test func receivedKeepsTheNewestDeliveriesOnly() async {
+    let provider = ScriptedPushProvider(maximumReceived: 3)
+    for index in 0..<5 { _ = await provider.deliver(Self.delivery(index)) }
+    #expect(provider.received().map(\.deviceToken) == ["0002", "0003", "0004"])
+    await provider.waitUntilReceived(count: 5)
+    provider.clearReceived()
+    #expect(provider.received().isEmpty)
+    _ = await provider.deliver(Self.delivery(5))
+    #expect(provider.received().map(\.deviceToken) == ["0005"])
+  }
+
+  @Test func aCapOfZeroKeepsNothingButStillCounts() async {
+    let provider = ScriptedPushProvider(maximumReceived: 0)
+    for index in 0..<3 { _ = await provider.deliver(Self.delivery(index)) }
+    #expect(provider.received().isEmpty)
+    await provider.waitUntilReceived(count: 3)
+    #expect(ScriptedPushProvider().maximumReceived == 1000)
+  }
+}

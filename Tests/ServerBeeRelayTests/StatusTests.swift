@@ -154,6 +154,79 @@ struct StatusTests {
     #expect(after.isVerdict(200, .accepted, .accepted))
   }
 
+  /// Issue 24: uploads count as in flight, as the Worker counts them. With the default cap of
+  /// 32 held by slow uploads, a 33rd request (slow or not) is `RelayBusy` from its head alone.
+  @Test func thirtyTwoSlowUploadsMakeTheNextRequestRelayBusy() async throws {
+    // A long grace period: this test is about the cap, not about cutting slow uploads off.
+    let harness = try await RelayHarness { $0.uploadGracePeriod = .seconds(600) }
+    let cap = harness.relay.configuration.limits.maximumInFlight
+    #expect(cap == 32)
+    let body = SendBody().bytes
+    var uploads: [RelayClient] = []
+    for _ in 0..<cap { uploads.append(try harness.startUpload(body)) }
+    try await harness.waitUntil { harness.relay.requestsInFlight == cap }
+
+    let late = try harness.startUpload(body)
+    let busy = try #require(await late.response())
+    #expect(busy.isVerdict(503, .retryable, .relayBusy), "\(busy.text)")
+    #expect(busy.text == #"{"outcome":"retryable","reason":"RelayBusy","device_invalid":false}"#)
+    #expect(busy.headers["retry-after"] == "1")
+    let complete = try #require(await harness.send(SendBody(token: "ee")))
+    #expect(complete.isVerdict(503, .retryable, .relayBusy))
+    #expect(complete.headers["retry-after"] == "1")
+
+    for client in uploads { client.send(Array(body.dropFirst(10))) }
+    for client in uploads {
+      let reply = try #require(await client.response())
+      #expect(reply.isVerdict(200, .accepted, .accepted), "\(reply.text)")
+    }
+    try await harness.waitUntil { harness.relay.requestsInFlight == 0 }
+    let after = try #require(await harness.send(SendBody(token: "ee")))
+    #expect(after.isVerdict(200, .accepted, .accepted))
+    #expect(harness.provider.received().count == cap + 1)
+  }
+
+  /// The slowloris protection of decision 0006 holds for the in-flight cap too (decision
+  /// 0009): at the cap, a new request cuts off the upload that has been arriving the longest,
+  /// once past the grace period (0 here), instead of being refused.
+  @Test func aNewRequestCutsOffTheOldestSlowUploadPastItsGracePeriod() async throws {
+    let harness = try await RelayHarness {
+      $0.limits.maximumInFlight = 2
+      $0.uploadGracePeriod = .zero
+    }
+    let body = SendBody().bytes
+    let oldest = try harness.startUpload(body)
+    try await harness.waitUntil { harness.relay.requestsInFlight == 1 }
+    let newer = try harness.startUpload(body)
+    try await harness.waitUntil { harness.relay.requestsInFlight == 2 }
+
+    let served = try #require(await harness.send(SendBody(token: "ee")))
+    #expect(served.isVerdict(200, .accepted, .accepted), "\(served.text)")
+    let cutOff = try #require(await oldest.response())
+    #expect(cutOff.isVerdict(408, .retryable, .requestTimeout), "\(cutOff.text)")
+    newer.send(Array(body.dropFirst(10)))
+    let finished = try #require(await newer.response())
+    #expect(finished.isVerdict(200, .accepted, .accepted), "\(finished.text)")
+  }
+
+  /// A request held by the provider is never cut off: with every slot held that way, a new
+  /// upload is `RelayBusy` from its head.
+  @Test func requestsBeingHandledAreNeverCutOff() async throws {
+    let harness = try await RelayHarness {
+      $0.limits.maximumInFlight = 1
+      $0.uploadGracePeriod = .zero
+    }
+    harness.provider.setDefault(.held(.accepted))
+    let held = Task { await harness.send(SendBody(token: "01")) }
+    await harness.provider.waitUntilReceived(count: 1)
+    let late = try harness.startUpload(SendBody(token: "02").bytes)
+    let busy = try #require(await late.response())
+    #expect(busy.isVerdict(503, .retryable, .relayBusy), "\(busy.text)")
+    harness.provider.release()
+    let first = try #require(await held.value)
+    #expect(first.isVerdict(200, .accepted, .accepted))
+  }
+
   @Test(arguments: ["", "bad topic"])
   func aRelayWithoutAUsableTopicIsNotConfigured(_ topic: String) async throws {
     let harness = try await RelayHarness { $0.topic = topic }

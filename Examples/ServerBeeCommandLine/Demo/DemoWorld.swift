@@ -42,7 +42,14 @@ struct DemoWorld: Sendable {
   /// Starts a simulator with its data in `directory`, seeded for the demo.
   /// - Throws: ``CommandLineError`` with `.localFailure` when it cannot start or be seeded.
   static func start(dataDirectory directory: URL) async throws -> DemoWorld {
-    let relay = RelayServer(provider: LocalDevicePushProvider())
+    // The relay reads the simulator's clock, so pushes sent after a clock advance are not
+    // refused as expiring too far ahead of the relay's own now (issue 24).
+    let simulatorClock = SimulatorClock()
+    let relayClock = RelayClock(now: {
+      Int64(simulatorClock.now.timeIntervalSince1970.rounded(.down))
+    })
+    let relay = RelayServer(
+      provider: LocalDevicePushProvider(clock: relayClock), clock: relayClock)
     let relayURL: URL
     do {
       relayURL = try relay.start(port: 0)
@@ -57,7 +64,7 @@ struct DemoWorld: Sendable {
     let adminID: String
     let password = UUID().uuidString  // never printed
     do {
-      simulator = try Simulator(configuration: configuration)
+      simulator = try Simulator(configuration: configuration, clock: simulatorClock)
       adminID = try simulator.createUser(username: "admin", password: password, role: "admin")
       url = try simulator.start(port: 0)
     } catch {

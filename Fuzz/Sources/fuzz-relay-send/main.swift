@@ -3,7 +3,9 @@
 // 2–1024, sandbox or production, lowercase UUIDs, a safe positive integer expiry, envelope
 // version 1 with a 64-hex identity, canonical base64 nonce of 12 bytes and ciphertext of
 // 16–2070 bytes); the accepted request, written as a server writes it, is accepted again as
-// the same request (a fixed point).
+// the same request (a fixed point); and it agrees with the former JSONDecoder check (issue 24):
+// whatever the hand-written check accepts, the reference accepts as the same request, and what
+// only the reference accepts (a repeated key) is accepted by both once written canonically.
 import Foundation
 import FuzzSupport
 import ServerBeeModels
@@ -23,7 +25,16 @@ func canonicalBase64Count(_ text: String) -> Int? {
 }
 
 func fuzzOne(_ bytes: [UInt8]) {
-  guard let request = RelayServer.validateSendBody(bytes) else { return }
+  let reference = RelayServer.referenceValidateSendBody(bytes)
+  guard let request = RelayServer.validateSendBody(bytes) else {
+    if let reference, let written = try? WireJSON.encode(reference) {
+      check(
+        RelayServer.validateSendBody(Array(written)) == reference,
+        "only the reference accepts the canonical form of \(describe(Data(bytes)))")
+    }
+    return
+  }
+  check(reference == request, "the reference judges \(describe(Data(bytes))) otherwise")
   let token = request.deviceToken
   check(
     (2...1024).contains(token.utf8.count) && token.utf8.count % 2 == 0 && isLowercaseHex(token),

@@ -22,6 +22,8 @@ struct ControlAPI {
       return
     }
     switch (method, segments.joined(separator: "/")) {
+    case ("GET", "clock"), ("POST", "clock/advance"), ("POST", "clock/set"):
+      await clock(request, segments.last ?? "")
     case ("GET", "requests"):
       await json(request, Self.capturesJSON(core.captures()))
     case ("DELETE", "requests"):
@@ -37,6 +39,23 @@ struct ControlAPI {
     default:
       await bare(request, 404)
     }
+  }
+
+  /// `GET /__relay/clock`, `POST /__relay/clock/advance {"seconds":N}` (N ≥ 0, whole) and
+  /// `POST /__relay/clock/set {"now":T}` (T ≥ 0, whole Unix seconds), each answering
+  /// `{"now":T}`; 404 when the relay's clock cannot be moved.
+  private func clock(_ request: HTTPServerRequest, _ action: String) async {
+    let clock = core.clock
+    if action != "clock" {
+      guard let setNow = clock.setNow else { return await bare(request, 404) }
+      let body = try? WireJSON.decode(JSONValue.self, from: Data(request.body))
+      let key = action == "advance" ? "seconds" : "now"
+      guard case .number(let number)? = body?[key], number.isFinite, number.rounded() == number,
+        number >= 0, number <= 1e15
+      else { return await invalid(request) }
+      setNow(action == "advance" ? clock.now() + Int64(number) : Int64(number))
+    }
+    await json(request, Array(#"{"now":\#(clock.now())}"#.utf8))
   }
 
   private func script(

@@ -61,8 +61,8 @@ final class RelayCore: Sendable {
   let scripted: ScriptedPushProvider?
   let devices: LocalDevicePushProvider?
   private let limiter = Locked(RateLimiter())
-  private let inFlight = Locked(0)
-  private let captured = Locked<[RelayCapture]>([])
+  let inFlight: InFlightRequests
+  private let captured: Locked<CaptureRing<RelayCapture>>
 
   /// Bodies above this are refused from their `Content-Length` before they are read; the §7
   /// limit itself is checked later, in the documented order.
@@ -73,6 +73,9 @@ final class RelayCore: Sendable {
     self.provider = provider
     self.clock = clock
     controlToken = configuration.controlToken ?? Self.randomToken()
+    inFlight = InFlightRequests(
+      maximum: configuration.limits.maximumInFlight, grace: configuration.uploadGracePeriod)
+    captured = Locked(CaptureRing(capacity: configuration.maximumCapturedRequests))
     scripted = provider as? ScriptedPushProvider
     devices =
       (provider as? LocalDevicePushProvider)
@@ -100,11 +103,22 @@ final class RelayCore: Sendable {
         let answer: RelayAnswer
         switch status {
         case 408: answer = .retryable(408, .requestTimeout)
+        // Only for want of file descriptors: the same retry advice as a full relay.
+        case 503: answer = .retryable(503, .relayBusy, retryAfter: 1)
         case 413: answer = .permanent(413, .requestTooLarge)
         default: answer = .permanent(status, .invalidRequest)
         }
         self?.log("rejected by the transport: \(status) \(answer.verdict.reason.rawValue)")
         return HTTPServerRejection(headers: answer.allHeaders, body: answer.body)
+      },
+      uploadGate: { [weak self] head, connection in
+        self?.uploadGate(head, connection) ?? .proceed(nil)
+      },
+      onDescriptorsExhausted: { [weak self] in
+        let limit = DescriptorBudget.current().map { " (limit \($0.soft))" } ?? ""
+        self?.log(
+          "out of file descriptors\(limit): new connections get 503 RelayBusy until some "
+            + "close")
       })
   }
 
@@ -160,49 +174,94 @@ final class RelayCore: Sendable {
 
   private func send(_ request: HTTPServerRequest) async -> RelayAnswer {
     let now = clock.now()
-    let client = request.connection.peerAddress.isEmpty ? "unknown" : request.connection.peerAddress
+    let client = Self.clientAddress(request.connection)
     var parsed: RelaySendRequest?
     let answer = await decide(request, now: now, client: client, parsed: &parsed)
-    record(
-      RelayCapture(
-        receivedAt: now, clientAddress: client, body: Data(request.body), request: parsed,
-        status: answer.status, verdict: answer.verdict))
-    log(
-      "POST /v1/send \(answer.status) \(answer.verdict.outcome.rawValue)/"
-        + "\(answer.verdict.reason.rawValue)")
+    record(now: now, client: client, body: request.body, request: parsed, answer: answer)
     return answer
   }
 
-  private func decide(
-    _ request: HTTPServerRequest, now: Int64, client: String, parsed: inout RelaySendRequest?
-  ) async -> RelayAnswer {
-    let headers = request.head.headers
-    guard configuration.isUsable else { return .permanent(503, .relayNotConfigured) }
+  /// A `/v1/send` whose body is still arriving: the head's checks (steps 3–7) now, so that the
+  /// upload counts as in flight and a refusal does not wait for the body.
+  private func uploadGate(_ head: HTTPRequestHead, _ connection: HTTPServerConnection)
+    -> HTTPUploadDecision
+  {
+    let path = head.target.split(separator: "?", maxSplits: 1).first ?? ""
+    guard path == "/v1/send", head.method == "POST" else { return .proceed(nil) }
+    let now = clock.now()
+    let client = Self.clientAddress(connection)
+    let length = head.headers["content-length"].flatMap { Int($0) } ?? 0
+    switch admit(head.headers, bodySize: length, now: now, client: client, upload: connection) {
+    case .admitted(let ticket):
+      return .proceed(ticket)
+    case .refused(let answer):
+      record(now: now, client: client, body: [], request: nil, answer: answer)
+      return .answer(
+        HTTPResponseHead(
+          status: answer.status, reason: Self.reason(answer.status), headers: answer.allHeaders),
+        body: answer.body)
+    }
+  }
+
+  private static func clientAddress(_ connection: HTTPServerConnection) -> String {
+    connection.peerAddress.isEmpty ? "unknown" : connection.peerAddress
+  }
+
+  /// The outcome of steps 3–7.
+  enum Admission {
+    case admitted(HTTPRequestTicket)
+    case refused(RelayAnswer)
+  }
+
+  /// Steps 3–7, from the head alone: configuration, media type, size, rate limits, then an
+  /// in-flight slot.
+  private func admit(
+    _ headers: HTTPHeaders, bodySize: Int, now: Int64, client: String,
+    upload: HTTPServerConnection?
+  ) -> Admission {
+    guard configuration.isUsable else { return .refused(.permanent(503, .relayNotConfigured)) }
     guard Self.isJSON(headers["content-type"]) else {
-      return .permanent(415, .unsupportedMediaType)
+      return .refused(.permanent(415, .unsupportedMediaType))
     }
     if let encoding = headers["content-encoding"],
       encoding.trimmingCharacters(in: .whitespaces).lowercased() != "identity"
     {
-      return .permanent(415, .unsupportedMediaType)
+      return .refused(.permanent(415, .unsupportedMediaType))
     }
-    guard request.body.count <= configuration.maximumBodySize else {
-      return .permanent(413, .requestTooLarge)
+    guard bodySize <= configuration.maximumBodySize else {
+      return .refused(.permanent(413, .requestTooLarge))
     }
     let limits = configuration.limits
     let admitted = limiter.withLock {
       $0.admit(
         [("relay", limits.requestsPerRelay), ("ip:" + client, limits.requestsPerClient)], now: now)
     }
-    guard admitted else { return .retryable(429, .rateLimited, retryAfter: 60) }
-    let entered = inFlight.withLock { count -> Bool in
-      guard count < limits.maximumInFlight else { return false }
-      count += 1
-      return true
+    guard admitted else { return .refused(.retryable(429, .rateLimited, retryAfter: 60)) }
+    let ticket = inFlight.enter(upload: upload) { [self] cut in
+      if cut > 0 { log("in flight: the oldest upload was cut off (408) for a new request") }
     }
-    guard entered else { return .retryable(503, .relayBusy, retryAfter: 1) }
-    defer { inFlight.withLock { $0 -= 1 } }
+    guard let ticket else { return .refused(.retryable(503, .relayBusy, retryAfter: 1)) }
+    return .admitted(ticket)
+  }
 
+  private func decide(
+    _ request: HTTPServerRequest, now: Int64, client: String, parsed: inout RelaySendRequest?
+  ) async -> RelayAnswer {
+    // A request that met the upload gate passed steps 3–7 with its head and holds its slot
+    // until answered; any other takes them now and gives the slot back when decided.
+    let ticket: HTTPRequestTicket
+    if let admitted = request.ticket {
+      ticket = admitted
+    } else {
+      switch admit(
+        request.head.headers, bodySize: request.body.count, now: now, client: client, upload: nil)
+      {
+      case .admitted(let admitted): ticket = admitted
+      case .refused(let answer): return answer
+      }
+    }
+    defer { ticket.end() }
+    let limits = configuration.limits
     guard let send = SendValidator.parse(request.body) else {
       return .permanent(400, .invalidRequest)
     }
@@ -235,7 +294,7 @@ final class RelayCore: Sendable {
   /// The per-relay and per-IP limits of `/v1/send`, applied to `POST /v1/devices` too, so
   /// tokens cannot be minted faster than sends.
   func admitDeviceRequest(_ request: HTTPServerRequest) -> Bool {
-    let client = request.connection.peerAddress.isEmpty ? "unknown" : request.connection.peerAddress
+    let client = Self.clientAddress(request.connection)
     let limits = configuration.limits
     let now = clock.now()
     return limiter.withLock {
@@ -253,17 +312,25 @@ final class RelayCore: Sendable {
 
   // MARK: - Captures
 
-  private func record(_ capture: RelayCapture) {
-    let cap = max(0, configuration.maximumCapturedRequests)
-    captured.withLock { list in
-      list.append(capture)
-      if list.count > cap { list.removeFirst(list.count - cap) }
+  /// Logs the answer and keeps a capture when captures are on (nothing is built when off).
+  private func record(
+    now: Int64, client: String, body: [UInt8], request: RelaySendRequest?, answer: RelayAnswer
+  ) {
+    if configuration.log != nil {
+      log(
+        "POST /v1/send \(answer.status) \(answer.verdict.outcome.rawValue)/"
+          + "\(answer.verdict.reason.rawValue)")
     }
+    guard configuration.maximumCapturedRequests > 0 else { return }
+    let capture = RelayCapture(
+      receivedAt: now, clientAddress: client, body: Data(body), request: request,
+      status: answer.status, verdict: answer.verdict)
+    captured.withLock { $0.append(capture) }
   }
 
-  func captures() -> [RelayCapture] { captured.withLock { $0 } }
+  func captures() -> [RelayCapture] { captured.withLock { $0.elements } }
 
-  func clearCaptures() { captured.withLock { $0 = [] } }
+  func clearCaptures() { captured.withLock { $0.removeAll() } }
 
   static func reason(_ status: Int) -> String {
     switch status {

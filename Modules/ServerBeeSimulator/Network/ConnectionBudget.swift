@@ -1,5 +1,6 @@
 import Foundation
 import ServerBeeModels
+import ServerBeeServerKit
 
 #if canImport(Glibc)
   import Glibc
@@ -23,8 +24,7 @@ import ServerBeeModels
 /// `(limit - reserve) / 5` when that is lower than the configured one, and a connection that
 /// still finds no descriptor is answered `503` (one line in the log).
 ///
-/// The relay will get a shared helper for the same arithmetic in ServerBeeServerKit; this one
-/// is the simulator's until the two are unified.
+/// Reading and raising the limit is ServerKit's `DescriptorBudget`, which the relay uses too.
 enum ConnectionBudget {
   /// Descriptors held by one WebSocket connection.
   static let descriptorsPerConnection = 5
@@ -40,22 +40,19 @@ enum ConnectionBudget {
     max(1, min(configured, (descriptorLimit - reserve) / descriptorsPerConnection))
   }
 
-  /// The soft `RLIMIT_NOFILE` in force, or `Int.max` when unlimited (`RLIM_INFINITY`, all ones)
-  /// or unknown.
+  /// The soft `RLIMIT_NOFILE` in force, or `Int.max` when unlimited or unknown (ServerKit's
+  /// `DescriptorBudget`, shared with the relay).
   static var descriptorLimit: Int {
-    var limit = rlimit()
-    guard getrlimit(resource, &limit) == 0, limit.rlim_cur != rlim_t.max else { return .max }
-    return Int(clamping: limit.rlim_cur)
+    guard let soft = DescriptorBudget.current()?.soft, soft != UInt64(rlim_t.max) else {
+      return .max
+    }
+    return Int(clamping: soft)
   }
 
   /// Raises the soft `RLIMIT_NOFILE` to the hard limit; returns the soft limit after.
   @discardableResult
   static func raiseDescriptorLimit() -> Int {
-    var limit = rlimit()
-    if getrlimit(resource, &limit) == 0, limit.rlim_cur < limit.rlim_max {
-      limit.rlim_cur = limit.rlim_max
-      _ = setrlimit(resource, &limit)
-    }
+    DescriptorBudget.raiseSoftLimitToHardLimit()
     return descriptorLimit
   }
 
@@ -88,11 +85,6 @@ enum ConnectionBudget {
     #endif
   }
 
-  #if canImport(Glibc)
-    private static let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
-  #else
-    private static let resource = RLIMIT_NOFILE
-  #endif
 }
 
 /// Logs "out of descriptors" once per episode: the first refusal, then nothing until a minute

@@ -148,7 +148,8 @@ public import ServerBeeTransport
     case .complete(let head, let body, let consumed):
       return .complete(Request(head), body: body, consumed: consumed)
     case .incompleteHead: return .incomplete(expectsContinue: false)
-    case .incompleteBody(let expectsContinue): return .incomplete(expectsContinue: expectsContinue)
+    case .incompleteBody(_, let expectsContinue):
+      return .incomplete(expectsContinue: expectsContinue)
     case .reject(let status, _, _): return .reject(status: status)
     }
   }

@@ -14,7 +14,7 @@ package enum HTTPRequestParser {
     case incompleteHead
     /// The head is complete and more body bytes are needed; `expectsContinue` when the head
     /// asked for `100 Continue`.
-    case incompleteBody(expectsContinue: Bool)
+    case incompleteBody(HTTPRequestHead, expectsContinue: Bool)
     /// The request must be answered with `status` and the connection closed.
     case reject(status: Int, reason: String, detail: String)
   }
@@ -67,7 +67,7 @@ package enum HTTPRequestParser {
     }
     guard buffer.count - headLength >= length else {
       return .incompleteBody(
-        expectsContinue: head.headers["expect"]?.lowercased() == "100-continue")
+        head, expectsContinue: head.headers["expect"]?.lowercased() == "100-continue")
     }
     let body = Array(buffer[headLength..<(headLength + length)])
     return .complete(head, body: body, consumed: headLength + length)

@@ -44,6 +44,29 @@ final class RelayHarness: Sendable {
 
   var now: Int64 { time.withLock { $0 } }
 
+  /// Waits (polling, at most 60 s) until `condition` holds: for states a test cannot be told
+  /// about, such as uploads the relay has counted as in flight.
+  func waitUntil(_ condition: () -> Bool) async throws {
+    let deadline = ContinuousClock.now.advanced(by: .seconds(60))
+    while !condition() {
+      guard ContinuousClock.now < deadline else {
+        Issue.record("the relay never reached the expected state")
+        return
+      }
+      try await Task.sleep(for: .milliseconds(10))
+    }
+  }
+
+  /// Starts a `POST /v1/send` of `body` on a fresh connection and sends only its first
+  /// `prefix` bytes (a slow upload); the test sends the rest with `client.send(_:)`.
+  func startUpload(_ body: [UInt8], prefix: Int = 10) throws -> RelayClient {
+    let client = try #require(RelayClient(port: port))
+    client.request(
+      "POST", "/v1/send", headers: [("Content-Type", "application/json")],
+      body: Array(body.prefix(prefix)), contentLength: body.count)
+    return client
+  }
+
   func advance(by seconds: Int64) { time.withLock { $0 += seconds } }
 
   /// Sends one request on a fresh connection and reads the answer.
