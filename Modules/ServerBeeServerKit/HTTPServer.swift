@@ -111,9 +111,9 @@ package final class HTTPServer: Sendable {
     ///   - headLimits: The head limits.
     ///   - backlog: The listen backlog.
     ///   - rejection: The rejection headers and bodies.
-    ///   - onRefusal: Told about refused connections.
     ///   - uploadGate: The gate for requests whose body is still arriving.
     ///   - onDescriptorsExhausted: The report of running out of file descriptors.
+    ///   - onRefusal: Told about refused connections.
     package init(
       host: String = "127.0.0.1", port: UInt16 = 0, tls: TLSServerIdentity? = nil,
       maximumConnections: Int = 1024, sheddingGracePeriod: Duration = .seconds(1),

@@ -510,6 +510,17 @@ package final class HTTPServerConnection: @unchecked Sendable {
   }
 
   /// Answers a bad request (bounded to 5 s, best effort); the caller then closes.
+  /// Answers `status` with the server's rejection headers and body and closes the connection.
+  /// - Parameters:
+  ///   - status: The status, for example 503.
+  ///   - reason: Its reason phrase.
+  func sendRejection(_ status: Int, _ reason: String) async {
+    let custom = rejection?(status)
+    await send(
+      HTTPResponseHead(status: status, reason: reason, headers: custom?.headers ?? [:]),
+      body: custom?.body ?? [], keepAlive: false, headOnly: false)
+  }
+
   private func reject(_ status: Int, _ reason: String) {
     let custom = rejection?(status)
     var headers = custom?.headers ?? [:]

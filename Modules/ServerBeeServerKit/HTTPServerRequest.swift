@@ -106,6 +106,14 @@ package final class HTTPServerRequest: Sendable {
       ? PerMessageDeflateParameters.negotiate(offers: head.headers["sec-websocket-extensions"])
       : nil
     let response = WebSocketHandshake.switchingProtocols(key: key, extensions: negotiated?.response)
+    // The WebSocket needs descriptors of its own (its wake pipe): checked before the `101`, so
+    // a process out of descriptors answers 503 (with the server's rejection body) instead of a
+    // `101` followed by a 1011 close (issue 24).
+    guard (try? WakePipe()) != nil else {
+      await connection.sendRejection(503, "Service Unavailable")
+      throw ServerBeeTransportError(
+        .connectionFailed, "no file descriptor is left for a WebSocket")
+    }
     guard connection.beginUpgrade() else {
       throw ServerBeeTransportError(.connectionClosed, "the connection is closed")
     }
