@@ -160,6 +160,7 @@ package final class HTTPServer: Sendable {
   private let listener: TCPListener
   /// The 503 for connections the server cannot serve for want of file descriptors.
   private let overflowAnswer: [UInt8]
+  private let reporter: DescriptorExhaustionReporter
   private let state = Locked(State())
 
   private struct State {
@@ -184,17 +185,12 @@ package final class HTTPServer: Sendable {
   /// - Throws: ``ServerBeeTransportError`` with `connectionFailed` or `invalidURL`.
   package init(configuration: Configuration) throws {
     self.configuration = configuration
-    // Running out in `accept` is told to both observers (the listener reports at most once a
-    // minute).
-    let report = configuration.onRefusal
-    let notify = configuration.onDescriptorsExhausted
-    var exhausted: (@Sendable () -> Void)?
-    if report != nil || notify != nil {
-      exhausted = { @Sendable in
-        notify?()
-        report?(.outOfDescriptors)
-      }
-    }
+    // Running out of descriptors, in `accept` or before a WebSocket upgrade, is told to both
+    // observers through one reporter (the relay's line at most once a minute).
+    let reporter = DescriptorExhaustionReporter(
+      notify: configuration.onDescriptorsExhausted, refusal: configuration.onRefusal)
+    self.reporter = reporter
+    let exhausted: (@Sendable () -> Void)? = reporter.isObserved ? reporter.report : nil
     listener = try TCPListener(
       host: configuration.host, port: configuration.port, backlog: configuration.backlog,
       overflowAnswer: Self.overflowAnswer(configuration.rejection),
@@ -325,7 +321,8 @@ package final class HTTPServer: Sendable {
     guard
       let connection = try? await HTTPServerConnection(
         socket: socket, tls: configuration.tls, handshakeTimeout: configuration.handshakeTimeout,
-        rejection: configuration.rejection, wake: wake)
+        rejection: configuration.rejection, wake: wake,
+        onDescriptorsExhausted: reporter.isObserved ? reporter.report : nil)
     else { return }
     let registered = state.withLock { state -> Bool in
       // Not registered when stopping or when shed during the handshake.
@@ -379,5 +376,34 @@ package final class HTTPServer: Sendable {
       case .connected(let connection): connection.close()
       }
     }
+  }
+}
+
+/// Tells a server's observers that the process ran out of file descriptors: the relay's
+/// `onDescriptorsExhausted` at most once a minute, the simulator's `onRefusal` every time (its
+/// log limits itself).
+final class DescriptorExhaustionReporter: Sendable {
+  private let notify: (@Sendable () -> Void)?
+  private let refusal: (@Sendable (HTTPServer.Refusal) -> Void)?
+  private let lastNotice = Locked<ContinuousClock.Instant?>(nil)
+
+  init(notify: (@Sendable () -> Void)?, refusal: (@Sendable (HTTPServer.Refusal) -> Void)?) {
+    self.notify = notify
+    self.refusal = refusal
+  }
+
+  /// Whether anyone listens.
+  var isObserved: Bool { notify != nil || refusal != nil }
+
+  /// Reports one exhaustion.
+  @Sendable func report() {
+    let now = ContinuousClock.now
+    let due = lastNotice.withLock { last -> Bool in
+      if let last, now - last < .seconds(60) { return false }
+      last = now
+      return true
+    }
+    if due { notify?() }
+    refusal?(.outOfDescriptors)
   }
 }

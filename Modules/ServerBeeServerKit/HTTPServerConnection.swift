@@ -58,6 +58,8 @@ package final class HTTPServerConnection: @unchecked Sendable {
   private let acceptedAt: ContinuousClock.Instant
   private let shared: Locked<Shared>
   private let rejection: HTTPServerRejection.Provider?
+  /// Told when a WebSocket upgrade finds no descriptor left (the server's reporter).
+  let onDescriptorsExhausted: (@Sendable () -> Void)?
 
   private struct Shared {
     var closed = false
@@ -95,9 +97,11 @@ package final class HTTPServerConnection: @unchecked Sendable {
   /// cancel a handshake it sheds before the connection exists.
   init(
     socket: AcceptedSocket, tls: TLSServerIdentity?, handshakeTimeout: Duration,
-    rejection: HTTPServerRejection.Provider?, wake: WakePipe
+    rejection: HTTPServerRejection.Provider?, wake: WakePipe,
+    onDescriptorsExhausted: (@Sendable () -> Void)? = nil
   ) async throws {
     self.rejection = rejection
+    self.onDescriptorsExhausted = onDescriptorsExhausted
     guard let descriptor = socket.take() else {
       throw ServerBeeTransportError(.connectionClosed, "the socket was already taken")
     }

@@ -110,6 +110,7 @@ package final class HTTPServerRequest: Sendable {
     // a process out of descriptors answers 503 (with the server's rejection body) instead of a
     // `101` followed by a 1011 close (issue 24).
     guard (try? WakePipe()) != nil else {
+      connection.onDescriptorsExhausted?()
       await connection.sendRejection(503, "Service Unavailable")
       throw ServerBeeTransportError(
         .connectionFailed, "no file descriptor is left for a WebSocket")
