@@ -175,6 +175,8 @@ do {
       + "a WebSocket takes 5 and 1 thread)")
   process.waitForStopSignal()
   simulator.stop()
+  // Without --data the state lived in a temporary directory of this run: it goes with it.
+  if options["data"] == nil { try? FileManager.default.removeItem(at: configuration.dataDirectory) }
   log("stopped")
 } catch let error as ServerBeeSimulatorError where error.code == .dataDirectoryInUse {
   // One line, the directory and the owner's pid; nothing in DIR was read or written.

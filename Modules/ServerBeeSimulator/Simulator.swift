@@ -70,13 +70,23 @@ public final class Simulator: Sendable {
     /// answer is a failed attempt, retried like a lost connection).
     public var relayTransport: (any HTTPTransport)?
 
+    /// The temporary directory ``init(dataDirectory:)`` made up when given none: a
+    /// ``Simulator`` using it removes it when released (so test runs leave no directories).
+    let temporaryDirectory: URL?
+
     /// Creates a configuration.
-    /// - Parameter dataDirectory: The database directory; `nil` makes a fresh temporary one.
+    /// - Parameter dataDirectory: The database directory; `nil` makes a fresh temporary one,
+    ///   removed when the simulator that uses it is released.
     public init(dataDirectory: URL? = nil) {
-      self.dataDirectory =
-        dataDirectory
-        ?? FileManager.default.temporaryDirectory.appendingPathComponent(
+      if let dataDirectory {
+        self.dataDirectory = dataDirectory
+        temporaryDirectory = nil
+      } else {
+        let made = FileManager.default.temporaryDirectory.appendingPathComponent(
           "serverbee-simulator-\(UUID().uuidString)")
+        self.dataDirectory = made
+        temporaryDirectory = made
+      }
     }
   }
 
@@ -84,6 +94,8 @@ public final class Simulator: Sendable {
   /// The data directory's lock: taken by `init`, released by ``stop()`` and `deinit` (or the
   /// process's end), taken again by a ``start(port:tls:)`` after a stop.
   private let directoryLock: Locked<DataDirectoryLock?>
+  /// The temporary data directory this simulator made up, removed on release.
+  private let ownedDirectory: URL?
   private let listener = Locked<HTTPListener?>(nil)
   private let ticker = Locked<Ticker?>(nil)
   private let workers = Locked<OutboxWorkers?>(nil)
@@ -130,6 +142,10 @@ public final class Simulator: Sendable {
     // Before anything reads or writes the database: a second simulator on the same directory
     // must leave it alone (it would take over the outbox leases and send every push twice).
     directoryLock = Locked(try DataDirectoryLock(directory: configuration.dataDirectory))
+    // Still the directory the configuration made up (not one set afterwards): ours to remove.
+    ownedDirectory =
+      configuration.temporaryDirectory == configuration.dataDirectory
+      ? configuration.temporaryDirectory : nil
     core = try SimulatorCore(settings: configuration, clock: clock, random: random)
     let hub = core.hub
     clock.onAdvance { hub.wakeAll() }
@@ -147,7 +163,10 @@ public final class Simulator: Sendable {
     }
   }
 
-  deinit { stop() }
+  deinit {
+    stop()
+    if let ownedDirectory { try? FileManager.default.removeItem(at: ownedDirectory) }
+  }
 
   private static let savedOffsetQuery =
     "SELECT value FROM simulator_state WHERE key = 'clock_offset'"

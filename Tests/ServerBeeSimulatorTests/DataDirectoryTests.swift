@@ -103,6 +103,32 @@ import Testing
     #expect(Self.mode(directory.appendingPathComponent("simulator.sqlite-wal")) == 0o600)
   }
 
+  @Test func theTemporaryDirectoryGoesWithTheSimulatorThatMadeItUp() async throws {
+    var configuration = Simulator.Configuration()
+    configuration.metricsInterval = nil
+    let directory = configuration.dataDirectory
+    var simulator: Simulator? = try Simulator(configuration: configuration)
+    _ = try simulator?.start()
+    _ = try simulator?.createUser(username: "admin", password: "pw", role: "admin")
+    #expect(FileManager.default.fileExists(atPath: directory.path))
+    simulator?.stop()
+    #expect(FileManager.default.fileExists(atPath: directory.path), "a stop keeps it")
+    simulator = nil
+    #expect(!FileManager.default.fileExists(atPath: directory.path))
+  }
+
+  @Test func aDirectoryGivenByTheCallerIsNeverRemoved() async throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "kept-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    var configuration = Simulator.Configuration(dataDirectory: directory)
+    configuration.metricsInterval = nil
+    var simulator: Simulator? = try Simulator(configuration: configuration)
+    _ = try simulator?.createUser(username: "admin", password: "pw", role: "admin")
+    simulator = nil
+    #expect(FileManager.default.fileExists(atPath: directory.path))
+  }
+
   @Test func theClockOffsetSurvivesARestart() async throws {
     let directory = Self.scratch()
     defer { try? FileManager.default.removeItem(at: directory) }
