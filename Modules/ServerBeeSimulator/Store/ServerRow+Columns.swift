@@ -128,7 +128,7 @@ extension LiveNumbers {
       let numberStart = index
       while index < end, bytes[index] != UInt8(ascii: ",") { index += 1 }
       let number = UnsafeBufferPointer(rebasing: bytes[numberStart..<index])
-      guard let field = Self.field(key), seen & (1 << field) == 0,
+      guard let field = Self.field(key, expected: seen.nonzeroBitCount), seen & (1 << field) == 0,
         Self.isJSONNumber(number), set(field, number)
       else { return nil }
       seen |= 1 << field
@@ -148,16 +148,49 @@ extension LiveNumbers {
   ]
   private static let keyBytes: [[UInt8]] = keys.map { Array($0.utf8) }
 
-  private static func field(_ key: UnsafeBufferPointer<UInt8>) -> Int? {
-    keyBytes.firstIndex { $0.elementsEqual(key) }
+  /// The index in ``keys`` of `key`, tried first at `expected` (the encoder's order).
+  private static func field(_ key: UnsafeBufferPointer<UInt8>, expected: Int) -> Int? {
+    func matches(_ index: Int) -> Bool {
+      keyBytes[index].withUnsafeBufferPointer { known in
+        guard known.count == key.count, let left = known.baseAddress, let right = key.baseAddress
+        else { return known.count == key.count }
+        return memcmp(left, right, key.count) == 0
+      }
+    }
+    if expected < keyBytes.count, matches(expected) { return expected }
+    return keyBytes.indices.first(where: matches)
+  }
+
+  /// A JSON number without fraction or exponent as an `Int64`; `nil` for any other or one out
+  /// of range (`JSONDecoder` then decides).
+  private static func integer(_ number: UnsafeBufferPointer<UInt8>) -> Int64? {
+    var index = 0
+    let negative = number.first == UInt8(ascii: "-")
+    if negative { index = 1 }
+    guard index < number.count else { return nil }
+    var value: Int64 = 0
+    while index < number.count {
+      let digit = number[index] &- UInt8(ascii: "0")
+      guard digit < 10 else { return nil }
+      let (shifted, overflow) = value.multipliedReportingOverflow(by: 10)
+      // Accumulated below zero, so Int64.min fits.
+      let (next, underflow) = shifted.subtractingReportingOverflow(Int64(digit))
+      guard !overflow, !underflow else { return nil }
+      value = next
+      index += 1
+    }
+    if negative { return value }
+    let (positive, overflow) = (0 as Int64).subtractingReportingOverflow(value)
+    return overflow ? nil : positive
   }
 
   /// Stores field `field` (an index in ``keys``) from a JSON number; `false` when it does not fit.
   private mutating func set(_ field: Int, _ number: UnsafeBufferPointer<UInt8>) -> Bool {
-    let text = String(decoding: number, as: UTF8.self)
     switch field {
     case 1, 9, 10, 11:
-      guard let value = Double(text), value.isFinite else { return false }
+      guard let value = Double(String(decoding: number, as: UTF8.self)), value.isFinite else {
+        return false
+      }
       switch field {
       case 1: cpu = value
       case 9: load1 = value
@@ -165,7 +198,7 @@ extension LiveNumbers {
       default: load15 = value
       }
     default:
-      guard let value = Int64(text) else { return false }
+      guard let value = Self.integer(number) else { return false }
       switch field {
       case 0: uptime = value
       case 2: memUsed = value
