@@ -122,4 +122,28 @@ import Testing
         == WireWriter.serverList(byName.map(\.response)))
     #expect(byColumn.contains { $0.live == nil } && byColumn.contains { $0.live != nil })
   }
+
+  @Test func aFullSyncFrameIsKeptForItsSecondUntilTheRowsChange() throws {
+    let h = try Harness()
+    _ = try h.simulator.createServers(count: 5)
+    let core = h.simulator.core
+    func fresh() throws -> Data {
+      let seconds = core.now / SimulatorCore.second
+      return try WireWriter.fullSync(
+        FullSync(servers: core.allServers().map { $0.status(nowSeconds: seconds) }))
+    }
+    let first = try core.fullSync()
+    let again = try core.fullSync()
+    let written = try fresh()
+    #expect(again == first && written == first)
+    try core.db.execute("UPDATE servers SET name = 'renamed' WHERE rowid = 1")
+    let renamed = try core.fullSync()
+    let renamedFresh = try fresh()
+    #expect(renamed != first && renamed == renamedFresh)
+    #expect(String(decoding: renamed, as: UTF8.self).contains("\"renamed\""))
+    h.clock.advance(by: 1)
+    let later = try core.fullSync()
+    let laterFresh = try fresh()
+    #expect(later != renamed && later == laterFresh)
+  }
 }

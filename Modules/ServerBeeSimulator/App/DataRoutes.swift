@@ -63,11 +63,20 @@ extension SimulatorCore {
   }
 
   /// Reads what a `full_sync` needs (under the lock); the returned function writes it (after).
+  /// The frame itself is kept for the rest of the second while nothing changes: sessions that
+  /// connect together (a reconnecting fleet of apps) share one.
   func fullSyncSource() throws -> () throws -> Data {
     let seconds = now / Self.second
+    let version = db.version
+    if let version, let frame = serverCache.fullSync(at: version, seconds: seconds) {
+      return { frame }
+    }
     let rows = try allServers()
-    return {
-      try WireWriter.fullSync(FullSync(servers: rows.map { $0.status(nowSeconds: seconds) }))
+    return { [serverCache] in
+      let frame = try WireWriter.fullSync(
+        FullSync(servers: rows.map { $0.status(nowSeconds: seconds) }))
+      if let version { serverCache.store(fullSync: frame, seconds: seconds, at: version) }
+      return frame
     }
   }
 
