@@ -351,6 +351,9 @@ package final class HTTPServerConnection: @unchecked Sendable {
       throw error
     }
     buffer = []
+    // The WebSocket reads with its own buffer; this one would stay for the socket's life
+    // (16 KiB per subscribed client, issue 24).
+    scratch = []
     let (handedOver, closeRequested) = shared.withLock { state -> (Bool, Bool) in
       state.upgrading = false
       guard !state.closed else { return (false, false) }

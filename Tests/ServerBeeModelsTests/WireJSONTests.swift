@@ -34,6 +34,40 @@ import Testing
     #expect(String(decoding: data, as: UTF8.self) == #"["line\nbreak\t\u0001/"]"#)
   }
 
+  @Test func stringsWithAndWithoutEscapesMatchTheByteByByteRule() {
+    // The reference rule: `"` and `\` escaped, \n \r \t \b \f short, other controls
+    // `\u00XX`, every other byte as is (strings with no escape are copied whole, issue 24).
+    func reference(_ text: String) -> [UInt8] {
+      var out: [UInt8] = [UInt8(ascii: "\"")]
+      for byte in text.utf8 {
+        switch byte {
+        case 0x22: out += Array(#"\""#.utf8)
+        case 0x5C: out += Array(#"\\"#.utf8)
+        case 0x0A: out += Array(#"\n"#.utf8)
+        case 0x0D: out += Array(#"\r"#.utf8)
+        case 0x09: out += Array(#"\t"#.utf8)
+        case 0x08: out += Array(#"\b"#.utf8)
+        case 0x0C: out += Array(#"\f"#.utf8)
+        case 0..<0x20: out += Array(String(format: "\\u%04x", Int(byte)).utf8)
+        default: out.append(byte)
+        }
+      }
+      out.append(UInt8(ascii: "\""))
+      return out
+    }
+    let texts = [
+      "", "plain", "Zürich 東京 🐝", "a/b", "\u{7F}", String(repeating: "long ", count: 200),
+      "quote \" inside", "back\\slash", "tab\tnew\nline\r\u{08}\u{0C}\u{01}\u{1F}",
+      String(repeating: "x", count: 100) + "\u{00}", "é" + "\"",
+      String("substring of this"[..<String.Index(utf16Offset: 9, in: "substring of this")]),
+    ]
+    for text in texts {
+      var out: [UInt8] = []
+      WireJSON.appendString(text, to: &out)
+      #expect(out == reference(text), "\(text)")
+    }
+  }
+
   @Test func missingFieldErrorNamesTheFullPath() {
     let body = Data(
       #"{"data":{"items":[{"zeta":1,"alpha":"x","ratio":1,"nested":[]},{"zeta":2}]}}"#.utf8)

@@ -3,6 +3,8 @@ import ServerBeeModels
 import ServerBeeTransport
 
 extension ServerRow {
+  /// Reads a `SELECT *` row by column name, the JSON columns with `JSONDecoder`: how every row
+  /// was read before ``init(_:)-(Database.Columns)``, kept as its reference in tests.
   init(_ row: Row) {
     func strings(_ column: String) -> [String] {
       (try? WireJSON.decode([String].self, from: Data((row[column].text ?? "[]").utf8))) ?? []
@@ -47,22 +49,34 @@ extension SimulatorCore {
   func allServers() throws -> [ServerRow] {
     let version = db.version
     if let version, let rows = serverCache.rows(at: version) { return rows }
-    let rows = try db.query("SELECT * FROM servers ORDER BY weight DESC, created_at DESC")
-      .map(ServerRow.init)
+    let rows = try db.read(
+      "SELECT \(ServerRow.columns) FROM servers ORDER BY weight DESC, created_at DESC"
+    ) { ServerRow($0) }
     if let version { serverCache.store(rows, at: version) }
     return rows
   }
 
   func server(id: String) throws -> ServerRow? {
-    try db.query("SELECT * FROM servers WHERE id = ?", [.text(id)]).first.map(ServerRow.init)
+    try db.read("SELECT \(ServerRow.columns) FROM servers WHERE id = ?", [.text(id)]) {
+      ServerRow($0)
+    }.first
   }
 
   /// Reads what a `full_sync` needs (under the lock); the returned function writes it (after).
+  /// The frame itself is kept for the rest of the second while nothing changes: sessions that
+  /// connect together (a reconnecting fleet of apps) share one.
   func fullSyncSource() throws -> () throws -> Data {
     let seconds = now / Self.second
+    let version = db.version
+    if let version, let frame = serverCache.fullSync(at: version, seconds: seconds) {
+      return { frame }
+    }
     let rows = try allServers()
-    return {
-      try WireWriter.fullSync(FullSync(servers: rows.map { $0.status(nowSeconds: seconds) }))
+    return { [serverCache] in
+      let frame = try WireWriter.fullSync(
+        FullSync(servers: rows.map { $0.status(nowSeconds: seconds) }))
+      if let version { serverCache.store(fullSync: frame, seconds: seconds, at: version) }
+      return frame
     }
   }
 

@@ -44,6 +44,12 @@ final class LiveHub: Sendable {
 
     func wake() { state.withLock { $0.signal() }?.resume() }
 
+    /// Whether ``next(timeout:)`` would return at once (for tests).
+    var isReady: Bool { state.withLock { $0.isReady } }
+
+    /// Whether a ``next(timeout:)`` is waiting (for tests).
+    var isWaiting: Bool { state.withLock { $0.waiter != nil } }
+
     func close() {
       let waiter = state.withLock { state in
         state.closed = true
@@ -56,8 +62,16 @@ final class LiveHub: Sendable {
     /// whether the subscriber was closed.
     func next(timeout: TimeInterval) async -> (frames: [Data], resync: Bool, closed: Bool) {
       if timeout > 0, !state.withLock({ $0.isReady }) {
+        // Only a timer that ran out may wake: a cancelled one that woke anyway (issue 24) made
+        // the next wait return at once and start another timer, so every session spun, each
+        // turn leaving a task and a dispatch timer alive for `timeout` (about 2 MiB of heap
+        // per idle client).
         let timer = Task { [weak self] in
-          try? await Task.sleep(for: .milliseconds(Int64(timeout * 1000)))
+          do {
+            try await Task.sleep(for: .milliseconds(Int64(timeout * 1000)))
+          } catch {
+            return
+          }
           self?.wake()
         }
         await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
@@ -69,6 +83,8 @@ final class LiveHub: Sendable {
           if ready { waiter.resume() }
         }
         timer.cancel()
+        // Ended before returning, so no wake from this wait can reach the next one.
+        await timer.value
       }
       return state.withLock { state in
         defer {

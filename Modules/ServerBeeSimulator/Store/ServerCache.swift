@@ -1,8 +1,8 @@
 import Foundation
 import ServerBeeModels
 
-/// The server rows, and the `GET /api/servers` body written from them, kept while the database
-/// is unchanged (``Database/version``).
+/// The server rows, and the `GET /api/servers` body and the last `full_sync` frame written from
+/// them, kept while the database is unchanged (``Database/version``).
 ///
 /// Why (issue 24): reading 1,000 rows (a dictionary per row, JSON columns decoded) and writing
 /// the 0.9 MB list cost every request tens of milliseconds under the database lock. Any write
@@ -14,6 +14,9 @@ final class ServerCache: Sendable {
     var version: Int64
     var rows: [ServerRow]
     var listBody: Data?
+    /// The last `full_sync` frame and the whole second it was written for (its servers'
+    /// `last_active`).
+    var fullSync: (seconds: Int64, frame: Data)?
   }
 
   private let entry = Locked<Entry?>(nil)
@@ -26,6 +29,16 @@ final class ServerCache: Sendable {
     entry.withLock { $0?.version == version ? $0?.listBody : nil }
   }
 
+  /// The `full_sync` frame written at `seconds` from the rows at `version`, if kept.
+  func fullSync(at version: Int64, seconds: Int64) -> Data? {
+    entry.withLock { entry in
+      guard entry?.version == version, let sync = entry?.fullSync, sync.seconds == seconds else {
+        return nil
+      }
+      return sync.frame
+    }
+  }
+
   func store(_ rows: [ServerRow], at version: Int64) {
     entry.withLock { $0 = Entry(version: version, rows: rows) }
   }
@@ -35,6 +48,14 @@ final class ServerCache: Sendable {
     entry.withLock { entry in
       guard entry?.version == version else { return }
       entry?.listBody = body
+    }
+  }
+
+  /// Keeps a `full_sync` frame only if the rows it was written from are still the current ones.
+  func store(fullSync frame: Data, seconds: Int64, at version: Int64) {
+    entry.withLock { entry in
+      guard entry?.version == version else { return }
+      entry?.fullSync = (seconds, frame)
     }
   }
 }

@@ -259,7 +259,10 @@ package final class SocketWebSocketConnection: WebSocketConnection, @unchecked S
 
 extension SocketWebSocketConnection {
   private func run() {
-    var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
+    // A server's peers (the simulator's subscribers) mostly sit idle and send little, and each
+    // connection keeps this buffer for its life: 16 KiB there (issue 24). A client reads a
+    // large `full_sync` into it, so it keeps 64 KiB (fewer reads and decoder appends).
+    var readBuffer = [UInt8](repeating: 0, count: options.role == .server ? 16 * 1024 : 64 * 1024)
     // Frames may have arrived together with the handshake head.
     try? processFrames()
     while !finished {
