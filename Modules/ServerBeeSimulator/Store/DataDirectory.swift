@@ -42,6 +42,22 @@ final class DataDirectoryLock: Sendable {
   /// The open `simulator.lock`, holding the `flock` until `deinit` closes it.
   private let descriptor: Int32
 
+  /// Takes the exclusive lock without waiting, except when its holder is this very process:
+  /// a child being spawned (by any thread) shares the lock's open file until its `exec` closes
+  /// it (`O_CLOEXEC`), so a lock this process just released can look held for a moment on a
+  /// loaded machine. That case is retried for up to 2 s; another process's lock fails at once.
+  /// - Parameter descriptor: The open lock file.
+  /// - Returns: Whether the lock is ours (`errno` says why not).
+  private static func lock(_ descriptor: Int32) -> Bool {
+    for _ in 0..<200 {
+      if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { return true }
+      guard errno == EWOULDBLOCK, ownerPID(descriptor) == getpid() else { return false }
+      usleep(10_000)
+    }
+    errno = EWOULDBLOCK
+    return false
+  }
+
   /// Creates the directory if needed (0700), takes the lock, writes this process id into the
   /// lock file, tightens the modes and creates the empty database file 0600.
   /// - Parameter directory: The data directory.
@@ -58,7 +74,7 @@ final class DataDirectoryLock: Sendable {
       throw ServerBeeSimulatorError(
         .storageFailed, "cannot open \(lockPath): \(String(cString: strerror(errno)))")
     }
-    guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+    guard Self.lock(descriptor) else {
       let reason = errno
       defer { close(descriptor) }
       if reason == EWOULDBLOCK {
