@@ -55,38 +55,12 @@ public enum PushIdentity {
     out.append(UInt8(ascii: "["))
     for (offset, part) in parts.enumerated() {
       if offset > 0 { out.append(UInt8(ascii: ",")) }
-      appendJSONString(part, to: &out)
+      // The one string escaping of the wire encoder (ServerBeeModels).
+      WireJSON.appendString(part, to: &out)
     }
     out.append(UInt8(ascii: "]"))
     return out
   }
-
-  private static func appendJSONString(_ text: String, to out: inout [UInt8]) {
-    out.append(UInt8(ascii: "\""))
-    if ByteScan.needsNoJSONEscaping(text) {
-      out.append(contentsOf: text.utf8)
-    } else {
-      for byte in text.utf8 {
-        switch byte {
-        case UInt8(ascii: "\""): out.append(contentsOf: #"\""#.utf8)
-        case UInt8(ascii: "\\"): out.append(contentsOf: #"\\"#.utf8)
-        case 0x0A: out.append(contentsOf: #"\n"#.utf8)
-        case 0x0D: out.append(contentsOf: #"\r"#.utf8)
-        case 0x09: out.append(contentsOf: #"\t"#.utf8)
-        case 0x08: out.append(contentsOf: #"\b"#.utf8)
-        case 0x0C: out.append(contentsOf: #"\f"#.utf8)
-        case 0x00..<0x20:
-          out.append(contentsOf: #"\u00"#.utf8)
-          out.append(hexDigits[Int(byte >> 4)])
-          out.append(hexDigits[Int(byte & 0x0F)])
-        default: out.append(byte)
-        }
-      }
-    }
-    out.append(UInt8(ascii: "\""))
-  }
-
-  private static let hexDigits = Array("0123456789abcdef".utf8)
 
   /// The reference for ``canonicalArray(_:)``: `WireJSON.encode` of the array.
   static func canonicalArrayByWireJSON(_ parts: [String]) -> [UInt8] {
