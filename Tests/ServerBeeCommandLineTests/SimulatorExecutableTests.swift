@@ -78,7 +78,7 @@ import Testing
       ("--port", "http"), ("--servers", "-1"), ("--metrics-interval", "soon"),
     ] {
       let run = try await ChildProcess.run(
-        simulator, ["--admin", "a:b", option, value], scratch: temporary.url, timeout: 20)
+        simulator, ["--admin", "a:b", option, value], scratch: temporary.url, timeout: 120)
       #expect(run.status == 2, "\(option) \(value)")
       #expect(run.stdout.isEmpty)
       #expect(run.stderrLines.count == 1 && run.stderr.contains(option), "\(run.stderr)")
@@ -99,7 +99,7 @@ import Testing
     let second = try await ChildProcess.run(
       try BuiltExecutables.url("serverbee-simulator"),
       ["--port", "0", "--data", data.path, "--admin", "admin:admin-password"],
-      scratch: temporary.url, timeout: 20)
+      scratch: temporary.url, timeout: 120)
     #expect(second.status == 3)
     #expect(second.stdout.isEmpty, "no JSON line: it never listened")
     #expect(
