@@ -45,7 +45,17 @@ let package = Package(
     .systemLibrary(name: "CZlib", path: "Modules/CZlib", providers: [.apt(["zlib1g-dev"])]),
 
     // SDK modules, low to high.
-    .target(name: "ServerBeeModels", path: "Modules/ServerBeeModels"),
+    // Package-level machinery below the wire types (locks, the error shape, the JSON writer and
+    // syntax check, SHA-256, base64url, random bytes). Not a product: ServerBeeModels
+    // re-exports its public part; every module may import it.
+    .target(name: "ServerBeeCore", path: "Modules/ServerBeeCore"),
+    .target(
+      name: "ServerBeeModels",
+      dependencies: [
+        "ServerBeeCore",
+        "ServerBeeCore",
+        "ServerBeeCore", "ServerBeeCore",
+      ], path: "Modules/ServerBeeModels"),
     // Portable: protocols, value types and the session seam.
     .target(
       name: "ServerBeeTransport", dependencies: ["ServerBeeModels"],
@@ -68,19 +78,23 @@ let package = Package(
         "ServerBeeModels", "ServerBeeTransport", "ServerBeeSocketTransport", "COpenSSL",
       ],
       path: "Modules/ServerBeeServerKit"),
+    // Package-level: the one AES-256-GCM (OpenSSL on Linux, CryptoKit on Apple platforms).
+    .target(
+      name: "ServerBeeCrypto",
+      dependencies: [
+        "ServerBeeCore", .target(name: "COpenSSL", condition: .when(platforms: [.linux])),
+      ],
+      path: "Modules/ServerBeeCrypto"),
     .target(
       name: "SecureStore",
       dependencies: [
-        "ServerBeeModels", "CSQLite",
+        "ServerBeeModels", "ServerBeeCore", "ServerBeeCrypto", "CSQLite",
         .target(name: "COpenSSL", condition: .when(platforms: [.linux])),
       ],
       path: "Modules/SecureStore"),
     .target(
       name: "PushEnvelopeCrypto",
-      dependencies: [
-        "ServerBeeModels",
-        .target(name: "COpenSSL", condition: .when(platforms: [.linux])),
-      ],
+      dependencies: ["ServerBeeModels", "ServerBeeCore", "ServerBeeCrypto"],
       path: "Modules/PushEnvelopeCrypto"),
     .target(
       name: "AuthSession",
@@ -201,6 +215,12 @@ let package = Package(
       path: "Examples/serverbee-relay"),
 
     // Tests: one target per module.
+    .testTarget(
+      name: "ServerBeeCoreTests", dependencies: ["ServerBeeCore"],
+      path: "Tests/ServerBeeCoreTests"),
+    .testTarget(
+      name: "ServerBeeCryptoTests", dependencies: ["ServerBeeCrypto", "ServerBeeCore"],
+      path: "Tests/ServerBeeCryptoTests"),
     .testTarget(
       name: "ServerBeeModelsTests",
       dependencies: ["ServerBeeModels"],

@@ -1,5 +1,6 @@
 import Foundation
 public import SecureStore
+import ServerBeeCore
 import ServerBeeModels
 public import ServerBeeTransport
 
@@ -165,10 +166,7 @@ public actor AuthClient: SessionContext {
     self.init(
       configuration: configuration, store: store, transport: transport, clock: ContinuousClock(),
       now: { Date() },
-      randomBytes: { count in
-        var generator = SystemRandomNumberGenerator()
-        return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-      },
+      randomBytes: SecureRandom.bytes,
       makeUUID: { UUID() })
   }
 

@@ -1,5 +1,6 @@
 public import Foundation
 public import SecureStore
+import ServerBeeCore
 public import ServerBeeModels
 public import ServerBeeTransport
 
@@ -112,10 +113,7 @@ public struct LocalRelayDeviceTokenProvider: PushDeviceTokenProvider {
     try RelayEndpoint(text: text).baseURL
   }
 
-  private static let systemRandomBytes: @Sendable (Int) throws -> [UInt8] = { count in
-    var generator = SystemRandomNumberGenerator()
-    return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-  }
+  private static let systemRandomBytes: @Sendable (Int) throws -> [UInt8] = SecureRandom.bytes
 
   /// The stored token; else, with a relay, one the relay issues (stored first); else one made
   /// here (stored first).

@@ -1,3 +1,5 @@
+import ServerBeeCore
+import ServerBeeCrypto
 public import ServerBeeModels
 
 /// Creates push content keys (wire contract v2 §3.9 step 4, §4.7) and computes login scopes.
@@ -19,7 +21,7 @@ public struct PushContentKeyGenerator: Sendable {
 
   /// Creates a generator that draws from the system's cryptographic generator.
   public init() {
-    self.init(randomBytes: PlatformCrypto.systemRandomBytes)
+    self.init(randomBytes: { SecureRandom.bytes($0) })
   }
 
   /// Creates a generator with an injected random source (tests, deterministic fixtures).
@@ -40,13 +42,13 @@ public struct PushContentKeyGenerator: Sendable {
   public func makeKey(
     deploymentID: String, userID: String, installationID: String, scope: String
   ) throws -> PushContentKey {
-    let random = try randomBytes(16 + PlatformCrypto.keyLength)
-    guard random.count == 16 + PlatformCrypto.keyLength else {
+    let random = try randomBytes(16 + AESGCM.keyLength)
+    guard random.count == 16 + AESGCM.keyLength else {
       throw PushEnvelopeCryptoError(.cryptoFailure, "the random source returned the wrong length")
     }
     return PushContentKey(
-      keyID: Encoding.uuidV4(Array(random.prefix(16))),
-      key: Encoding.base64(Array(random.suffix(PlatformCrypto.keyLength))),
+      keyID: UUIDText.v4(from: Array(random.prefix(16))),
+      key: Base64.encode(Array(random.suffix(AESGCM.keyLength))),
       deploymentID: deploymentID, userID: userID, installationID: installationID, scope: scope)
   }
 
@@ -66,6 +68,6 @@ public struct PushContentKeyGenerator: Sendable {
     serverURL: String, userID: String, installationID: String, loginSecret: String
   ) -> String {
     let text = serverURL + "|" + userID + "|" + installationID + "|" + loginSecret
-    return Encoding.hex(PlatformCrypto.sha256(Array(text.utf8)))
+    return Hex.encode(SHA256.digest(Array(text.utf8)))
   }
 }

@@ -1,3 +1,5 @@
+import ServerBeeCore
+import ServerBeeCrypto
 public import ServerBeeModels
 
 #if canImport(FoundationEssentials)
@@ -60,7 +62,7 @@ public struct PushEnvelopeOpener: Sendable {
   /// path of the differential tests).
   init(now: @escaping @Sendable () -> Date, readsJSONWithJSONDecoderOnly: Bool) {
     self.now = now
-    self.cipher = PlatformCrypto.aesGCM
+    self.cipher = AESGCM.platform
     self.readsJSONWithJSONDecoderOnly = readsJSONWithJSONDecoderOnly
   }
 
@@ -207,16 +209,16 @@ public struct PushEnvelopeOpener: Sendable {
       throw PushEnvelopeCryptoError(.tooLarge, "the ciphertext exceeds 2760 characters")
     }
     // Step 2.
-    guard key.key.utf8.count <= 64, let keyBytes = Encoding.canonicalBase64(key.key),
-      keyBytes.count == PlatformCrypto.keyLength
+    guard key.key.utf8.count <= 64, let keyBytes = Base64.decodeCanonical(key.key),
+      keyBytes.count == AESGCM.keyLength
     else { throw PushEnvelopeCryptoError(.invalidKey, "the content key is not 32 bytes") }
-    guard envelope.nonce.utf8.count == 16, let nonce = Encoding.canonicalBase64(envelope.nonce),
-      nonce.count == PlatformCrypto.nonceLength
+    guard envelope.nonce.utf8.count == 16, let nonce = Base64.decodeCanonical(envelope.nonce),
+      nonce.count == AESGCM.nonceLength
     else {
       throw PushEnvelopeCryptoError(
         .invalidEncoding, "the nonce is not canonical base64 of 12 bytes")
     }
-    guard let sealed = Encoding.canonicalBase64(envelope.ciphertext),
+    guard let sealed = Base64.decodeCanonical(envelope.ciphertext),
       Self.ciphertextByteRange.contains(sealed.count)
     else {
       throw PushEnvelopeCryptoError(

@@ -1,3 +1,5 @@
+import ServerBeeCore
+import ServerBeeCrypto
 public import ServerBeeModels
 
 #if canImport(FoundationEssentials)
@@ -28,14 +30,14 @@ public struct PushEnvelopeSealer: Sendable {
 
   /// Creates a sealer that draws nonces from the system's cryptographic generator.
   public init() {
-    self.init(randomBytes: PlatformCrypto.systemRandomBytes)
+    self.init(randomBytes: { SecureRandom.bytes($0) })
   }
 
   /// Creates a sealer with an injected nonce source.
   /// - Parameter randomBytes: Returns the requested number of random bytes (12 per envelope).
   public init(randomBytes: @escaping @Sendable (Int) throws -> [UInt8]) {
     self.randomBytes = randomBytes
-    self.cipher = PlatformCrypto.aesGCM
+    self.cipher = AESGCM.platform
   }
 
   /// Seals a content with a key, computing the identity from the content.
@@ -74,10 +76,10 @@ public struct PushEnvelopeSealer: Sendable {
     guard plaintext.count <= Self.maximumPlaintextSize else {
       throw PushEnvelopeCryptoError(.tooLarge, "the content exceeds 2048 bytes")
     }
-    guard let keyBytes = Encoding.canonicalBase64(key), keyBytes.count == PlatformCrypto.keyLength
+    guard let keyBytes = Base64.decodeCanonical(key), keyBytes.count == AESGCM.keyLength
     else { throw PushEnvelopeCryptoError(.invalidKey, "the content key is not 32 bytes") }
-    let nonce = try randomBytes(PlatformCrypto.nonceLength)
-    guard nonce.count == PlatformCrypto.nonceLength else {
+    let nonce = try randomBytes(AESGCM.nonceLength)
+    guard nonce.count == AESGCM.nonceLength else {
       throw PushEnvelopeCryptoError(.cryptoFailure, "the nonce source returned the wrong length")
     }
     let aad = Array(PushIdentity.additionalData(keyID: keyID, identity: identity).utf8)
@@ -85,7 +87,7 @@ public struct PushEnvelopeSealer: Sendable {
       let sealed = cipher.seal(key: keyBytes, nonce: nonce, aad: aad, plaintext: Array(plaintext))
     else { throw PushEnvelopeCryptoError(.cryptoFailure, "AES-GCM sealing failed") }
     return PushEnvelope(
-      version: 1, keyID: keyID, identity: identity, nonce: Encoding.base64(nonce),
-      ciphertext: Encoding.base64(sealed))
+      version: 1, keyID: keyID, identity: identity, nonce: Base64.encode(nonce),
+      ciphertext: Base64.encode(sealed))
   }
 }

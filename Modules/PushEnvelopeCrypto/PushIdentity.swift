@@ -1,3 +1,4 @@
+import ServerBeeCore
 public import ServerBeeModels
 
 #if canImport(FoundationEssentials)
@@ -25,7 +26,7 @@ public enum PushIdentity {
   ///   - installationID: The installation id.
   /// - Returns: 64 lowercase hex characters.
   public static func hash(deploymentID: String, userID: String, installationID: String) -> String {
-    Encoding.hex(PlatformCrypto.sha256(canonicalArray(deploymentID, userID, installationID)))
+    Hex.encode(SHA256.digest(canonicalArray(deploymentID, userID, installationID)))
   }
 
   /// Computes the identity hash of a content key's deployment, user and installation.

@@ -1,4 +1,5 @@
 public import Foundation
+import ServerBeeCore
 import ServerBeeModels
 public import ServerBeeTransport
 
@@ -135,7 +136,7 @@ public final class Simulator: Sendable {
   public convenience init(configuration: Configuration, clock: SimulatorClock = SimulatorClock())
     throws
   {
-    try self.init(configuration: configuration, clock: clock, random: Crypto.systemRandom)
+    try self.init(configuration: configuration, clock: clock, random: SecureRandom.bytes)
   }
 
   init(configuration: Configuration, clock: SimulatorClock, random: @escaping RandomBytes) throws {

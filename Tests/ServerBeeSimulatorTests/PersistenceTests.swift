@@ -1,4 +1,5 @@
 import Foundation
+import ServerBeeCore
 import ServerBeeModels
 import ServerBeeTransport
 import Testing
@@ -61,7 +62,7 @@ import Testing
     let rows = try h.simulator.core.db.query(
       "SELECT refresh_hash, revocation_hash FROM mobile_sessions")
     #expect(rows.count == 1)
-    #expect(rows[0]["refresh_hash"].text == Crypto.sha256Hex(t.refresh))
+    #expect(rows[0]["refresh_hash"].text == SHA256.hex(t.refresh))
     #expect(rows[0]["refresh_hash"].text != t.refresh)
   }
 }

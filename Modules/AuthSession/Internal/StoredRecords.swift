@@ -1,5 +1,6 @@
 import Foundation
 import SecureStore
+import ServerBeeCore
 import ServerBeeModels
 import ServerBeeTransport
 
@@ -105,14 +106,7 @@ enum RevocationProof {
   static let byteCount = 32
 
   static func make(from bytes: [UInt8]) -> String {
-    prefix + base64URL(bytes)
-  }
-
-  static func base64URL(_ bytes: [UInt8]) -> String {
-    Data(bytes).base64EncodedString()
-      .replacingOccurrences(of: "+", with: "-")
-      .replacingOccurrences(of: "/", with: "_")
-      .replacingOccurrences(of: "=", with: "")
+    prefix + Base64URL.encode(bytes)
   }
 }
 

@@ -1,4 +1,5 @@
 #if canImport(COpenSSL)
+  internal import ServerBeeCore
   internal import ServerBeeModels
   internal import COpenSSL
   internal import Foundation
@@ -26,7 +27,7 @@
 
     /// A new key from OpenSSL's CSPRNG.
     static func random() throws(SecureStoreError) -> MasterKey {
-      var fresh = try SecureRandom.bytes(Self.size)
+      var fresh = SecureRandom.bytes(Self.size)
       defer { OPENSSL_cleanse(&fresh, fresh.count) }
       return try MasterKey(copying: fresh)
     }
@@ -41,17 +42,6 @@
     {
       // The allocation is exactly `size` bytes and never nil.
       try body(UnsafePointer(bytes.bindMemory(to: UInt8.self).baseAddress.unsafelyUnwrapped))
-    }
-  }
-
-  /// Random bytes from OpenSSL (`RAND_bytes`).
-  enum SecureRandom {
-    static func bytes(_ count: Int) throws(SecureStoreError) -> [UInt8] {
-      var output = [UInt8](repeating: 0, count: count)
-      guard RAND_bytes(&output, Int32(count)) == 1 else {
-        throw SecureStoreError(.storageFailed, "the random number generator failed")
-      }
-      return output
     }
   }
 
@@ -111,7 +101,7 @@
     static func create(
       at path: String, directory: String, key: MasterKey
     ) throws(SecureStoreError) -> MasterKey {
-      let suffix = try SecureRandom.bytes(8).map { String($0, radix: 16) }.joined()
+      let suffix = SecureRandom.bytes(8).map { String($0, radix: 16) }.joined()
       let temporary = "\(directory)/.master.key.\(suffix).tmp"
       let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
       guard fd >= 0 else { throw POSIX.error("creating the master key file") }

@@ -1,8 +1,9 @@
 #if canImport(COpenSSL)
+  internal import ServerBeeCore
+  internal import ServerBeeCrypto
   internal import ServerBeeModels
-  internal import COpenSSL
 
-  /// Seals and opens stored values with AES-256-GCM (`copenssl_aes256gcm_seal/open`).
+  /// Seals and opens stored values with AES-256-GCM (ServerBeeCrypto's ``AESGCM``).
   ///
   /// Sealed layout: `version (1) ‖ nonce (12) ‖ ciphertext ‖ tag (16)`, with a random nonce per
   /// value. The AAD is `version ‖ domain ‖ 0 ‖ group ‖ 0 ‖ name`, so a value copied to another
@@ -26,17 +27,14 @@
     }
 
     func seal(_ plaintext: [UInt8], aad: [UInt8]) throws(SecureStoreError) -> [UInt8] {
-      let nonce = try SecureRandom.bytes(Self.nonceSize)
-      // Buffers are never empty so that no pointer handed to C is nil.
-      var ciphertext = [UInt8](repeating: 0, count: max(plaintext.count, 1))
-      var tag = [UInt8](repeating: 0, count: Self.tagSize)
-      let input = plaintext.isEmpty ? [0] : plaintext
-      let ok = key.withUnsafeBytes { keyBytes in
-        copenssl_aes256gcm_seal(
-          keyBytes, nonce, aad, Int32(aad.count), input, Int32(plaintext.count), &ciphertext, &tag)
+      let nonce = SecureRandom.bytes(Self.nonceSize)
+      let sealed = key.withUnsafeBytes { keyBytes in
+        AESGCM.platform.seal(
+          key: UnsafeRawBufferPointer(start: keyBytes, count: MasterKey.size), nonce: nonce,
+          aad: aad, plaintext: plaintext)
       }
-      guard ok == 1 else { throw SecureStoreError(.storageFailed, "sealing a value failed") }
-      return [Self.formatVersion] + nonce + ciphertext[0..<plaintext.count] + tag
+      guard let sealed else { throw SecureStoreError(.storageFailed, "sealing a value failed") }
+      return [Self.formatVersion] + nonce + sealed
     }
 
     /// Opens a sealed value; `nil` when authentication fails (wrong key, tampering, wrong AAD).
@@ -52,16 +50,12 @@
         return nil
       }
       let nonce = Array(sealed[1..<(1 + Self.nonceSize)])
-      let ciphertext = Array(sealed[(1 + Self.nonceSize)..<(sealed.count - Self.tagSize)])
-      let tag = Array(sealed[(sealed.count - Self.tagSize)...])
-      var plaintext = [UInt8](repeating: 0, count: max(ciphertext.count, 1))
-      let input = ciphertext.isEmpty ? [0] : ciphertext
-      let ok = key.withUnsafeBytes { keyBytes in
-        copenssl_aes256gcm_open(
-          keyBytes, nonce, aad, Int32(aad.count), input, Int32(ciphertext.count), tag, &plaintext)
+      let body = Array(sealed[(1 + Self.nonceSize)...])
+      return key.withUnsafeBytes { keyBytes in
+        AESGCM.platform.open(
+          key: UnsafeRawBufferPointer(start: keyBytes, count: MasterKey.size), nonce: nonce,
+          aad: aad, sealed: body)
       }
-      guard ok == 1 else { return nil }
-      return Array(plaintext[0..<ciphertext.count])
     }
   }
 #endif

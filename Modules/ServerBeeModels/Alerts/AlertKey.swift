@@ -1,4 +1,5 @@
 #if canImport(FoundationEssentials)
+  import ServerBeeCore
   import FoundationEssentials
 #else
   import Foundation
@@ -59,7 +60,7 @@ public struct AlertKey: Hashable, Sendable, Codable, CustomStringConvertible {
       throw ServerBeeModelsError(.invalidAlertKey, "an alert key needs a rule id and a server id")
     }
     let json = try WireJSON.encode([ruleID, serverID, eventKey, time])
-    let text = Self.v1Prefix + Self.base64URLEncoded(json)
+    let text = Self.v1Prefix + Base64URL.encode(json)
     guard text.utf8.count <= Self.maximumLength else {
       throw ServerBeeModelsError(
         .invalidAlertKey, "the alert key exceeds \(Self.maximumLength) characters")
@@ -104,7 +105,7 @@ public struct AlertKey: Hashable, Sendable, Codable, CustomStringConvertible {
     guard text.utf8.count <= Self.maximumLength else {
       throw Self.invalid("it is longer than \(Self.maximumLength) characters")
     }
-    guard let json = Self.base64URLDecoded(text.utf8.dropFirst(Self.v1Prefix.utf8.count)) else {
+    guard let json = Base64URL.decode(text.dropFirst(Self.v1Prefix.count)).map({ Data($0) }) else {
       throw Self.invalid("its payload is not base64url")
     }
     guard let parts = Self.plainStringArray(json) ?? Self.decodedStringArray(json),
@@ -225,86 +226,5 @@ public struct AlertKey: Hashable, Sendable, Codable, CustomStringConvertible {
 
   private static func invalid(_ reason: String) -> ServerBeeModelsError {
     ServerBeeModelsError(.invalidAlertKey, "not a valid alert key: \(reason)")
-  }
-
-  private static func base64URLEncoded(_ data: Data) -> String {
-    var text = data.base64EncodedString()
-    text = text.replacing("+", with: "-").replacing("/", with: "_")
-    while text.hasSuffix("=") { text.removeLast() }
-    return text
-  }
-
-  /// Decodes base64url with optional (but then correct) `=` padding; any other character,
-  /// including whitespace and the standard alphabet's `+`/`/`, is refused. Like Foundation's
-  /// decoder (the reference, ``base64URLDecodedByFoundation(_:)``), the bits a short last group
-  /// leaves over are ignored. Written out because the copies around Foundation's decoder cost
-  /// about 12 k instructions per push.
-  static func base64URLDecoded(_ utf8: Substring.UTF8View) -> Data? {
-    if let decoded = utf8.withContiguousStorageIfAvailable({ base64URLDecoded(bytes: $0) }) {
-      return decoded
-    }
-    return Array(utf8).withUnsafeBufferPointer { base64URLDecoded(bytes: $0) }
-  }
-
-  private static func base64URLDecoded(bytes: UnsafeBufferPointer<UInt8>) -> Data? {
-    var count = bytes.count
-    var padding = 0
-    while count > 0, bytes[count - 1] == UInt8(ascii: "=") {
-      count -= 1
-      padding += 1
-    }
-    guard padding == 0 || (count + padding) % 4 == 0, padding <= 2, count % 4 != 1 else {
-      return nil
-    }
-    // Bytes first, one `Data` at the end: appending to a `Data` byte by byte costs far more.
-    var out: [UInt8] = []
-    out.reserveCapacity(count / 4 * 3 + 2)
-    var bits: UInt32 = 0
-    var held = 0
-    for index in 0..<count {
-      let byte = bytes[index]
-      let value: UInt8
-      switch byte {
-      case UInt8(ascii: "A")...UInt8(ascii: "Z"): value = byte - UInt8(ascii: "A")
-      case UInt8(ascii: "a")...UInt8(ascii: "z"): value = byte - UInt8(ascii: "a") + 26
-      case UInt8(ascii: "0")...UInt8(ascii: "9"): value = byte - UInt8(ascii: "0") + 52
-      case UInt8(ascii: "-"): value = 62
-      case UInt8(ascii: "_"): value = 63
-      default: return nil
-      }
-      bits = bits << 6 | UInt32(value)
-      held += 6
-      if held >= 8 {
-        held -= 8
-        out.append(UInt8(truncatingIfNeeded: bits >> UInt32(held)))
-      }
-    }
-    return Data(out)
-  }
-
-  /// The reference for ``base64URLDecoded(_:)``: the alphabet mapped to standard base64, padded,
-  /// and decoded by Foundation.
-  static func base64URLDecodedByFoundation(_ utf8: Substring.UTF8View) -> Data? {
-    var bytes = Array(utf8)
-    var padding = 0
-    while bytes.last == UInt8(ascii: "=") {
-      bytes.removeLast()
-      padding += 1
-    }
-    guard padding == 0 || (bytes.count + padding) % 4 == 0, padding <= 2,
-      bytes.count % 4 != 1
-    else { return nil }
-    for index in bytes.indices {
-      switch bytes[index] {
-      case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-        UInt8(ascii: "0")...UInt8(ascii: "9"):
-        continue
-      case UInt8(ascii: "-"): bytes[index] = UInt8(ascii: "+")
-      case UInt8(ascii: "_"): bytes[index] = UInt8(ascii: "/")
-      default: return nil
-      }
-    }
-    while bytes.count % 4 != 0 { bytes.append(UInt8(ascii: "=")) }
-    return Data(base64Encoded: Data(bytes))
   }
 }

@@ -78,3 +78,11 @@ public struct MobileTokenResponse: Codable, Hashable, Sendable {
     try container.encode(user, forKey: .user)
   }
 }
+
+extension MobileTokenResponse: SecretBearing {
+  /// `MobileTokenResponse(user: NAME, session: ID, secrets redacted)`.
+  public var redactedSummary: String {
+    "MobileTokenResponse(user: \(user.username), session: \(mobileSessionID ?? "none"), "
+      + "secrets redacted)"
+  }
+}

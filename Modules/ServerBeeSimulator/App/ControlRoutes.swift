@@ -1,4 +1,5 @@
 import Foundation
+import ServerBeeCore
 import ServerBeeModels
 import ServerBeeTransport
 

@@ -1,4 +1,5 @@
 import Foundation
+import ServerBeeCore
 import ServerBeeModels
 import ServerBeeTransport
 
@@ -262,7 +263,7 @@ extension SimulatorCore {
     let key = context.parameter(0)
     let notFound = APIError.notFound("Alert state for key \(key) not found")
     if key.hasPrefix("v1.") {
-      guard let bytes = Crypto.decodeBase64URL(String(key.dropFirst(3))),
+      guard let bytes = Base64URL.decode(String(key.dropFirst(3))),
         let parts = try? WireJSON.decode([String].self, from: Data(bytes)), parts.count == 4
       else { throw notFound }
       let rows = try db.query(
@@ -408,7 +409,7 @@ extension SimulatorCore {
     var (clauses, bindings) = try Self.securityFilters(
       context, columns: ["server_id", "event_type", "source_ip", "severity"])
     if let cursor = context.query["cursor"] {
-      guard let bytes = Crypto.decodeBase64URL(cursor),
+      guard let bytes = Base64URL.decode(cursor),
         let text = String(bytes: bytes, encoding: .utf8), let bar = text.firstIndex(of: "|")
       else { throw APIError.badRequest("invalid cursor") }
       guard let time = try? RFC3339Timestamp(parsing: String(text[..<bar])) else {
@@ -429,7 +430,7 @@ extension SimulatorCore {
     var next: String?
     if rows.count > page.count, let last = page.last {
       let text = timestamp(last.createdAt, .zulu).formatted(.zulu) + "|" + last.id
-      next = Crypto.base64URL(Array(text.utf8))
+      next = Base64URL.encode(Array(text.utf8))
     }
     return Reply.data(SecurityEventPage(items: page.map(\.event), nextCursor: next))
   }

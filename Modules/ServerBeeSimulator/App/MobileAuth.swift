@@ -1,4 +1,5 @@
 import Foundation
+import ServerBeeCore
 import ServerBeeModels
 import ServerBeeTransport
 
@@ -27,8 +28,8 @@ extension SimulatorCore {
     try db.execute(
       "INSERT INTO mobile_sessions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
       [
-        .text(id), .text(user.id), .text(Crypto.sha256Hex(refresh)),
-        .text(Crypto.sha256Hex(revocation)), .text(installationID), .text(deviceName),
+        .text(id), .text(user.id), .text(SHA256.hex(refresh)),
+        .text(SHA256.hex(revocation)), .text(installationID), .text(deviceName),
         .int(now), .int(now + settings.refreshTTL * Self.second), .int(now), .int(now),
       ])
     let access = try issueAccessToken(userID: user.id, mobileSessionID: id, source: "mobile")
@@ -74,7 +75,7 @@ extension SimulatorCore {
   /// Whether `proof` is `sb-revoke-v1.` + the canonical unpadded base64url of 32 bytes.
   static func isCanonicalProof(_ proof: String) -> Bool {
     guard proof.hasPrefix(proofPrefix) else { return false }
-    return Crypto.isCanonicalBase64URL(String(proof.dropFirst(proofPrefix.count)), byteCount: 32)
+    return Base64URL.isCanonical(String(proof.dropFirst(proofPrefix.count)), byteCount: 32)
   }
 
   /// The session a deletion proof hash is bound to (stable revocation hash or proof history).
@@ -98,7 +99,7 @@ extension SimulatorCore {
     if let proposal, !Self.isCanonicalProof(proposal) {
       throw APIError.validation("Invalid revocation_proof")
     }
-    let refreshHash = Crypto.sha256Hex(refreshToken)
+    let refreshHash = SHA256.hex(refreshToken)
     guard
       let session = try db.query(
         """
@@ -120,7 +121,7 @@ extension SimulatorCore {
       }
       var proposalHash: String?
       if let proposal {
-        let hash = Crypto.sha256Hex(proposal)
+        let hash = SHA256.hex(proposal)
         if let owner = try proofOwner(hash), owner != session.id { throw APIError.unauthorized }
         proposalHash = hash
       }
@@ -140,7 +141,7 @@ extension SimulatorCore {
         WHERE id = ?
         """,
         [
-          .text(Crypto.sha256Hex(newRefresh)), .int(now + settings.refreshTTL * Self.second),
+          .text(SHA256.hex(newRefresh)), .int(now + settings.refreshTTL * Self.second),
           .int(now), .text(refreshHash), .text(session.id),
         ])
       try db.execute(
@@ -248,7 +249,7 @@ extension SimulatorCore {
 
   /// Whether `token` is a deletion credential of `session` (wire contract v2 §2.5 "Accepted credentials").
   func credentialMatches(_ token: String, _ session: MobileSessionRow) throws -> Bool {
-    let hash = Crypto.sha256Hex(token)
+    let hash = SHA256.hex(token)
     if hash == session.revocationHash { return true }
     if try db.scalar(
       "SELECT 1 FROM session_proofs WHERE hash = ? AND session_id = ?",
@@ -281,7 +282,7 @@ extension SimulatorCore {
     guard !installationID.isEmpty, !token.isEmpty else {
       throw APIError.validation("installation_id and revocation_token are required")
     }
-    if let expected, !Crypto.isUUID(expected) {
+    if let expected, !UUIDText.isCanonical(expected) {
       throw APIError.validation("Invalid expected_session_id")
     }
     if let expected {

@@ -1,4 +1,5 @@
 import Foundation
+import ServerBeeCore
 import ServerBeeModels
 
 /// A stored alert rule with the parameters the push events read (wire contract v1 §6.5, §8.5).
@@ -226,7 +227,7 @@ extension SimulatorCore {
     -> String
   {
     let json = try WireJSON.encode(["alert", alertKey, status.rawValue, `repeat`])
-    let hex = Array(Crypto.hex(Array(Crypto.sha256(Array(json)).prefix(16))))
+    let hex = Array(Hex.encode(Array(SHA256.digest(Array(json)).prefix(16))))
     return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(hex[$0]) }
       .joined(separator: "-")
   }

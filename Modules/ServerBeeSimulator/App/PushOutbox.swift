@@ -1,5 +1,6 @@
 import Foundation
 import PushEnvelopeCrypto
+import ServerBeeCore
 import ServerBeeModels
 import ServerBeeTransport
 
@@ -144,7 +145,7 @@ extension SimulatorCore {
         .text(content.eventID), .text(registration.installationID), .text(content.kind.rawValue),
         .text(category.rawValue), .text(registration.userID),
         .text(registration.mobileSessionID), .text(role), .int(registration.revision),
-        .text(deviceToken), .text(environment), .text(keyID), .text(Crypto.sha256Hex(key)),
+        .text(deviceToken), .text(environment), .text(keyID), .text(SHA256.hex(key)),
         .text(deployment), .int(content.createdAt), .int(content.expiresAt), .text(envelopeJSON),
         .int(now), .int(now), .int(now),
       ])
@@ -312,7 +313,7 @@ extension SimulatorCore {
       registration.userID == job.userID, registration.mobileSessionID == job.mobileSessionID,
       registration.revision == job.revision, registration.deviceToken == job.deviceToken,
       registration.environment == job.environment, registration.contentKeyID == job.contentKeyID,
-      registration.contentKey.map(Crypto.sha256Hex) == job.contentKeyDigest,
+      registration.contentKey.map(SHA256.hex) == job.contentKeyDigest,
       registration.deploymentID == job.deploymentID
     else { return }
     try db.execute(

@@ -1,4 +1,5 @@
 import Foundation
+import ServerBeeCore
 import ServerBeeModels
 import ServerBeeTransport
 
@@ -258,7 +259,7 @@ extension SimulatorCore {
     let body = try context.jsonBody()
     try body.requireExactly(["event_id", "expected_revision"])
     let rawID = try body.string("event_id")
-    guard Crypto.isUUID(rawID) else { throw APIError.validation("Invalid test event UUID") }
+    guard UUIDText.isCanonical(rawID) else { throw APIError.validation("Invalid test event UUID") }
     let eventID = rawID.lowercased()
     let expected = try body.requiredInt("expected_revision")
     return try db.transaction {

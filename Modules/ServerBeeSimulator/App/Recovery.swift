@@ -1,4 +1,5 @@
 import Foundation
+import ServerBeeCore
 import ServerBeeModels
 import ServerBeeTransport
 
@@ -27,7 +28,7 @@ extension SimulatorCore {
 
     /// What a grant is bound to: the account, installation and exact original credentials.
     var binding: String {
-      Crypto.sha256Hex(
+      SHA256.hex(
         [userID, installationID, accessToken, refreshToken, revocationToken ?? "\u{0}"]
           .joined(separator: "\u{1}"))
     }
@@ -62,7 +63,7 @@ extension SimulatorCore {
       }
     }
     guard let mode else { throw APIError.validation(Self.recoverShape) }
-    if let expected = original.expectedSessionID, !Crypto.isUUID(expected) {
+    if let expected = original.expectedSessionID, !UUIDText.isCanonical(expected) {
       throw APIError.validation("Invalid expected_session_id")
     }
     guard consumeLoginAttempt(context.remoteAddress) else {
@@ -118,7 +119,7 @@ extension SimulatorCore {
       try db.execute(
         "INSERT INTO recovery_grants VALUES (?, ?, ?, ?, ?, NULL, ?, ?, ?, ?)",
         [
-          .text(Crypto.sha256Hex(token)), .text(user.id), .text(original.installationID),
+          .text(SHA256.hex(token)), .text(user.id), .text(original.installationID),
           .text(original.binding), .text(frozen), final.sql, id.sql, .int(now),
           .int(now + settings.recoveryGrantTTL * Self.second),
         ])
@@ -130,7 +131,7 @@ extension SimulatorCore {
   }
 
   private func recoverWithGrant(_ token: String, _ original: Original) throws -> HTTPResponse {
-    let hash = Crypto.sha256Hex(token)
+    let hash = SHA256.hex(token)
     guard
       let grant = try db.query(
         "SELECT * FROM recovery_grants WHERE token_hash = ? AND expires_at > ?",
@@ -222,7 +223,7 @@ extension SimulatorCore {
     var ids = Set<String>()
     if let access = try db.query(
       "SELECT * FROM access_sessions WHERE token_hash = ?",
-      [.text(Crypto.sha256Hex(original.accessToken))]
+      [.text(SHA256.hex(original.accessToken))]
     ).first {
       guard access["source"].text == "mobile", access["user_id"].text == user.id,
         let id = access["mobile_session_id"].text
@@ -230,7 +231,7 @@ extension SimulatorCore {
       ids.insert(id)
     }
     for token in [original.refreshToken, original.revocationToken].compactMap({ $0 }) {
-      guard let owner = try proofOwner(Crypto.sha256Hex(token)) else { continue }
+      guard let owner = try proofOwner(SHA256.hex(token)) else { continue }
       if let session = try mobileSession(id: owner) {
         guard session.userID == user.id, session.installationID == original.installationID else {
           throw APIError.unauthorized
@@ -242,7 +243,7 @@ extension SimulatorCore {
       "SELECT * FROM mobile_sessions WHERE installation_id = ?", [.text(original.installationID)]
     ).map(MobileSessionRow.init)
     guard onInstallation.count <= 64 else { throw APIError.conflict(Self.tooManySessions) }
-    let refreshHash = Crypto.sha256Hex(original.refreshToken)
+    let refreshHash = SHA256.hex(original.refreshToken)
     for session in onInstallation where session.refreshHash == refreshHash {
       guard session.userID == user.id else { throw APIError.unauthorized }
       ids.insert(session.id)

@@ -1,4 +1,5 @@
 import Foundation
+import ServerBeeCore
 import ServerBeeModels
 import ServerBeeSocketTransport
 import ServerBeeTransport
@@ -244,7 +245,7 @@ final class SimulatorCore: Sendable {
 
   func caller(token: String, viaBearer: Bool) throws -> Caller? {
     guard !token.isEmpty else { return nil }
-    let hash = Crypto.sha256Hex(token)
+    let hash = SHA256.hex(token)
     guard
       let row = try db.query(
         "SELECT * FROM access_sessions WHERE token_hash = ? AND expires_at > ?",
@@ -273,13 +274,13 @@ final class SimulatorCore: Sendable {
   }
 
   func passwordMatches(_ user: UserRow, _ password: String) -> Bool {
-    guard let salt = Crypto.decodeBase64URL(user.salt) else { return false }
-    return Crypto.hex(Crypto.pbkdf2(password: password, salt: salt)) == user.passwordHash
+    guard let salt = Base64URL.decode(user.salt) else { return false }
+    return Hex.encode(Crypto.pbkdf2(password: password, salt: salt)) == user.passwordHash
   }
 
   func hashPassword(_ password: String) -> (salt: String, hash: String) {
     let salt = random(16)
-    return (Crypto.base64URL(salt), Crypto.hex(Crypto.pbkdf2(password: password, salt: salt)))
+    return (Base64URL.encode(salt), Hex.encode(Crypto.pbkdf2(password: password, salt: salt)))
   }
 
   /// Counts one login attempt for `ip`: 5 per 15-minute window from the first attempt.
@@ -310,7 +311,7 @@ final class SimulatorCore: Sendable {
     try db.execute(
       "INSERT INTO access_sessions VALUES (?, ?, ?, ?, ?, ?)",
       [
-        .text(Crypto.sha256Hex(token)), .text(userID), .text(source), mobileSessionID.sql,
+        .text(SHA256.hex(token)), .text(userID), .text(source), mobileSessionID.sql,
         .int(now), .int(now + ttl * Self.second),
       ])
     return token

@@ -1,4 +1,5 @@
 import Foundation
+import ServerBeeCore
 import ServerBeeModels
 
 // Rows as the simulator stores them; Wire/SharedModels.swift writes them as the shared models.
@@ -81,7 +82,7 @@ struct AlertStateRow: Sendable {
       ruleID, serverID, eventKey, timestamp(firstTriggeredAt, .utcOffset).formatted(.utcOffset),
     ]
     let json = (try? WireJSON.encode(parts)) ?? Data()
-    return "v1." + Crypto.base64URL(Array(json))
+    return "v1." + Base64URL.encode(Array(json))
   }
 }
 

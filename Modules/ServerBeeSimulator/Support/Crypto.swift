@@ -1,27 +1,10 @@
 import COpenSSL
 import Foundation
+import ServerBeeCore
 
-/// Source of random bytes; OpenSSL's `RAND_bytes` unless a test injects a seeded generator.
-typealias RandomBytes = @Sendable (Int) -> [UInt8]
-
+/// What the simulator needs beyond ServerBeeCore's primitives: HMAC-SHA1 for TOTP and PBKDF2 for
+/// password hashes (OpenSSL, Decision 0004), and tokens and UUIDs from the injected randomness.
 enum Crypto {
-  static let systemRandom: RandomBytes = { count in
-    var bytes = [UInt8](repeating: 0, count: count)
-    if RAND_bytes(&bytes, Int32(count)) != 1 {
-      // RAND_bytes failing means the process has no entropy; a test server cannot continue safely.
-      preconditionFailure("RAND_bytes failed")
-    }
-    return bytes
-  }
-
-  static func sha256(_ data: [UInt8]) -> [UInt8] {
-    var out = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
-    _ = data.withUnsafeBufferPointer { SHA256($0.baseAddress, data.count, &out) }
-    return out
-  }
-
-  static func sha256Hex(_ text: String) -> String { hex(sha256(Array(text.utf8))) }
-
   static func hmacSHA1(key: [UInt8], message: [UInt8]) -> [UInt8] {
     var out = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
     var length: UInt32 = 0
@@ -47,78 +30,13 @@ enum Crypto {
     return out
   }
 
-  static func hex(_ bytes: [UInt8]) -> String {
-    let digits = Array("0123456789abcdef".utf8)
-    var out = [UInt8]()
-    out.reserveCapacity(bytes.count * 2)
-    for byte in bytes {
-      out.append(digits[Int(byte >> 4)])
-      out.append(digits[Int(byte & 0x0f)])
-    }
-    return String(decoding: out, as: UTF8.self)
-  }
-
-  static func base64URL(_ bytes: [UInt8]) -> String {
-    Data(bytes).base64EncodedString()
-      .replacingOccurrences(of: "+", with: "-")
-      .replacingOccurrences(of: "/", with: "_")
-      .replacingOccurrences(of: "=", with: "")
-  }
-
-  static let base64URLAlphabet = Array(
-    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
-
-  /// Whether `text` is the canonical unpadded base64url form of exactly `byteCount` bytes.
-  static func isCanonicalBase64URL(_ text: String, byteCount: Int) -> Bool {
-    let characters = Array(text.utf8)
-    guard characters.count == (byteCount * 8 + 5) / 6 else { return false }
-    var last = 0
-    for character in characters {
-      guard let index = base64URLAlphabet.firstIndex(of: character) else { return false }
-      last = index
-    }
-    let unusedBits = characters.count * 6 - byteCount * 8
-    return last & ((1 << unusedBits) - 1) == 0
-  }
-
-  static func decodeBase64URL(_ text: String) -> [UInt8]? {
-    var standard = text.replacingOccurrences(of: "-", with: "+")
-      .replacingOccurrences(of: "_", with: "/")
-    while standard.count % 4 != 0 { standard += "=" }
-    return Data(base64Encoded: standard).map(Array.init)
-  }
-
   /// A random token: `count` bytes as unpadded base64url (32 bytes → 43 characters).
   static func token(_ random: RandomBytes, bytes count: Int = 32) -> String {
-    base64URL(random(count))
+    Base64URL.encode(random(count))
   }
 
   /// A lowercase UUID v4 from the injected randomness.
-  static func uuid(_ random: RandomBytes) -> String {
-    var bytes = random(16)
-    bytes[6] = (bytes[6] & 0x0f) | 0x40
-    bytes[8] = (bytes[8] & 0x3f) | 0x80
-    let text = hex(bytes)
-    let chars = Array(text)
-    return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(chars[$0]) }
-      .joined(separator: "-")
-  }
-
-  static func isUUID(_ text: String) -> Bool {
-    let chars = Array(text.utf8)
-    guard chars.count == 36 else { return false }
-    for (index, character) in chars.enumerated() {
-      if [8, 13, 18, 23].contains(index) {
-        guard character == UInt8(ascii: "-") else { return false }
-      } else {
-        let isHex =
-          (48...57).contains(character) || (97...102).contains(character)
-          || (65...70).contains(character)
-        guard isHex else { return false }
-      }
-    }
-    return true
-  }
+  static func uuid(_ random: RandomBytes) -> String { UUIDText.v4(from: random(16)) }
 }
 
 /// RFC 6238 TOTP: HMAC-SHA1, 6 digits, 30-second steps.

@@ -1,7 +1,6 @@
 import Foundation
+import ServerBeeCore
 import Testing
-
-@testable import ServerBeeModels
 
 /// ServerBeeModels needs only FoundationEssentials, so it carries its own versions of the few
 /// Foundation helpers it used. These tests hold each one to the Foundation behaviour it

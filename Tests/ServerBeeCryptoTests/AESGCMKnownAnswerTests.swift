@@ -1,10 +1,11 @@
+import ServerBeeCore
+import ServerBeeCrypto
 import Testing
-
-@testable import PushEnvelopeCrypto
 
 /// Known answers from "The Galois/Counter Mode of Operation (GCM)", McGrew & Viega, test cases
 /// 13–16 (AES-256). They run against whichever cipher this platform compiles (OpenSSL through
-/// the COpenSSL `copenssl_aes256gcm_*` shim on Linux, CryptoKit on Apple platforms).
+/// the COpenSSL `copenssl_aes256gcm_*` shim on Linux, CryptoKit on Apple platforms): the one
+/// cipher push envelopes and SecureStore seal with.
 @Suite struct AESGCMKnownAnswerTests {
   struct Vector: Sendable, CustomTestStringConvertible {
     let name: String
@@ -47,39 +48,39 @@ import Testing
   @Test(arguments: vectors)
   func sealMatchesTheKnownAnswer(_ vector: Vector) throws {
     let sealed = try #require(
-      PlatformCrypto.aesGCM.seal(
-        key: Known.bytes(fromHex: vector.key), nonce: Known.bytes(fromHex: vector.nonce),
-        aad: Known.bytes(fromHex: vector.aad), plaintext: Known.bytes(fromHex: vector.plaintext)))
-    #expect(Encoding.hex(sealed) == vector.ciphertext + vector.tag)
+      AESGCM.platform.seal(
+        key: bytes(fromHex: vector.key), nonce: bytes(fromHex: vector.nonce),
+        aad: bytes(fromHex: vector.aad), plaintext: bytes(fromHex: vector.plaintext)))
+    #expect(Hex.encode(sealed) == vector.ciphertext + vector.tag)
   }
 
   @Test(arguments: vectors)
   func openRecoversThePlaintext(_ vector: Vector) throws {
     let opened = try #require(
-      PlatformCrypto.aesGCM.open(
-        key: Known.bytes(fromHex: vector.key), nonce: Known.bytes(fromHex: vector.nonce),
-        aad: Known.bytes(fromHex: vector.aad),
-        sealed: Known.bytes(fromHex: vector.ciphertext + vector.tag)))
-    #expect(Encoding.hex(opened) == vector.plaintext)
+      AESGCM.platform.open(
+        key: bytes(fromHex: vector.key), nonce: bytes(fromHex: vector.nonce),
+        aad: bytes(fromHex: vector.aad),
+        sealed: bytes(fromHex: vector.ciphertext + vector.tag)))
+    #expect(Hex.encode(opened) == vector.plaintext)
   }
 
   @Test(arguments: vectors)
   func openRefusesAChangedTagOrAAD(_ vector: Vector) {
-    let key = Known.bytes(fromHex: vector.key)
-    let nonce = Known.bytes(fromHex: vector.nonce)
-    var sealed = Known.bytes(fromHex: vector.ciphertext + vector.tag)
+    let key = bytes(fromHex: vector.key)
+    let nonce = bytes(fromHex: vector.nonce)
+    var sealed = bytes(fromHex: vector.ciphertext + vector.tag)
     #expect(
-      PlatformCrypto.aesGCM.open(key: key, nonce: nonce, aad: Array("x".utf8), sealed: sealed)
+      AESGCM.platform.open(key: key, nonce: nonce, aad: Array("x".utf8), sealed: sealed)
         == nil)
     sealed[sealed.count - 1] ^= 0x01
     #expect(
-      PlatformCrypto.aesGCM.open(
-        key: key, nonce: nonce, aad: Known.bytes(fromHex: vector.aad), sealed: sealed) == nil)
+      AESGCM.platform.open(
+        key: key, nonce: nonce, aad: bytes(fromHex: vector.aad), sealed: sealed) == nil)
   }
 
   @Test func openRefusesInputShorterThanATag() {
     #expect(
-      PlatformCrypto.aesGCM.open(
+      AESGCM.platform.open(
         key: [UInt8](repeating: 0, count: 32), nonce: [UInt8](repeating: 0, count: 12), aad: [],
         sealed: [UInt8](repeating: 0, count: 15)) == nil)
   }
@@ -87,23 +88,16 @@ import Testing
   @Test(arguments: [31, 33])
   func sealRefusesAKeyOfTheWrongLength(_ length: Int) {
     #expect(
-      PlatformCrypto.aesGCM.seal(
+      AESGCM.platform.seal(
         key: [UInt8](repeating: 0, count: length), nonce: [UInt8](repeating: 0, count: 12),
         aad: [], plaintext: [1]) == nil)
   }
+}
 
-  @Test(arguments: [
-    ("", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
-    ("abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
-  ])
-  func sha256MatchesFIPS180Examples(_ input: String, _ digest: String) {
-    #expect(Encoding.hex(PlatformCrypto.sha256(Array(input.utf8))) == digest)
-  }
-
-  @Test func randomBytesHaveTheRequestedLengthAndDiffer() throws {
-    let first = try #require(PlatformCrypto.randomBytes(32))
-    let second = try #require(PlatformCrypto.randomBytes(32))
-    #expect(first.count == 32)
-    #expect(first != second)
+/// The bytes of a hex string (test vectors only).
+func bytes(fromHex hex: String) -> [UInt8] {
+  let digits = Array(hex.utf8)
+  return stride(from: 0, to: digits.count - 1, by: 2).map { index in
+    UInt8(String(decoding: digits[index...index + 1], as: UTF8.self), radix: 16) ?? 0
   }
 }

@@ -22,11 +22,3 @@ extension SecretBearing {
   /// A mirror without children, so `dump` shows only the summary.
   public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
 }
-
-extension MobileTokenResponse: SecretBearing {
-  /// `MobileTokenResponse(user: NAME, session: ID, secrets redacted)`.
-  public var redactedSummary: String {
-    "MobileTokenResponse(user: \(user.username), session: \(mobileSessionID ?? "none"), "
-      + "secrets redacted)"
-  }
-}

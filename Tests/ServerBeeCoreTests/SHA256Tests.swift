@@ -1,6 +1,5 @@
+import ServerBeeCore
 import Testing
-
-@testable import ServerBeeModels
 
 /// The portable SHA-256 against the FIPS 180-4 / NIST example vectors.
 @Suite struct SHA256Tests {

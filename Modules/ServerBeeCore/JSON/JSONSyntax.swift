@@ -15,10 +15,10 @@
 ///
 /// Input is well-formed UTF-8 (the caller checks). UTF-16 and UTF-32 input, which
 /// `JSONSerialization` recognises by its zero bytes, is answered `false`.
-enum JSONSyntax {
+package enum JSONSyntax {
   static let maximumDepth = 512
 
-  static func isWellFormed(_ bytes: [UInt8]) -> Bool {
+  package static func isWellFormed(_ bytes: [UInt8]) -> Bool {
     // A zero byte is never valid in UTF-8 JSON; among the first four bytes it makes
     // JSONSerialization read UTF-16 or UTF-32 instead, which this check does not do.
     guard !bytes.prefix(4).contains(0) else { return false }

@@ -1,6 +1,5 @@
+import ServerBeeCore
 import Testing
-
-@testable import ServerBeeModels
 
 /// The one "current value + changes" mechanism: replay, projections, unsubscribe, finish.
 @Suite(.timeLimit(.minutes(5))) struct ValueBroadcasterTests {

@@ -10,7 +10,7 @@
 /// (`0.0`), `/` unescaped, non-ASCII as UTF-8, no whitespace.
 ///
 /// A type whose key must be *omitted* when absent writes `if let value { encode(value, …) }`.
-final class OrderedJSONEncoder {
+package final class OrderedJSONEncoder {
   indirect enum Node {
     case null
     case bool(Bool)
@@ -27,7 +27,7 @@ final class OrderedJSONEncoder {
     var keys: [String] = []
   }
 
-  static func encode(_ value: some Encodable) throws -> [UInt8] {
+  package static func encode(_ value: some Encodable) throws -> [UInt8] {
     let encoder = NodeEncoder(codingPath: [])
     try value.encode(to: encoder)
     var out: [UInt8] = []
@@ -64,7 +64,7 @@ final class OrderedJSONEncoder {
 
   /// serde_json style: shortest round-trip digits, whole values with `.0`, exponents as `1e20`,
   /// non-finite as `null`.
-  static func formatFloat(_ d: Double) -> String {
+  package static func formatFloat(_ d: Double) -> String {
     guard d.isFinite else { return "null" }
     if d == d.rounded(), abs(d) < 1e16 {
       return (d == 0 && d.sign == .minus ? "-" : "") + String(Int64(d)) + ".0"
@@ -89,7 +89,7 @@ final class OrderedJSONEncoder {
     return text
   }
 
-  static func writeString(_ s: String, into out: inout [UInt8]) {
+  package static func writeString(_ s: String, into out: inout [UInt8]) {
     out.append(UInt8(ascii: "\""))
     // Most strings need no escape: copied whole (the byte-at-a-time loop below cost the
     // simulator's `full_sync` about 1.7 k instructions per string, issue 24).
