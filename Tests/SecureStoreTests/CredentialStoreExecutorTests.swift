@@ -24,7 +24,7 @@ private actor BlockingActor {
   var recorded: [Int] { order }
 
   /// Blocks the store thread until the latch opens (or 30 s pass); `true` when it opened.
-  func block(on latch: Latch) -> Bool { latch.arriveAndWait(timeout: 30) }
+  func block(on latch: Latch) -> Bool { latch.arriveAndWait(timeout: 120) }
 
   /// Work on the executor's thread from outside the actor, between its jobs.
   func runOutside() async throws -> Bool {

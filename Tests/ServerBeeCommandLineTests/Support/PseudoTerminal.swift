@@ -17,7 +17,7 @@ enum PseudoTerminal {
   /// - Returns: The exit status and everything the terminal showed.
   /// - Throws: ``Failure`` when a prompt does not appear or the run hangs.
   static func run(
-    _ command: String, answers: [(prompt: String, line: String)], timeout: Double = 60
+    _ command: String, answers: [(prompt: String, line: String)], timeout: Double = 120
   ) async throws -> (status: Int32, transcript: String) {
     try await offPool { try runBlocking(command, answers: answers, timeout: timeout) }
   }
