@@ -88,18 +88,14 @@ enum FastFrameReader {
 
   // MARK: Server entries
 
-  /// The order a current server writes `ServerStatus` keys in (wire contract v1 §4.5): `MetricField`'s case
-  /// order. Keys are matched against the expected next one first, so a server-written object
-  /// costs one comparison per key; anything else (aliases, other orders) is looked up in
+  /// The order a current server writes `ServerStatus` keys in (wire contract v1 §4.5): the
+  /// table's order. Keys are matched against the expected next one first, so a server-written
+  /// object costs one comparison per key; anything else (aliases, other orders) is looked up in
   /// `MetricField.wireKeys`, the table the Codable models use.
   private static let statusOrder: [MetricField] = MetricField.allCases
 
-  /// The order of the 21 `LiveMetrics` keys (wire contract v1 §4.6), then the totals a server might add.
-  private static let metricsOrder: [MetricField] = [
-    .id, .name, .online, .lastActive, .uptime, .cpu, .memUsed, .swapUsed, .diskUsed, .netInSpeed,
-    .netOutSpeed, .netInTransfer, .netOutTransfer, .load1, .load5, .load15, .tcpConn, .udpConn,
-    .processCount, .diskReadBytesPerSec, .diskWriteBytesPerSec, .memTotal, .swapTotal, .diskTotal,
-  ]
+  /// The order of the `LiveMetrics` keys a current server writes (the table's `updateOrder`).
+  private static let metricsOrder: [MetricField] = MetricField.updateOrder
 
   /// One expected key of an order: the field, its canonical key and that key's rank.
   struct Expected {
@@ -114,8 +110,8 @@ enum FastFrameReader {
   }
 
   private static let statusExpected = expectedKeys(statusOrder)
-  private static let emptyStatus = ServerStatus(id: "", name: "")
   private static let metricsExpected = expectedKeys(metricsOrder)
+  private static let emptyMetrics = LiveMetrics(id: "", name: "")
   private static let wireKeys = MetricField.wireKeys
 
   /// Resolves a key to its field and precedence rank (0 = the key that wins).
@@ -185,62 +181,51 @@ enum FastFrameReader {
   static func readServerStatus(_ s: inout JSONScanner) throws(JSONScanner.Failure)
     -> ServerStatus?
   {
-    // A copy of a prebuilt value: the public initialiser's 35 default arguments cost ~1,000
-    // instructions a server.
-    var status = emptyStatus
+    try readEntry(&s, startingFrom: ServerStatus.empty, ServerStatus.layout, statusExpected)
+  }
+
+  /// Reads an `update` entry with the rules of `LiveMetrics`; `nil` when it has no `id` or no
+  /// `name` (dropped). Keys of fields an update does not carry are skipped.
+  static func readLiveMetrics(_ s: inout JSONScanner) throws(JSONScanner.Failure) -> LiveMetrics? {
+    try readEntry(&s, startingFrom: emptyMetrics, LiveMetrics.layout, metricsExpected)
+  }
+
+  /// Reads one server object into `Root` from the ``MetricField`` table: each key is resolved
+  /// to its field, the value read by the field's kind and stored where `layout` says. One
+  /// routine for both entry kinds, so a new field needs no change here.
+  @inline(__always)
+  private static func readEntry<Root>(
+    _ s: inout JSONScanner, startingFrom empty: Root, _ layout: MetricLayout<Root>,
+    _ order: [Expected]
+  ) throws(JSONScanner.Failure) -> Root? {
+    var root = empty
     var precedence = Precedence()
     var expected = 0
-    let order = statusExpected
     let wireKeys = wireKeys
     try s.readObject { (s, key) throws(JSONScanner.Failure) in
       guard
-        let (field, rank) = resolve(key, order: order, wireKeys: wireKeys, expected: &expected),
-        precedence.take(field, rank: rank)
+        let (f, rank) = resolve(key, order: order, wireKeys: wireKeys, expected: &expected),
+        layout.holds(f), precedence.take(f, rank: rank)
       else {
         try s.skipValue()
         return
       }
-      switch field {
-      case .id: status.id = try s.readString()
-      case .name: status.name = try s.readString()
-      case .online: status.online = try s.readOptionalBool()
-      case .lastActive: status.lastActive = try readTime(&s)
-      case .uptime: status.uptime = try s.readOptionalInt64()
-      case .cpu: status.cpu = try s.readLenientDouble()
-      case .memUsed: status.memUsed = try s.readOptionalInt64()
-      case .memTotal: status.memTotal = try s.readOptionalInt64()
-      case .swapUsed: status.swapUsed = try s.readOptionalInt64()
-      case .swapTotal: status.swapTotal = try s.readOptionalInt64()
-      case .diskUsed: status.diskUsed = try s.readOptionalInt64()
-      case .diskTotal: status.diskTotal = try s.readOptionalInt64()
-      case .netInSpeed: status.netInSpeed = try s.readOptionalInt64()
-      case .netOutSpeed: status.netOutSpeed = try s.readOptionalInt64()
-      case .netInTransfer: status.netInTransfer = try s.readOptionalInt64()
-      case .netOutTransfer: status.netOutTransfer = try s.readOptionalInt64()
-      case .load1: status.load1 = try s.readLenientDouble()
-      case .load5: status.load5 = try s.readLenientDouble()
-      case .load15: status.load15 = try s.readLenientDouble()
-      case .tcpConn: status.tcpConn = try s.readOptionalInt()
-      case .udpConn: status.udpConn = try s.readOptionalInt()
-      case .processCount: status.processCount = try s.readOptionalInt()
-      case .cpuName: status.cpuName = try s.readOptionalString()
-      case .os: status.os = try s.readOptionalString()
-      case .region: status.region = try s.readOptionalString()
-      case .countryCode: status.countryCode = try s.readOptionalString()
-      case .groupID: status.groupID = try s.readOptionalString()
-      case .features: status.features = try readStrings(&s)
-      case .diskReadBytesPerSec: status.diskReadBytesPerSec = try s.readOptionalInt64()
-      case .diskWriteBytesPerSec: status.diskWriteBytesPerSec = try s.readOptionalInt64()
-      case .tags: status.tags = try readStrings(&s)
-      case .cpuCores: status.cpuCores = try s.readOptionalInt()
-      case .agentAuthority:
-        status.agentAuthority = try s.consumeNull() ? nil : readAgentAuthority(&s)
-      case .hasToken: status.hasToken = try s.readOptionalBool()
-      case .outstandingEnrollment: status.outstandingEnrollment = try readOptionalOffer(&s)
+      switch f.kind {
+      case .identity: layout.setIdentity(try s.readString(), f, in: &root)
+      case .bool: layout.setBool(try s.readOptionalBool(), f, in: &root)
+      case .int: layout.setInt(try s.readOptionalInt(), f, in: &root)
+      case .int64: layout.setInt64(try s.readOptionalInt64(), f, in: &root)
+      case .metric: layout.setMetric(try s.readLenientDouble(), f, in: &root)
+      case .time: layout.setInt64(try readTime(&s), f, in: &root)
+      case .string: layout.setString(try s.readOptionalString(), f, in: &root)
+      case .strings: layout.setStrings(try readStrings(&s), f, in: &root)
+      case .authority:
+        layout.setAuthority(try s.consumeNull() ? nil : readAgentAuthority(&s), f, in: &root)
+      case .offer: layout.setOffer(try readOptionalOffer(&s), f, in: &root)
       }
     }
     guard precedence.has(.id), precedence.has(.name) else { return nil }
-    return status
+    return root
   }
 
   private static func readStrings(_ s: inout JSONScanner) throws(JSONScanner.Failure)
@@ -299,53 +284,5 @@ enum FastFrameReader {
       let createdAt = try? RFC3339Timestamp(parsing: created)
     else { throw s.fail("outstanding offer is incomplete") }
     return OutstandingOffer(id: id, codePrefix: prefix, expiresAt: expiresAt, createdAt: createdAt)
-  }
-
-  /// Reads an `update` entry with the rules of `LiveMetrics`; `nil` when it has no `id` or no
-  /// `name` (dropped).
-  static func readLiveMetrics(_ s: inout JSONScanner) throws(JSONScanner.Failure) -> LiveMetrics? {
-    var metrics = LiveMetrics(id: "", name: "")
-    var precedence = Precedence()
-    var expected = 0
-    let order = metricsExpected
-    let wireKeys = wireKeys
-    try s.readObject { (s, key) throws(JSONScanner.Failure) in
-      guard
-        let (field, rank) = resolve(key, order: order, wireKeys: wireKeys, expected: &expected),
-        precedence.take(field, rank: rank)
-      else {
-        try s.skipValue()
-        return
-      }
-      switch field {
-      case .id: metrics.id = try s.readString()
-      case .name: metrics.name = try s.readString()
-      case .online: metrics.online = try s.readOptionalBool()
-      case .lastActive: metrics.lastActive = try readTime(&s)
-      case .uptime: metrics.uptime = try s.readOptionalInt64()
-      case .cpu: metrics.cpu = try s.readLenientDouble()
-      case .memUsed: metrics.memUsed = try s.readOptionalInt64()
-      case .memTotal: metrics.memTotal = try s.readOptionalInt64()
-      case .swapUsed: metrics.swapUsed = try s.readOptionalInt64()
-      case .swapTotal: metrics.swapTotal = try s.readOptionalInt64()
-      case .diskUsed: metrics.diskUsed = try s.readOptionalInt64()
-      case .diskTotal: metrics.diskTotal = try s.readOptionalInt64()
-      case .netInSpeed: metrics.netInSpeed = try s.readOptionalInt64()
-      case .netOutSpeed: metrics.netOutSpeed = try s.readOptionalInt64()
-      case .netInTransfer: metrics.netInTransfer = try s.readOptionalInt64()
-      case .netOutTransfer: metrics.netOutTransfer = try s.readOptionalInt64()
-      case .load1: metrics.load1 = try s.readLenientDouble()
-      case .load5: metrics.load5 = try s.readLenientDouble()
-      case .load15: metrics.load15 = try s.readLenientDouble()
-      case .tcpConn: metrics.tcpConn = try s.readOptionalInt()
-      case .udpConn: metrics.udpConn = try s.readOptionalInt()
-      case .processCount: metrics.processCount = try s.readOptionalInt()
-      case .diskReadBytesPerSec: metrics.diskReadBytesPerSec = try s.readOptionalInt64()
-      case .diskWriteBytesPerSec: metrics.diskWriteBytesPerSec = try s.readOptionalInt64()
-      default: try s.skipValue()  // static facts are not part of LiveMetrics
-      }
-    }
-    guard precedence.has(.id), precedence.has(.name) else { return nil }
-    return metrics
   }
 }

@@ -65,6 +65,9 @@ public struct LiveMetrics: Codable, Hashable, Sendable, Identifiable {
   public var diskReadBytesPerSec: Int64?
   /// Disk writes, bytes per second.
   public var diskWriteBytesPerSec: Int64?
+  /// ISO country code, when an entry carries it (`country` or `country_code`, wire contract v1
+  /// §4.7 reads the alias in both frame kinds); real `update` frames leave it out.
+  public var countryCode: String?
 
   /// Creates a partial frame entry; leave out what was not measured.
   /// - Parameters:
@@ -92,6 +95,7 @@ public struct LiveMetrics: Codable, Hashable, Sendable, Identifiable {
   ///   - processCount: Count.
   ///   - diskReadBytesPerSec: Bytes per second.
   ///   - diskWriteBytesPerSec: Bytes per second.
+  ///   - countryCode: Country code, if the entry carries one.
   public init(
     id: String, name: String, online: Bool? = nil, lastActive: Int64? = nil,
     uptime: Int64? = nil, cpu: Double? = nil, memUsed: Int64? = nil, memTotal: Int64? = nil,
@@ -99,7 +103,8 @@ public struct LiveMetrics: Codable, Hashable, Sendable, Identifiable {
     diskTotal: Int64? = nil, netInSpeed: Int64? = nil, netOutSpeed: Int64? = nil,
     netInTransfer: Int64? = nil, netOutTransfer: Int64? = nil, load1: Double? = nil,
     load5: Double? = nil, load15: Double? = nil, tcpConn: Int? = nil, udpConn: Int? = nil,
-    processCount: Int? = nil, diskReadBytesPerSec: Int64? = nil, diskWriteBytesPerSec: Int64? = nil
+    processCount: Int? = nil, diskReadBytesPerSec: Int64? = nil,
+    diskWriteBytesPerSec: Int64? = nil, countryCode: String? = nil
   ) {
     self.id = id
     self.name = name
@@ -125,6 +130,7 @@ public struct LiveMetrics: Codable, Hashable, Sendable, Identifiable {
     self.processCount = processCount
     self.diskReadBytesPerSec = diskReadBytesPerSec
     self.diskWriteBytesPerSec = diskWriteBytesPerSec
+    self.countryCode = countryCode
   }
 
   /// Decodes an entry with the shared rules (``ServerStatus``): absent keys stay `nil`, a `null`
@@ -133,94 +139,48 @@ public struct LiveMetrics: Codable, Hashable, Sendable, Identifiable {
   /// - Throws: `DecodingError` naming the field when `id` or `name` is missing or a value has
   ///   the wrong type.
   public init(from decoder: any Decoder) throws {
-    let c = try decoder.container(keyedBy: WireKey.self)
-    id = try c.decode(String.self, forKey: WireKey(.id))
-    name = try c.decode(String.self, forKey: WireKey(.name))
-    online = try c.decodeField(Bool.self, .online)
-    lastActive = c.decodeTimeField(.lastActive)
-    uptime = try c.decodeField(Int64.self, .uptime)
-    cpu = try c.decodeMetricField(.cpu)
-    memUsed = try c.decodeField(Int64.self, .memUsed)
-    memTotal = try c.decodeField(Int64.self, .memTotal)
-    swapUsed = try c.decodeField(Int64.self, .swapUsed)
-    swapTotal = try c.decodeField(Int64.self, .swapTotal)
-    diskUsed = try c.decodeField(Int64.self, .diskUsed)
-    diskTotal = try c.decodeField(Int64.self, .diskTotal)
-    netInSpeed = try c.decodeField(Int64.self, .netInSpeed)
-    netOutSpeed = try c.decodeField(Int64.self, .netOutSpeed)
-    netInTransfer = try c.decodeField(Int64.self, .netInTransfer)
-    netOutTransfer = try c.decodeField(Int64.self, .netOutTransfer)
-    load1 = try c.decodeMetricField(.load1)
-    load5 = try c.decodeMetricField(.load5)
-    load15 = try c.decodeMetricField(.load15)
-    tcpConn = try c.decodeField(Int.self, .tcpConn)
-    udpConn = try c.decodeField(Int.self, .udpConn)
-    processCount = try c.decodeField(Int.self, .processCount)
-    diskReadBytesPerSec = try c.decodeField(Int64.self, .diskReadBytesPerSec)
-    diskWriteBytesPerSec = try c.decodeField(Int64.self, .diskWriteBytesPerSec)
+    self = LiveMetrics(id: "", name: "")
+    try Self.layout.decode(decoder.container(keyedBy: WireKey.self), into: &self)
   }
 
-  /// Encodes the non-`nil` properties in wire order (absent stays absent).
+  /// Encodes the non-`nil` properties in wire order under the current keys.
   /// - Parameter encoder: The encoder.
   /// - Throws: Whatever the encoder throws.
   public func encode(to encoder: any Encoder) throws {
     var c = encoder.container(keyedBy: WireKey.self)
-    try c.encode(id, forKey: WireKey(.id))
-    try c.encode(name, forKey: WireKey(.name))
-    try c.encodeUnlessNil(online, forKey: WireKey(.online))
-    try c.encodeUnlessNil(lastActive, forKey: WireKey(.lastActive))
-    try c.encodeUnlessNil(uptime, forKey: WireKey(.uptime))
-    try c.encodeUnlessNil(cpu, forKey: WireKey(.cpu))
-    try c.encodeUnlessNil(memUsed, forKey: WireKey(.memUsed))
-    try c.encodeUnlessNil(memTotal, forKey: WireKey(.memTotal))
-    try c.encodeUnlessNil(swapUsed, forKey: WireKey(.swapUsed))
-    try c.encodeUnlessNil(swapTotal, forKey: WireKey(.swapTotal))
-    try c.encodeUnlessNil(diskUsed, forKey: WireKey(.diskUsed))
-    try c.encodeUnlessNil(diskTotal, forKey: WireKey(.diskTotal))
-    try c.encodeUnlessNil(netInSpeed, forKey: WireKey(.netInSpeed))
-    try c.encodeUnlessNil(netOutSpeed, forKey: WireKey(.netOutSpeed))
-    try c.encodeUnlessNil(netInTransfer, forKey: WireKey(.netInTransfer))
-    try c.encodeUnlessNil(netOutTransfer, forKey: WireKey(.netOutTransfer))
-    try c.encodeUnlessNil(load1, forKey: WireKey(.load1))
-    try c.encodeUnlessNil(load5, forKey: WireKey(.load5))
-    try c.encodeUnlessNil(load15, forKey: WireKey(.load15))
-    try c.encodeUnlessNil(tcpConn, forKey: WireKey(.tcpConn))
-    try c.encodeUnlessNil(udpConn, forKey: WireKey(.udpConn))
-    try c.encodeUnlessNil(processCount, forKey: WireKey(.processCount))
-    try c.encodeUnlessNil(diskReadBytesPerSec, forKey: WireKey(.diskReadBytesPerSec))
-    try c.encodeUnlessNil(diskWriteBytesPerSec, forKey: WireKey(.diskWriteBytesPerSec))
+    try Self.layout.encode(self, to: &c, writingNulls: false)
   }
 }
 
 extension ServerStatus {
-  /// Applies an `update` entry: every metric it carries replaces the cached one, absent ones are
+  /// Applies an `update` entry: every metric (and a country code) it carries replaces the cached one, absent ones are
   /// kept, ``name`` is never replaced (wire contract v1 §4.6), and a ``memTotal`` or ``diskTotal`` of 0
   /// (unknown capacity) never replaces a known total (wire contract v1 §4.7).
   ///
   /// This is the reference merge; `RealtimeStream` may use a faster one with the same result.
   /// - Parameter metrics: The entry; its ``LiveMetrics/id`` should equal ``id``.
   public mutating func merge(_ metrics: LiveMetrics) {
-    if let v = metrics.online { online = v }
-    if let v = metrics.lastActive { lastActive = v }
-    if let v = metrics.uptime { uptime = v }
-    if let v = metrics.cpu { cpu = v }
-    if let v = metrics.memUsed { memUsed = v }
-    memTotal = MetricField.mergedCapacity(memTotal, metrics.memTotal)
-    if let v = metrics.swapUsed { swapUsed = v }
-    if let v = metrics.swapTotal { swapTotal = v }
-    if let v = metrics.diskUsed { diskUsed = v }
-    diskTotal = MetricField.mergedCapacity(diskTotal, metrics.diskTotal)
-    if let v = metrics.netInSpeed { netInSpeed = v }
-    if let v = metrics.netOutSpeed { netOutSpeed = v }
-    if let v = metrics.netInTransfer { netInTransfer = v }
-    if let v = metrics.netOutTransfer { netOutTransfer = v }
-    if let v = metrics.load1 { load1 = v }
-    if let v = metrics.load5 { load5 = v }
-    if let v = metrics.load15 { load15 = v }
-    if let v = metrics.tcpConn { tcpConn = v }
-    if let v = metrics.udpConn { udpConn = v }
-    if let v = metrics.processCount { processCount = v }
-    if let v = metrics.diskReadBytesPerSec { diskReadBytesPerSec = v }
-    if let v = metrics.diskWriteBytesPerSec { diskWriteBytesPerSec = v }
+    Self.layout.merge(metrics, from: LiveMetrics.layout, into: &self)
   }
+
+}
+
+extension LiveMetrics {
+  /// Where each field of the ``MetricField`` table lives in an `update` entry: the live
+  /// metrics, the totals a server might add, and the country alias.
+  package static let layout = MetricLayout<LiveMetrics>([
+    (.id, \LiveMetrics.id), (.name, \LiveMetrics.name), (.online, \LiveMetrics.online),
+    (.lastActive, \LiveMetrics.lastActive), (.uptime, \LiveMetrics.uptime),
+    (.cpu, \LiveMetrics.cpu), (.memUsed, \LiveMetrics.memUsed),
+    (.memTotal, \LiveMetrics.memTotal), (.swapUsed, \LiveMetrics.swapUsed),
+    (.swapTotal, \LiveMetrics.swapTotal), (.diskUsed, \LiveMetrics.diskUsed),
+    (.diskTotal, \LiveMetrics.diskTotal), (.netInSpeed, \LiveMetrics.netInSpeed),
+    (.netOutSpeed, \LiveMetrics.netOutSpeed), (.netInTransfer, \LiveMetrics.netInTransfer),
+    (.netOutTransfer, \LiveMetrics.netOutTransfer), (.load1, \LiveMetrics.load1),
+    (.load5, \LiveMetrics.load5), (.load15, \LiveMetrics.load15),
+    (.tcpConn, \LiveMetrics.tcpConn), (.udpConn, \LiveMetrics.udpConn),
+    (.processCount, \LiveMetrics.processCount), (.countryCode, \LiveMetrics.countryCode),
+    (.diskReadBytesPerSec, \LiveMetrics.diskReadBytesPerSec),
+    (.diskWriteBytesPerSec, \LiveMetrics.diskWriteBytesPerSec),
+  ])
 }

@@ -189,42 +189,8 @@ public struct ServerStatus: Codable, Hashable, Sendable, Identifiable {
   /// - Throws: `DecodingError` naming the field (``WireJSON`` maps it to
   ///   ``ServerBeeModelsError``) when `id` or `name` is missing or a value has the wrong type.
   public init(from decoder: any Decoder) throws {
-    let c = try decoder.container(keyedBy: WireKey.self)
-    id = try c.decode(String.self, forKey: WireKey(.id))
-    name = try c.decode(String.self, forKey: WireKey(.name))
-    online = try c.decodeField(Bool.self, .online)
-    lastActive = c.decodeTimeField(.lastActive)
-    uptime = try c.decodeField(Int64.self, .uptime)
-    cpu = try c.decodeMetricField(.cpu)
-    memUsed = try c.decodeField(Int64.self, .memUsed)
-    memTotal = try c.decodeField(Int64.self, .memTotal)
-    swapUsed = try c.decodeField(Int64.self, .swapUsed)
-    swapTotal = try c.decodeField(Int64.self, .swapTotal)
-    diskUsed = try c.decodeField(Int64.self, .diskUsed)
-    diskTotal = try c.decodeField(Int64.self, .diskTotal)
-    netInSpeed = try c.decodeField(Int64.self, .netInSpeed)
-    netOutSpeed = try c.decodeField(Int64.self, .netOutSpeed)
-    netInTransfer = try c.decodeField(Int64.self, .netInTransfer)
-    netOutTransfer = try c.decodeField(Int64.self, .netOutTransfer)
-    load1 = try c.decodeMetricField(.load1)
-    load5 = try c.decodeMetricField(.load5)
-    load15 = try c.decodeMetricField(.load15)
-    tcpConn = try c.decodeField(Int.self, .tcpConn)
-    udpConn = try c.decodeField(Int.self, .udpConn)
-    processCount = try c.decodeField(Int.self, .processCount)
-    cpuName = try c.decodeField(String.self, .cpuName)
-    os = try c.decodeField(String.self, .os)
-    region = try c.decodeField(String.self, .region)
-    countryCode = try c.decodeField(String.self, .countryCode)
-    groupID = try c.decodeField(String.self, .groupID)
-    features = try c.decodeField([String].self, .features)
-    diskReadBytesPerSec = try c.decodeField(Int64.self, .diskReadBytesPerSec)
-    diskWriteBytesPerSec = try c.decodeField(Int64.self, .diskWriteBytesPerSec)
-    tags = try c.decodeField([String].self, .tags)
-    cpuCores = try c.decodeField(Int.self, .cpuCores)
-    agentAuthority = try c.decodeField(AgentAuthority.self, .agentAuthority)
-    hasToken = try c.decodeField(Bool.self, .hasToken)
-    outstandingEnrollment = try c.decodeField(OutstandingOffer.self, .outstandingEnrollment)
+    self = Self.empty
+    try Self.layout.decode(decoder.container(keyedBy: WireKey.self), into: &self)
   }
 
   /// Encodes in wire order under the current keys. Unknown metrics are left out; the nullable
@@ -234,41 +200,7 @@ public struct ServerStatus: Codable, Hashable, Sendable, Identifiable {
   /// - Throws: Whatever the encoder throws.
   public func encode(to encoder: any Encoder) throws {
     var c = encoder.container(keyedBy: WireKey.self)
-    try c.encode(id, forKey: WireKey(.id))
-    try c.encode(name, forKey: WireKey(.name))
-    try c.encodeUnlessNil(online, forKey: WireKey(.online))
-    try c.encodeUnlessNil(lastActive, forKey: WireKey(.lastActive))
-    try c.encodeUnlessNil(uptime, forKey: WireKey(.uptime))
-    try c.encodeUnlessNil(cpu, forKey: WireKey(.cpu))
-    try c.encodeUnlessNil(memUsed, forKey: WireKey(.memUsed))
-    try c.encodeUnlessNil(memTotal, forKey: WireKey(.memTotal))
-    try c.encodeUnlessNil(swapUsed, forKey: WireKey(.swapUsed))
-    try c.encodeUnlessNil(swapTotal, forKey: WireKey(.swapTotal))
-    try c.encodeUnlessNil(diskUsed, forKey: WireKey(.diskUsed))
-    try c.encodeUnlessNil(diskTotal, forKey: WireKey(.diskTotal))
-    try c.encodeUnlessNil(netInSpeed, forKey: WireKey(.netInSpeed))
-    try c.encodeUnlessNil(netOutSpeed, forKey: WireKey(.netOutSpeed))
-    try c.encodeUnlessNil(netInTransfer, forKey: WireKey(.netInTransfer))
-    try c.encodeUnlessNil(netOutTransfer, forKey: WireKey(.netOutTransfer))
-    try c.encodeUnlessNil(load1, forKey: WireKey(.load1))
-    try c.encodeUnlessNil(load5, forKey: WireKey(.load5))
-    try c.encodeUnlessNil(load15, forKey: WireKey(.load15))
-    try c.encodeUnlessNil(tcpConn, forKey: WireKey(.tcpConn))
-    try c.encodeUnlessNil(udpConn, forKey: WireKey(.udpConn))
-    try c.encodeUnlessNil(processCount, forKey: WireKey(.processCount))
-    try c.encode(cpuName, forKey: WireKey(.cpuName))
-    try c.encode(os, forKey: WireKey(.os))
-    try c.encode(region, forKey: WireKey(.region))
-    try c.encode(countryCode, forKey: WireKey(.countryCode))
-    try c.encode(groupID, forKey: WireKey(.groupID))
-    try c.encodeUnlessNil(features, forKey: WireKey(.features))
-    try c.encodeUnlessNil(diskReadBytesPerSec, forKey: WireKey(.diskReadBytesPerSec))
-    try c.encodeUnlessNil(diskWriteBytesPerSec, forKey: WireKey(.diskWriteBytesPerSec))
-    try c.encodeUnlessNil(tags, forKey: WireKey(.tags))
-    try c.encode(cpuCores, forKey: WireKey(.cpuCores))
-    try c.encodeUnlessNil(agentAuthority, forKey: WireKey(.agentAuthority))
-    try c.encodeUnlessNil(hasToken, forKey: WireKey(.hasToken))
-    try c.encode(outstandingEnrollment, forKey: WireKey(.outstandingEnrollment))
+    try Self.layout.encode(self, to: &c, writingNulls: true)
   }
 
   /// Memory in use as a percentage of ``memTotal``; `nil` when either is unknown or the total
@@ -278,4 +210,32 @@ public struct ServerStatus: Codable, Hashable, Sendable, Identifiable {
   /// Disk in use as a percentage of ``diskTotal``; `nil` when either is unknown or the total
   /// is 0.
   public var diskUsagePercent: Double? { MetricField.usagePercent(diskUsed, of: diskTotal) }
+}
+
+extension ServerStatus {
+  /// Where each field of the ``MetricField`` table lives in a status: every field.
+  package static let layout = MetricLayout<ServerStatus>([
+    (.id, \ServerStatus.id), (.name, \ServerStatus.name), (.online, \ServerStatus.online),
+    (.lastActive, \ServerStatus.lastActive), (.uptime, \ServerStatus.uptime),
+    (.cpu, \ServerStatus.cpu), (.memUsed, \ServerStatus.memUsed),
+    (.memTotal, \ServerStatus.memTotal), (.swapUsed, \ServerStatus.swapUsed),
+    (.swapTotal, \ServerStatus.swapTotal), (.diskUsed, \ServerStatus.diskUsed),
+    (.diskTotal, \ServerStatus.diskTotal), (.netInSpeed, \ServerStatus.netInSpeed),
+    (.netOutSpeed, \ServerStatus.netOutSpeed), (.netInTransfer, \ServerStatus.netInTransfer),
+    (.netOutTransfer, \ServerStatus.netOutTransfer), (.load1, \ServerStatus.load1),
+    (.load5, \ServerStatus.load5), (.load15, \ServerStatus.load15),
+    (.tcpConn, \ServerStatus.tcpConn), (.udpConn, \ServerStatus.udpConn),
+    (.processCount, \ServerStatus.processCount), (.cpuName, \ServerStatus.cpuName),
+    (.os, \ServerStatus.os), (.region, \ServerStatus.region),
+    (.countryCode, \ServerStatus.countryCode), (.groupID, \ServerStatus.groupID),
+    (.features, \ServerStatus.features), (.diskReadBytesPerSec, \ServerStatus.diskReadBytesPerSec),
+    (.diskWriteBytesPerSec, \ServerStatus.diskWriteBytesPerSec), (.tags, \ServerStatus.tags),
+    (.cpuCores, \ServerStatus.cpuCores), (.agentAuthority, \ServerStatus.agentAuthority),
+    (.hasToken, \ServerStatus.hasToken),
+    (.outstandingEnrollment, \ServerStatus.outstandingEnrollment),
+  ])
+
+  /// A status with every field unknown, the start of every decode (a copy of a prebuilt value:
+  /// the public initialiser's 35 default arguments cost about 1,000 instructions a server).
+  package static let empty = ServerStatus(id: "", name: "")
 }
