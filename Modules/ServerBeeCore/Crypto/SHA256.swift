@@ -23,11 +23,8 @@ package enum SHA256 {
   ]
 
   /// The 32-byte digest of `bytes`.
-  package static func digest(_ bytes: some Collection<UInt8>) -> [UInt8] {
-    if let digest = bytes.withContiguousStorageIfAvailable({ digest(buffer: $0) }) {
-      return digest
-    }
-    return Array(bytes).withUnsafeBufferPointer { digest(buffer: $0) }
+  package static func digest(_ bytes: [UInt8]) -> [UInt8] {
+    bytes.withUnsafeBufferPointer { digest(buffer: $0) }
   }
 
   private static func digest(buffer: UnsafeBufferPointer<UInt8>) -> [UInt8] {
@@ -113,7 +110,7 @@ package enum SHA256 {
 
   /// Lowercase hex of the digest of the UTF-8 bytes of `text`.
   package static func hex(_ text: String) -> String {
-    Hex.encode(digest(text.utf8))
+    Hex.encode(digest(Array(text.utf8)))
   }
 
   private static func rotate(_ value: UInt32, _ count: UInt32) -> UInt32 {

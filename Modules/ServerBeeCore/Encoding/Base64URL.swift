@@ -44,11 +44,15 @@ package enum Base64URL {
   /// Decodes base64url with optional (but then correct) `=` padding; any other character is
   /// refused. Like Foundation's decoder, the bits a short last group leaves over are ignored
   /// (use ``isCanonical(_:byteCount:)`` where only the exact form may pass).
-  package static func decode(_ text: some StringProtocol) -> [UInt8]? {
-    if let decoded = text.utf8.withContiguousStorageIfAvailable({ decode(bytes: $0) }) {
-      return decoded
-    }
-    return Array(text.utf8).withUnsafeBufferPointer { decode(bytes: $0) }
+  package static func decode(_ text: String) -> [UInt8]? {
+    var text = text
+    return text.withUTF8 { decode(bytes: $0) }
+  }
+
+  /// ``decode(_:)`` of a substring (an alert key after its `v1.` prefix, say).
+  package static func decode(_ text: Substring) -> [UInt8]? {
+    var text = text
+    return text.withUTF8 { decode(bytes: $0) }
   }
 
   /// ``decode(_:)`` of UTF-8 bytes.

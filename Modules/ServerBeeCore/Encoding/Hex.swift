@@ -7,7 +7,7 @@ package enum Hex {
   private static let digits = Array("0123456789abcdef".utf8)
 
   /// Two lowercase hex digits per byte.
-  package static func encode(_ bytes: some Collection<UInt8>) -> String {
+  package static func encode(_ bytes: [UInt8]) -> String {
     var out: [UInt8] = []
     out.reserveCapacity(bytes.count * 2)
     for byte in bytes {

@@ -40,7 +40,7 @@ package enum MetricField: Int, CaseIterable, Sendable {
   }
 
   /// The kind of this field's value.
-  package var kind: Kind { Self.kindTable[rawValue] }
+  @inlinable package var kind: Kind { Self.kindTable[rawValue] }
 
   /// Whether `ServerStatus` writes this field as `null` when it is `nil` (the nullable static
   /// facts, as a server writes them); every other `nil` is left out.
@@ -65,7 +65,7 @@ package enum MetricField: Int, CaseIterable, Sendable {
     .countryCode,
   ]
 
-  private static let kindTable: [Kind] = [
+  @usableFromInline static let kindTable: [Kind] = [
     .identity, .identity, .bool, .time, .int64, .metric, .int64, .int64, .int64, .int64,
     .int64, .int64, .int64, .int64, .int64, .int64,
     .metric, .metric, .metric, .int, .int, .int,

@@ -8,13 +8,14 @@
 ///
 /// **Safety.** The initialiser refuses (a programming error, caught by the model tests at
 /// start) a key path that is not a stored property or whose type is not the one the field's
-/// kind names. Each typed accessor then reads or writes exactly that type at that offset,
-/// which is what `MemoryLayout.offset(of:)` documents as valid.
+/// kind names. The typed accessors of ``MetricFieldWriter`` and ``MetricFieldReader`` then read
+/// or write exactly that type at that offset, inside `withUnsafe(Mutable)Bytes(of:)`, which is
+/// what `MemoryLayout.offset(of:)` documents as valid.
 ///
 /// ```swift
 /// static let layout = MetricLayout<LiveMetrics>([(.id, \LiveMetrics.id), (.cpu, \LiveMetrics.cpu)])
 /// var metrics = LiveMetrics(id: "", name: "")
-/// Self.layout.setMetric(42.5, .cpu, in: &metrics)
+/// Self.layout.write(into: &metrics) { $0.setMetric(42.5, .cpu) }
 /// ```
 package struct MetricLayout<Root>: Sendable {
   /// By `MetricField.rawValue`: the offset of the field's property, or -1 when `Root` has none.
@@ -52,129 +53,157 @@ package struct MetricLayout<Root>: Sendable {
   }
 
   /// Whether `Root` holds `field`.
-  @inline(__always) package func holds(_ field: MetricField) -> Bool {
-    offsets[field.rawValue] >= 0
-  }
+  package func holds(_ field: MetricField) -> Bool { offsets[field.rawValue] >= 0 }
 
-  @inline(__always) private func store<Value>(
-    _ value: Value, _ field: MetricField, _ root: inout Root
-  ) {
-    let offset = offsets[field.rawValue]
-    precondition(offset >= 0, "the model does not hold this field")
-    withUnsafeMutableBytes(of: &root) { raw in
-      (raw.baseAddress.unsafelyUnwrapped + offset).assumingMemoryBound(to: Value.self).pointee =
-        value
+  /// Runs `body` with a writer over `root`'s fields. The writer is valid only inside `body`.
+  /// - Parameters:
+  ///   - root: The value to write into.
+  ///   - body: What to write.
+  /// - Returns: What `body` returns.
+  /// - Throws: What `body` throws.
+  package func write<Result, Failure: Error>(
+    into root: inout Root, _ body: (MetricFieldWriter) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    let offsets = offsets
+    return try withUnsafeMutableBytes(of: &root) { (raw) throws(Failure) -> Result in
+      try body(MetricFieldWriter(base: raw.baseAddress.unsafelyUnwrapped, offsets: offsets))
     }
   }
 
-  @inline(__always) private func load<Value>(_ field: MetricField, _ root: Root) -> Value {
-    let offset = offsets[field.rawValue]
-    precondition(offset >= 0, "the model does not hold this field")
-    return withUnsafeBytes(of: root) { raw in
-      (raw.baseAddress.unsafelyUnwrapped + offset).assumingMemoryBound(to: Value.self).pointee
+  /// Runs `body` with a reader over `root`'s fields. The reader is valid only inside `body`.
+  /// - Parameters:
+  ///   - root: The value to read.
+  ///   - body: What to read.
+  /// - Returns: What `body` returns.
+  /// - Throws: What `body` throws.
+  package func read<Result, Failure: Error>(
+    _ root: Root, _ body: (MetricFieldReader) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    let offsets = offsets
+    return try withUnsafeBytes(of: root) { (raw) throws(Failure) -> Result in
+      try body(MetricFieldReader(base: raw.baseAddress.unsafelyUnwrapped, offsets: offsets))
     }
   }
+}
 
-  // One typed pair per kind; the assertion ties the type to the table.
+/// Typed stores into one model value, by ``MetricField``; made by ``MetricLayout/write(into:_:)``.
+///
+/// Not generic, so a caller in another module calls it directly instead of through generic
+/// metadata (the fast frame reader stores about 35,000 fields per `full_sync`). Each setter
+/// writes exactly the type its kind names (the layout checked the property), and traps for a
+/// field the model does not hold.
+package struct MetricFieldWriter {
+  /// The model value's first byte.
+  package let base: UnsafeMutableRawPointer
+  /// By `MetricField.rawValue`: each field's byte offset, -1 when the model has none.
+  package let offsets: [Int]
+
+  fileprivate init(base: UnsafeMutableRawPointer, offsets: [Int]) {
+    self.base = base
+    self.offsets = offsets
+  }
+
+  /// Whether the model holds `field`.
+  package func holds(_ field: MetricField) -> Bool { offsets[field.rawValue] >= 0 }
+
+  @inline(__always)
+  private func slot<Value>(_ field: MetricField, _ type: Value.Type) -> UnsafeMutablePointer<Value>
+  {
+    let offset = offsets[field.rawValue]
+    precondition(offset >= 0, "the model does not hold \(field)")
+    return (base + offset).assumingMemoryBound(to: type)
+  }
 
   /// Sets an `.identity` field.
-  @inline(__always) package func setIdentity(_ value: String, _ f: MetricField, in root: inout Root)
-  {
+  package func setIdentity(_ value: String, _ f: MetricField) {
     assert(f.kind == .identity)
-    store(value, f, &root)
-  }
-  /// Reads an `.identity` field.
-  @inline(__always) package func identity(_ f: MetricField, of root: Root) -> String {
-    assert(f.kind == .identity)
-    return load(f, root)
+    slot(f, String.self).pointee = value
   }
   /// Sets a `.bool` field.
-  @inline(__always) package func setBool(_ value: Bool?, _ f: MetricField, in root: inout Root) {
+  package func setBool(_ value: Bool?, _ f: MetricField) {
     assert(f.kind == .bool)
-    store(value, f, &root)
-  }
-  /// Reads a `.bool` field.
-  @inline(__always) package func bool(_ f: MetricField, of root: Root) -> Bool? {
-    assert(f.kind == .bool)
-    return load(f, root)
+    slot(f, Bool?.self).pointee = value
   }
   /// Sets an `.int` field.
-  @inline(__always) package func setInt(_ value: Int?, _ f: MetricField, in root: inout Root) {
+  package func setInt(_ value: Int?, _ f: MetricField) {
     assert(f.kind == .int)
-    store(value, f, &root)
-  }
-  /// Reads an `.int` field.
-  @inline(__always) package func int(_ f: MetricField, of root: Root) -> Int? {
-    assert(f.kind == .int)
-    return load(f, root)
+    slot(f, Int?.self).pointee = value
   }
   /// Sets an `.int64` or `.time` field.
-  @inline(__always) package func setInt64(_ value: Int64?, _ f: MetricField, in root: inout Root) {
+  @inlinable package func setInt64(_ value: Int64?, _ f: MetricField) {
     assert(f.kind == .int64 || f.kind == .time)
-    store(value, f, &root)
-  }
-  /// Reads an `.int64` or `.time` field.
-  @inline(__always) package func int64(_ f: MetricField, of root: Root) -> Int64? {
-    assert(f.kind == .int64 || f.kind == .time)
-    return load(f, root)
+    slot(f, Int64?.self).pointee = value
   }
   /// Sets a `.metric` field.
-  @inline(__always) package func setMetric(_ value: Double?, _ f: MetricField, in root: inout Root)
-  {
+  package func setMetric(_ value: Double?, _ f: MetricField) {
     assert(f.kind == .metric)
-    store(value, f, &root)
-  }
-  /// Reads a `.metric` field.
-  @inline(__always) package func metric(_ f: MetricField, of root: Root) -> Double? {
-    assert(f.kind == .metric)
-    return load(f, root)
+    slot(f, Double?.self).pointee = value
   }
   /// Sets a `.string` field.
-  @inline(__always) package func setString(_ value: String?, _ f: MetricField, in root: inout Root)
-  {
+  package func setString(_ value: String?, _ f: MetricField) {
     assert(f.kind == .string)
-    store(value, f, &root)
-  }
-  /// Reads a `.string` field.
-  @inline(__always) package func string(_ f: MetricField, of root: Root) -> String? {
-    assert(f.kind == .string)
-    return load(f, root)
+    slot(f, String?.self).pointee = value
   }
   /// Sets a `.strings` field.
-  @inline(__always) package func setStrings(
-    _ value: [String]?, _ f: MetricField, in root: inout Root
-  ) {
+  package func setStrings(_ value: [String]?, _ f: MetricField) {
     assert(f.kind == .strings)
-    store(value, f, &root)
-  }
-  /// Reads a `.strings` field.
-  @inline(__always) package func strings(_ f: MetricField, of root: Root) -> [String]? {
-    assert(f.kind == .strings)
-    return load(f, root)
+    slot(f, [String]?.self).pointee = value
   }
   /// Sets an `.authority` field.
-  @inline(__always) package func setAuthority(
-    _ value: AgentAuthority?, _ f: MetricField, in root: inout Root
-  ) {
+  package func setAuthority(_ value: AgentAuthority?, _ f: MetricField) {
     assert(f.kind == .authority)
-    store(value, f, &root)
-  }
-  /// Reads an `.authority` field.
-  @inline(__always) package func authority(_ f: MetricField, of root: Root) -> AgentAuthority? {
-    assert(f.kind == .authority)
-    return load(f, root)
+    slot(f, AgentAuthority?.self).pointee = value
   }
   /// Sets an `.offer` field.
-  @inline(__always) package func setOffer(
-    _ value: OutstandingOffer?, _ f: MetricField, in root: inout Root
-  ) {
+  package func setOffer(_ value: OutstandingOffer?, _ f: MetricField) {
     assert(f.kind == .offer)
-    store(value, f, &root)
+    slot(f, OutstandingOffer?.self).pointee = value
   }
-  /// Reads an `.offer` field.
-  @inline(__always) package func offer(_ f: MetricField, of root: Root) -> OutstandingOffer? {
-    assert(f.kind == .offer)
-    return load(f, root)
+
+  /// Reads back a field (for a merge, which keeps a known capacity over an incoming 0).
+  package func int64(_ f: MetricField) -> Int64? {
+    assert(f.kind == .int64 || f.kind == .time)
+    return slot(f, Int64?.self).pointee
+  }
+}
+
+/// Typed reads from one model value, by ``MetricField``; made by ``MetricLayout/read(_:_:)``.
+package struct MetricFieldReader {
+  private let base: UnsafeRawPointer
+  private let offsets: [Int]
+
+  fileprivate init(base: UnsafeRawPointer, offsets: [Int]) {
+    self.base = base
+    self.offsets = offsets
+  }
+
+  private func slot<Value>(_ field: MetricField, _ type: Value.Type) -> UnsafePointer<Value> {
+    let offset = offsets[field.rawValue]
+    precondition(offset >= 0, "the model does not hold \(field)")
+    return (base + offset).assumingMemoryBound(to: type)
+  }
+
+  /// An `.identity` field.
+  package func identity(_ f: MetricField) -> String { slot(f, String.self).pointee }
+  /// A `.bool` field.
+  package func bool(_ f: MetricField) -> Bool? { slot(f, Bool?.self).pointee }
+  /// An `.int` field.
+  package func int(_ f: MetricField) -> Int? { slot(f, Int?.self).pointee }
+  /// An `.int64` or `.time` field.
+  package func int64(_ f: MetricField) -> Int64? { slot(f, Int64?.self).pointee }
+  /// A `.metric` field.
+  package func metric(_ f: MetricField) -> Double? { slot(f, Double?.self).pointee }
+  /// A `.string` field.
+  package func string(_ f: MetricField) -> String? { slot(f, String?.self).pointee }
+  /// A `.strings` field.
+  package func strings(_ f: MetricField) -> [String]? { slot(f, [String]?.self).pointee }
+  /// An `.authority` field.
+  package func authority(_ f: MetricField) -> AgentAuthority? {
+    slot(f, AgentAuthority?.self).pointee
+  }
+  /// An `.offer` field.
+  package func offer(_ f: MetricField) -> OutstandingOffer? {
+    slot(f, OutstandingOffer?.self).pointee
   }
 }
 
@@ -186,18 +215,21 @@ extension MetricLayout {
   ///   - root: The value to fill.
   /// - Throws: `DecodingError` naming the key, for a missing identity or a wrong type.
   package func decode(_ c: KeyedDecodingContainer<WireKey>, into root: inout Root) throws {
-    for f in fields {
-      switch f.kind {
-      case .identity: setIdentity(try c.decode(String.self, forKey: WireKey(f)), f, in: &root)
-      case .bool: setBool(try c.decodeField(Bool.self, f), f, in: &root)
-      case .int: setInt(try c.decodeField(Int.self, f), f, in: &root)
-      case .int64: setInt64(try c.decodeField(Int64.self, f), f, in: &root)
-      case .metric: setMetric(try c.decodeMetricField(f), f, in: &root)
-      case .time: setInt64(c.decodeTimeField(f), f, in: &root)
-      case .string: setString(try c.decodeField(String.self, f), f, in: &root)
-      case .strings: setStrings(try c.decodeField([String].self, f), f, in: &root)
-      case .authority: setAuthority(try c.decodeField(AgentAuthority.self, f), f, in: &root)
-      case .offer: setOffer(try c.decodeField(OutstandingOffer.self, f), f, in: &root)
+    let fields = fields
+    try write(into: &root) { w in
+      for f in fields {
+        switch f.kind {
+        case .identity: w.setIdentity(try c.decode(String.self, forKey: WireKey(f)), f)
+        case .bool: w.setBool(try c.decodeField(Bool.self, f), f)
+        case .int: w.setInt(try c.decodeField(Int.self, f), f)
+        case .int64: w.setInt64(try c.decodeField(Int64.self, f), f)
+        case .metric: w.setMetric(try c.decodeMetricField(f), f)
+        case .time: w.setInt64(c.decodeTimeField(f), f)
+        case .string: w.setString(try c.decodeField(String.self, f), f)
+        case .strings: w.setStrings(try c.decodeField([String].self, f), f)
+        case .authority: w.setAuthority(try c.decodeField(AgentAuthority.self, f), f)
+        case .offer: w.setOffer(try c.decodeField(OutstandingOffer.self, f), f)
+        }
       }
     }
   }
@@ -212,19 +244,22 @@ extension MetricLayout {
   package func encode(
     _ root: Root, to c: inout KeyedEncodingContainer<WireKey>, writingNulls: Bool
   ) throws {
-    for f in fields {
-      let key = WireKey(f)
-      let null = writingNulls && f.writesNullWhenNil
-      switch f.kind {
-      case .identity: try c.encode(identity(f, of: root), forKey: key)
-      case .bool: try c.encode(bool(f, of: root), forKey: key, null: null)
-      case .int: try c.encode(int(f, of: root), forKey: key, null: null)
-      case .int64, .time: try c.encode(int64(f, of: root), forKey: key, null: null)
-      case .metric: try c.encode(metric(f, of: root), forKey: key, null: null)
-      case .string: try c.encode(string(f, of: root), forKey: key, null: null)
-      case .strings: try c.encode(strings(f, of: root), forKey: key, null: null)
-      case .authority: try c.encode(authority(f, of: root), forKey: key, null: null)
-      case .offer: try c.encode(offer(f, of: root), forKey: key, null: null)
+    let fields = fields
+    try read(root) { r in
+      for f in fields {
+        let key = WireKey(f)
+        let null = writingNulls && f.writesNullWhenNil
+        switch f.kind {
+        case .identity: try c.encode(r.identity(f), forKey: key)
+        case .bool: try c.encode(r.bool(f), forKey: key, null: null)
+        case .int: try c.encode(r.int(f), forKey: key, null: null)
+        case .int64, .time: try c.encode(r.int64(f), forKey: key, null: null)
+        case .metric: try c.encode(r.metric(f), forKey: key, null: null)
+        case .string: try c.encode(r.string(f), forKey: key, null: null)
+        case .strings: try c.encode(r.strings(f), forKey: key, null: null)
+        case .authority: try c.encode(r.authority(f), forKey: key, null: null)
+        case .offer: try c.encode(r.offer(f), forKey: key, null: null)
+        }
       }
     }
   }
@@ -238,26 +273,27 @@ extension MetricLayout {
   package func merge<Source>(
     _ source: Source, from sourceLayout: MetricLayout<Source>, into root: inout Root
   ) {
-    for f in sourceLayout.fields where holds(f) {
-      switch f.kind {
-      case .identity: continue
-      case .bool: if let v = sourceLayout.bool(f, of: source) { setBool(v, f, in: &root) }
-      case .int: if let v = sourceLayout.int(f, of: source) { setInt(v, f, in: &root) }
-      case .int64, .time:
-        if f.zeroMeansUnknown {
-          setInt64(
-            MetricField.mergedCapacity(int64(f, of: root), sourceLayout.int64(f, of: source)), f,
-            in: &root)
-        } else if let v = sourceLayout.int64(f, of: source) {
-          setInt64(v, f, in: &root)
+    let fields = sourceLayout.fields
+    sourceLayout.read(source) { r in
+      write(into: &root) { w in
+        for f in fields where w.holds(f) {
+          switch f.kind {
+          case .identity: continue
+          case .bool: if let v = r.bool(f) { w.setBool(v, f) }
+          case .int: if let v = r.int(f) { w.setInt(v, f) }
+          case .int64, .time:
+            if f.zeroMeansUnknown {
+              w.setInt64(MetricField.mergedCapacity(w.int64(f), r.int64(f)), f)
+            } else if let v = r.int64(f) {
+              w.setInt64(v, f)
+            }
+          case .metric: if let v = r.metric(f) { w.setMetric(v, f) }
+          case .string: if let v = r.string(f) { w.setString(v, f) }
+          case .strings: if let v = r.strings(f) { w.setStrings(v, f) }
+          case .authority: if let v = r.authority(f) { w.setAuthority(v, f) }
+          case .offer: if let v = r.offer(f) { w.setOffer(v, f) }
+          }
         }
-      case .metric: if let v = sourceLayout.metric(f, of: source) { setMetric(v, f, in: &root) }
-      case .string: if let v = sourceLayout.string(f, of: source) { setString(v, f, in: &root) }
-      case .strings:
-        if let v = sourceLayout.strings(f, of: source) { setStrings(v, f, in: &root) }
-      case .authority:
-        if let v = sourceLayout.authority(f, of: source) { setAuthority(v, f, in: &root) }
-      case .offer: if let v = sourceLayout.offer(f, of: source) { setOffer(v, f, in: &root) }
       }
     }
   }
