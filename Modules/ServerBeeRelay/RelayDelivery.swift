@@ -78,16 +78,14 @@ public struct RelayDelivery: Hashable, Sendable {
     // escape, which is always the case for an envelope the relay accepted (hex, a UUID and
     // base64): the generic encoder was about 90 k instructions of each send (issue 24).
     var strings = [envelope.keyID, envelope.identity, envelope.nonce, envelope.ciphertext]
-    if strings.allSatisfy(isPlain) {
-      let keys = [
-        #"{"version":\#(envelope.version),"key_id":""#, #"","identity":""#, #"","nonce":""#,
-        #"","ciphertext":""#,
-      ]
+    if strings.allSatisfy(PlainText.isPlainJSON) {
+      payload.append(contentsOf: #"{"version":"#.utf8)
+      payload.append(contentsOf: String(envelope.version).utf8)
       for index in strings.indices {
-        payload += Array(keys[index].utf8)
+        payload.append(contentsOf: envelopeKeys[index])
         strings[index].withUTF8 { payload.append(contentsOf: $0) }
       }
-      payload += Array(#""}"#.utf8)
+      payload.append(contentsOf: #""}"#.utf8)
     } else {
       payload += (try? WireJSON.encode(envelope)).map(Array.init) ?? Array("{}".utf8)
     }
@@ -95,16 +93,12 @@ public struct RelayDelivery: Hashable, Sendable {
     return Data(payload)
   }
 
+  /// What comes before each string of the envelope, in §4.2 order.
+  private static let envelopeKeys = [
+    #","key_id":""#, #"","identity":""#, #"","nonce":""#, #"","ciphertext":""#,
+  ].map { Array($0.utf8) }
+
   private static let payloadPrefix = Array(
     (#"{"aps":{"alert":{"title":"ServerBee","body":"Open ServerBee to view this notification."},"#
       + #""mutable-content":1,"sound":"default"},"serverbee_envelope":"#).utf8)
-
-  /// Whether JSON writes the string as its bytes: no control character, quote or backslash.
-  private static func isPlain(_ text: String) -> Bool {
-    var text = text
-    return text.withUTF8 { bytes in
-      for byte in bytes where byte < 0x20 || byte == 0x22 || byte == 0x5C { return false }
-      return true
-    }
-  }
 }
