@@ -18,11 +18,11 @@ enum MediaType {
         var end = start
         while end < bytes.count, bytes[end] != UInt8(ascii: ";") { end += 1 }
         if end > start {
-          return equalsLowercased(trimmed(bytes, start..<end), in: bytes, "application/json")
+          return equalsLowercased(trimmed(bytes, start..<end), in: bytes, json)
         }
         start = end + 1
       }
-      return equalsLowercased(0..<0, in: bytes, "application/json")
+      return equalsLowercased(0..<0, in: bytes, json)
     }
     return answer ?? referenceIsJSON(contentType)
   }
@@ -32,7 +32,7 @@ enum MediaType {
     var text = encoding
     let answer = text.withUTF8 { bytes -> Bool? in
       guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
-      return equalsLowercased(trimmed(bytes, 0..<bytes.count), in: bytes, "identity")
+      return equalsLowercased(trimmed(bytes, 0..<bytes.count), in: bytes, identity)
     }
     return answer ?? referenceIsIdentity(encoding)
   }
@@ -58,14 +58,19 @@ enum MediaType {
     return lower..<upper
   }
 
+  private static let json = Array("application/json".utf8)
+  private static let identity = Array("identity".utf8)
+
   /// Whether the ASCII bytes in `range`, lowercased, are `expected` (lowercase ASCII).
   private static func equalsLowercased(
-    _ range: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>, _ expected: String
+    _ range: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>, _ expected: [UInt8]
   ) -> Bool {
-    guard range.count == expected.utf8.count else { return false }
-    return zip(range, expected.utf8).allSatisfy { index, wanted in
-      let byte = bytes[index]
-      return (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte) == wanted
+    guard range.count == expected.count else { return false }
+    for offset in 0..<expected.count {
+      let byte = bytes[range.lowerBound + offset]
+      let lowered = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
+      guard lowered == expected[offset] else { return false }
     }
+    return true
   }
 }

@@ -9,17 +9,19 @@ enum PlainText {
   private static let ones: UInt64 = 0x0101_0101_0101_0101
   private static let highs: UInt64 = 0x8080_8080_8080_8080
 
-  /// Whether some byte of `word` is below `limit` (at most 0x80).
+  /// The high bit of each byte of `word` below `limit` (at most 0x80), and maybe of bytes
+  /// above such a byte: nonzero exactly when some byte is below `limit`.
   @inline(__always)
-  static func hasByte(below limit: UInt8, in word: UInt64) -> Bool {
-    (word &- ones &* UInt64(limit)) & ~word & highs != 0
+  static func below(_ limit: UInt8, in word: UInt64) -> UInt64 {
+    (word &- ones &* UInt64(limit)) & ~word & highs
   }
 
-  /// Whether some byte of `word` is `byte`.
+  /// The high bit of each byte of `word` that is `byte` (and maybe of bytes above one): nonzero
+  /// exactly when some byte is `byte`.
   @inline(__always)
-  static func hasByte(_ byte: UInt8, in word: UInt64) -> Bool {
+  static func equal(_ byte: UInt8, in word: UInt64) -> UInt64 {
     let matched = word ^ (ones &* UInt64(byte))
-    return (matched &- ones) & ~matched & highs != 0
+    return (matched &- ones) & ~matched & highs
   }
 
   /// Whether JSON writes these bytes as they are inside a string: no control character, quote
@@ -28,7 +30,8 @@ enum PlainText {
     var offset = 0
     while offset + 8 <= bytes.count {
       let word = bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-      if hasByte(below: 0x20, in: word) || hasByte(0x22, in: word) || hasByte(0x5C, in: word) {
+      // One test for the three classes: no branch per class.
+      if below(0x20, in: word) | equal(0x22, in: word) | equal(0x5C, in: word) != 0 {
         return false
       }
       offset += 8
@@ -54,8 +57,8 @@ enum PlainText {
     var index = offset
     while index + 8 <= bytes.count {
       let word = bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-      if word & highs != 0 || hasByte(below: 0x20, in: word) || hasByte(0x22, in: word)
-        || hasByte(0x5C, in: word)
+      if word & highs | below(0x20, in: word) | equal(0x22, in: word) | equal(0x5C, in: word)
+        != 0
       {
         break
       }
