@@ -83,6 +83,7 @@ final class RelayCore: Sendable {
   let devices: LocalDevicePushProvider?
   private let limiter = Locked(RateLimiter())
   let inFlight: InFlightRequests
+  private let providerCall: ProviderCall
   private let captured: Locked<CaptureRing<RelayCapture>>
 
   /// Bodies above this are refused from their `Content-Length` before they are read; the §7
@@ -97,6 +98,7 @@ final class RelayCore: Sendable {
     inFlight = InFlightRequests(
       maximum: configuration.limits.maximumInFlight, grace: configuration.uploadGracePeriod)
     captured = Locked(CaptureRing(capacity: configuration.maximumCapturedRequests))
+    providerCall = ProviderCall(timeout: configuration.providerTimeout, clock: clock)
     scripted = provider as? ScriptedPushProvider
     devices =
       (provider as? LocalDevicePushProvider)
@@ -303,8 +305,7 @@ final class RelayCore: Sendable {
     guard delivery.payload.count <= configuration.maximumPayloadSize else {
       return .permanent(200, .payloadTooLarge)
     }
-    let answer = await ProviderCall.deliver(
-      delivery, to: provider, timeout: configuration.providerTimeout, clock: clock)
+    let answer = await providerCall.deliver(delivery, to: provider)
     return RelayAnswer(
       status: 200,
       verdict: answer?.verdict
@@ -367,60 +368,6 @@ final class RelayCore: Sendable {
     case 429: return "Too Many Requests"
     case 503: return "Service Unavailable"
     default: return status >= 500 ? "Internal Server Error" : "Status"
-    }
-  }
-}
-
-/// Races a provider call against the provider timeout without a task group (a group would wait
-/// for a provider that ignores cancellation); the loser is cancelled.
-enum ProviderCall {
-  static func deliver(
-    _ delivery: RelayDelivery, to provider: any PushProvider, timeout: Duration, clock: RelayClock
-  ) async -> ProviderAnswer? {
-    let race = Race()
-    return await withCheckedContinuation { continuation in
-      race.begin(continuation)
-      // Both tasks are owned by `race`: whichever finishes first resumes the caller and cancels
-      // the other, so neither outlives the request by more than its cancellation.
-      let work = Task { race.finish(await provider.deliver(delivery)) }
-      let timer = Task {
-        try? await clock.sleep(timeout)
-        race.finish(nil)
-      }
-      race.own([work, timer])
-    }
-  }
-
-  private final class Race: Sendable {
-    private struct State {
-      var continuation: CheckedContinuation<ProviderAnswer?, Never>?
-      var done = false
-      var tasks: [Task<Void, Never>] = []
-    }
-    private let state = Locked(State())
-
-    func begin(_ continuation: CheckedContinuation<ProviderAnswer?, Never>) {
-      state.withLock { $0.continuation = continuation }
-    }
-
-    func own(_ tasks: [Task<Void, Never>]) {
-      let done = state.withLock { state -> Bool in
-        state.tasks = tasks
-        return state.done
-      }
-      if done { for task in tasks { task.cancel() } }
-    }
-
-    func finish(_ answer: ProviderAnswer?) {
-      let (continuation, tasks) = state.withLock {
-        state -> (CheckedContinuation<ProviderAnswer?, Never>?, [Task<Void, Never>]) in
-        guard !state.done else { return (nil, []) }
-        state.done = true
-        defer { state.continuation = nil }
-        return (state.continuation, state.tasks)
-      }
-      continuation?.resume(returning: answer)
-      for task in tasks { task.cancel() }
     }
   }
 }
