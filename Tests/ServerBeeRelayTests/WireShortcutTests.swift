@@ -76,6 +76,15 @@ import Testing
     }
   }
 
+  @Test func aValidatedRequestGetsThePayloadOfTheCheckedPath() throws {
+    let request = try #require(SendValidator.parse(SendBody().bytes))
+    let delivery = RelayDelivery(
+      request: request, topic: "t", body: Data(), clientAddress: "", receivedAt: 0,
+      envelopeIsPlain: true)
+    #expect(delivery.payload == RelayDelivery.payload(for: request.envelope))
+    #expect(delivery == RelayDelivery(request: request, topic: "t"))
+  }
+
   @Test func theWordScansAgreeWithByteLoops() {
     var generator = SeededRandom(seed: 7)
     let interesting: [UInt8] = [0x00, 0x1F, 0x20, 0x21, 0x22, 0x5C, 0x5B, 0x7E, 0x7F, 0x80, 0xFF]

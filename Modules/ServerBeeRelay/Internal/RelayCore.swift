@@ -301,7 +301,7 @@ final class RelayCore: Sendable {
     }
     let delivery = RelayDelivery(
       request: send, topic: configuration.topic, body: Data(request.body), clientAddress: client,
-      receivedAt: now)
+      receivedAt: now, envelopeIsPlain: true)
     guard delivery.payload.count <= configuration.maximumPayloadSize else {
       return .permanent(200, .payloadTooLarge)
     }
