@@ -96,13 +96,13 @@ public struct RelayDelivery: Hashable, Sendable {
     // base64): the generic encoder was about 90 k instructions of each send (issue 24).
     var strings = [envelope.keyID, envelope.identity, envelope.nonce, envelope.ciphertext]
     if isPlain || strings.allSatisfy(PlainText.isPlainJSON) {
-      payload.append(contentsOf: #"{"version":"#.utf8)
-      payload.append(contentsOf: String(envelope.version).utf8)
+      PlainText.append(#"{"version":"#, to: &payload)
+      PlainText.append(String(envelope.version), to: &payload)
       for index in strings.indices {
         payload.append(contentsOf: envelopeKeys[index])
         strings[index].withUTF8 { payload.append(contentsOf: $0) }
       }
-      payload.append(contentsOf: #""}"#.utf8)
+      payload.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: "}")])
     } else {
       payload += (try? WireJSON.encode(envelope)).map(Array.init) ?? Array("{}".utf8)
     }

@@ -44,6 +44,14 @@ import Testing
     }
   }
 
+  @Test(arguments: [
+    "/v1/send", "/v1/send?x=1", "?x", "??", "", "/a?b?c", "/é?\u{301}", "/a\u{301}",
+  ])
+  func thePathIsTheTargetSplitAtItsQuery(_ target: String) {
+    #expect(
+      RelayCore.path(of: target) == String(target.split(separator: "?", maxSplits: 1).first ?? ""))
+  }
+
   static let verdicts: [RelayVerdict] = [
     RelayVerdict(outcome: .accepted, reason: .accepted),
     RelayVerdict(outcome: .permanent, reason: .unregistered, deviceInvalid: true),

@@ -50,6 +50,13 @@ enum PlainText {
     return text.withUTF8 { isPlainJSON(UnsafeRawBufferPointer($0)) }
   }
 
+  /// Appends a string's UTF-8 from its contiguous storage (the `utf8` view goes element by
+  /// element).
+  static func append(_ text: String, to out: inout [UInt8]) {
+    var text = text
+    text.withUTF8 { out.append(contentsOf: $0) }
+  }
+
   /// How many bytes from `offset` on are printable ASCII other than `"` and `\` (what a JSON
   /// string holds up to its closing quote when it has no escape); the scan stops at the first
   /// other byte or the end.

@@ -43,12 +43,12 @@ struct RelayAnswer: Sendable {
     if PlainText.isPlainJSON(outcome), PlainText.isPlainJSON(reason) {
       var out: [UInt8] = []
       out.reserveCapacity(64 + outcome.utf8.count + reason.utf8.count)
-      out.append(contentsOf: #"{"outcome":""#.utf8)
-      out.append(contentsOf: outcome.utf8)
-      out.append(contentsOf: #"","reason":""#.utf8)
-      out.append(contentsOf: reason.utf8)
-      out.append(contentsOf: #"","device_invalid":"#.utf8)
-      out.append(contentsOf: (verdict.deviceInvalid ? "true}" : "false}").utf8)
+      PlainText.append(#"{"outcome":""#, to: &out)
+      PlainText.append(outcome, to: &out)
+      PlainText.append(#"","reason":""#, to: &out)
+      PlainText.append(reason, to: &out)
+      PlainText.append(#"","device_invalid":"#, to: &out)
+      PlainText.append(verdict.deviceInvalid ? "true}" : "false}", to: &out)
       return out
     }
     if let data = try? WireJSON.encode(verdict) { return Array(data) }
@@ -149,7 +149,7 @@ final class RelayCore: Sendable {
 
   func handle(_ request: HTTPServerRequest) async {
     let head = request.head
-    let path = String(head.target.split(separator: "?", maxSplits: 1).first ?? "")
+    let path = Self.path(of: head.target)
     if path == "/__relay" || path.hasPrefix("/__relay/") {
       await ControlAPI(core: self).handle(request, path: path)
       return
@@ -209,7 +209,7 @@ final class RelayCore: Sendable {
   private func uploadGate(_ head: HTTPRequestHead, _ connection: HTTPServerConnection)
     -> HTTPUploadDecision
   {
-    let path = head.target.split(separator: "?", maxSplits: 1).first ?? ""
+    let path = Self.path(of: head.target)
     guard path == "/v1/send", head.method == "POST" else { return .proceed(nil) }
     let now = clock.now()
     let client = Self.clientAddress(connection)
@@ -224,6 +224,13 @@ final class RelayCore: Sendable {
           status: answer.status, reason: Self.reason(answer.status), headers: answer.allHeaders),
         body: answer.body)
     }
+  }
+
+  /// The target before its query: the first non-empty part split at `?` (as `split` omits
+  /// empty parts), which is the target itself when it has no `?` byte (no split needed).
+  static func path(of target: String) -> String {
+    guard target.utf8.contains(UInt8(ascii: "?")) else { return target }
+    return String(target.split(separator: "?", maxSplits: 1).first ?? "")
   }
 
   private static func clientAddress(_ connection: HTTPServerConnection) -> String {

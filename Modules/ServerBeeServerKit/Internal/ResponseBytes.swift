@@ -26,19 +26,26 @@ enum ResponseBytes {
     fields.sort { $0.name < $1.name }
     var out: [UInt8] = []
     out.reserveCapacity(size)
-    out.append(contentsOf: "HTTP/1.1 ".utf8)
-    out.append(contentsOf: String(head.status).utf8)
+    append("HTTP/1.1 ", to: &out)
+    append(String(head.status), to: &out)
     out.append(UInt8(ascii: " "))
-    out.append(contentsOf: head.reason.utf8)
-    out.append(contentsOf: "\r\n".utf8)
+    append(head.reason, to: &out)
+    out.append(contentsOf: [13, 10])
     for (name, value) in fields {
-      out.append(contentsOf: name.utf8)
-      out.append(contentsOf: ": ".utf8)
-      out.append(contentsOf: value.utf8)
-      out.append(contentsOf: "\r\n".utf8)
+      append(name, to: &out)
+      out.append(contentsOf: [UInt8(ascii: ":"), UInt8(ascii: " ")])
+      append(value, to: &out)
+      out.append(contentsOf: [13, 10])
     }
-    out.append(contentsOf: "\r\n".utf8)
+    out.append(contentsOf: [13, 10])
     out.append(contentsOf: body)
     return out
+  }
+
+  /// Appends a string's UTF-8 from its contiguous storage (the `utf8` view goes element by
+  /// element).
+  private static func append(_ text: String, to out: inout [UInt8]) {
+    var text = text
+    text.withUTF8 { out.append(contentsOf: $0) }
   }
 }
