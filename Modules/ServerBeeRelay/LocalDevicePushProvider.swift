@@ -80,8 +80,12 @@ public final class LocalDevicePushProvider: PushProvider {
 
   /// One payload held for an offline device.
   struct Pending {
-    var payload: String
+    /// The APNs payload bytes; made text only when sent (most held payloads never are).
+    var payload: Data
     var expiresAt: Int64
+
+    /// The payload as the text message a device receives.
+    var text: String { String(decoding: payload, as: UTF8.self) }
   }
 
   private struct Device {
@@ -145,20 +149,23 @@ public final class LocalDevicePushProvider: PushProvider {
   /// - Parameter delivery: The delivery.
   /// - Returns: `accepted`, `badDeviceToken` or `unregistered` (see the type's rules).
   public func deliver(_ delivery: RelayDelivery) async -> ProviderAnswer {
-    let text = delivery.payloadText
-    let item = Pending(payload: text, expiresAt: delivery.expiresAt)
+    let item = Pending(payload: delivery.payload, expiresAt: delivery.expiresAt)
     let now = clock.now()
     let lookup = state.withLock { state -> Result<[any WebSocketConnection], Refusal> in
-      guard var device = state.devices[delivery.deviceToken] else {
+      // The device is changed where it is stored: a copy taken out and written back would copy
+      // its queue of up to 64 payloads on every push (issue 24).
+      guard let index = state.devices.index(forKey: delivery.deviceToken) else {
         return .failure(.badDeviceToken)
       }
-      guard device.registered else { return .failure(.unregistered) }
-      guard device.environment == delivery.environment else { return .failure(.badDeviceToken) }
-      if device.subscribers.isEmpty {
-        hold(item, for: &device, now: now)
-        state.devices[delivery.deviceToken] = device
+      guard state.devices.values[index].registered else { return .failure(.unregistered) }
+      guard state.devices.values[index].environment == delivery.environment else {
+        return .failure(.badDeviceToken)
       }
-      return .success(Array(device.subscribers.values))
+      if state.devices.values[index].subscribers.isEmpty {
+        hold(item, for: &state.devices.values[index], now: now)
+        return .success([])
+      }
+      return .success(Array(state.devices.values[index].subscribers.values))
     }
     let subscribers: [any WebSocketConnection]
     switch lookup {
@@ -167,6 +174,7 @@ public final class LocalDevicePushProvider: PushProvider {
     case .success(let list): subscribers = list
     }
     guard !subscribers.isEmpty else { return .accepted }
+    let text = item.text
     var delivered = false
     for subscriber in subscribers {
       if (try? await subscriber.send(.text(text))) != nil { delivered = true }
@@ -174,9 +182,8 @@ public final class LocalDevicePushProvider: PushProvider {
     if !delivered {
       // Every stream failed mid-send: hold it like an offline device would.
       state.withLock { state in
-        guard var device = state.devices[delivery.deviceToken] else { return }
-        hold(item, for: &device, now: now)
-        state.devices[delivery.deviceToken] = device
+        guard let index = state.devices.index(forKey: delivery.deviceToken) else { return }
+        hold(item, for: &state.devices.values[index], now: now)
       }
     }
     return .accepted

@@ -293,9 +293,6 @@ package final class HTTPServerConnection: @unchecked Sendable {
 
   /// Writes one response; closes the connection unless `keepAlive` and the write succeeded.
   func send(_ head: HTTPResponseHead, body: [UInt8], keepAlive: Bool, headOnly: Bool) async {
-    var head = head
-    head.headers["content-length"] = String(body.count)
-    head.headers["connection"] = keepAlive ? "keep-alive" : "close"
     if keepAlive {
       // Idle (first to be shed) from before the peer can see the response, so a client that
       // connects once it has its answer finds this connection sheddable. A shed now only takes
@@ -304,7 +301,10 @@ package final class HTTPServerConnection: @unchecked Sendable {
         if state.activity == .handling { state.activity = .idle(since: .now) }
       }
     }
-    let written = await write(head.serialized + (headOnly ? [] : body))
+    let written = await write(
+      ResponseBytes.make(
+        head, contentLength: body.count, connection: keepAlive ? "keep-alive" : "close",
+        body: headOnly ? [] : body))
     if !written || !keepAlive { finish() }
   }
 

@@ -61,7 +61,7 @@ struct DeviceStream {
         return id
       case .pending(let held):
         for (index, item) in held.enumerated() {
-          if (try? await socket.send(.text(item.payload))) == nil {
+          if (try? await socket.send(.text(item.text))) == nil {
             devices.requeue(deviceToken: token, Array(held[index...]))
             return nil
           }

@@ -36,14 +36,35 @@ struct RelayAnswer: Sendable {
   var body: [UInt8] { RelayAnswer.encode(verdict) }
 
   static func encode(_ verdict: RelayVerdict) -> [UInt8] {
+    // What WireJSON writes, by hand when neither string needs an escape (every verdict the
+    // relay makes): the generic encoder was about 20 k instructions of each send (issue 24).
+    let outcome = verdict.outcome.rawValue
+    let reason = verdict.reason.rawValue
+    if PlainText.isPlainJSON(outcome), PlainText.isPlainJSON(reason) {
+      var out: [UInt8] = []
+      out.reserveCapacity(64 + outcome.utf8.count + reason.utf8.count)
+      PlainText.append(#"{"outcome":""#, to: &out)
+      PlainText.append(outcome, to: &out)
+      PlainText.append(#"","reason":""#, to: &out)
+      PlainText.append(reason, to: &out)
+      PlainText.append(#"","device_invalid":"#, to: &out)
+      PlainText.append(verdict.deviceInvalid ? "true}" : "false}", to: &out)
+      return out
+    }
     if let data = try? WireJSON.encode(verdict) { return Array(data) }
     // Unreachable: a verdict is two strings and a Bool.
     return Array(
       #"{"outcome":"retryable","reason":"NetworkUnavailable","device_invalid":false}"#.utf8)
   }
 
+  private static let commonHeaders: HTTPHeaders = [
+    "content-type": "application/json", "cache-control": "no-store",
+  ]
+
   /// The headers every verdict carries, plus the extra ones.
   var allHeaders: HTTPHeaders {
+    // Most answers have no extra header: one prebuilt value, no lowercasing or hashing.
+    if headers.fields.isEmpty { return Self.commonHeaders }
     var all = headers
     all["content-type"] = "application/json"
     all["cache-control"] = "no-store"
@@ -62,6 +83,7 @@ final class RelayCore: Sendable {
   let devices: LocalDevicePushProvider?
   private let limiter = Locked(RateLimiter())
   let inFlight: InFlightRequests
+  private let providerCall: ProviderCall
   private let captured: Locked<CaptureRing<RelayCapture>>
 
   /// Bodies above this are refused from their `Content-Length` before they are read; the §7
@@ -76,6 +98,7 @@ final class RelayCore: Sendable {
     inFlight = InFlightRequests(
       maximum: configuration.limits.maximumInFlight, grace: configuration.uploadGracePeriod)
     captured = Locked(CaptureRing(capacity: configuration.maximumCapturedRequests))
+    providerCall = ProviderCall(timeout: configuration.providerTimeout, clock: clock)
     scripted = provider as? ScriptedPushProvider
     devices =
       (provider as? LocalDevicePushProvider)
@@ -126,7 +149,7 @@ final class RelayCore: Sendable {
 
   func handle(_ request: HTTPServerRequest) async {
     let head = request.head
-    let path = String(head.target.split(separator: "?", maxSplits: 1).first ?? "")
+    let path = Self.path(of: head.target)
     if path == "/__relay" || path.hasPrefix("/__relay/") {
       await ControlAPI(core: self).handle(request, path: path)
       return
@@ -186,7 +209,7 @@ final class RelayCore: Sendable {
   private func uploadGate(_ head: HTTPRequestHead, _ connection: HTTPServerConnection)
     -> HTTPUploadDecision
   {
-    let path = head.target.split(separator: "?", maxSplits: 1).first ?? ""
+    let path = Self.path(of: head.target)
     guard path == "/v1/send", head.method == "POST" else { return .proceed(nil) }
     let now = clock.now()
     let client = Self.clientAddress(connection)
@@ -201,6 +224,13 @@ final class RelayCore: Sendable {
           status: answer.status, reason: Self.reason(answer.status), headers: answer.allHeaders),
         body: answer.body)
     }
+  }
+
+  /// The target before its query: the first non-empty part split at `?` (as `split` omits
+  /// empty parts), which is the target itself when it has no `?` byte (no split needed).
+  static func path(of target: String) -> String {
+    guard target.utf8.contains(UInt8(ascii: "?")) else { return target }
+    return String(target.split(separator: "?", maxSplits: 1).first ?? "")
   }
 
   private static func clientAddress(_ connection: HTTPServerConnection) -> String {
@@ -220,12 +250,11 @@ final class RelayCore: Sendable {
     upload: HTTPServerConnection?
   ) -> Admission {
     guard configuration.isUsable else { return .refused(.permanent(503, .relayNotConfigured)) }
-    guard Self.isJSON(headers["content-type"]) else {
+    // `fields` is keyed by lowercased name, as the subscript looks up.
+    guard Self.isJSON(headers.fields["content-type"]) else {
       return .refused(.permanent(415, .unsupportedMediaType))
     }
-    if let encoding = headers["content-encoding"],
-      encoding.trimmingCharacters(in: .whitespaces).lowercased() != "identity"
-    {
+    if let encoding = headers.fields["content-encoding"], !MediaType.isIdentity(encoding) {
       return .refused(.permanent(415, .unsupportedMediaType))
     }
     guard bodySize <= configuration.maximumBodySize else {
@@ -279,12 +308,11 @@ final class RelayCore: Sendable {
     }
     let delivery = RelayDelivery(
       request: send, topic: configuration.topic, body: Data(request.body), clientAddress: client,
-      receivedAt: now)
+      receivedAt: now, envelopeIsPlain: true)
     guard delivery.payload.count <= configuration.maximumPayloadSize else {
       return .permanent(200, .payloadTooLarge)
     }
-    let answer = await ProviderCall.deliver(
-      delivery, to: provider, timeout: configuration.providerTimeout, clock: clock)
+    let answer = await providerCall.deliver(delivery, to: provider)
     return RelayAnswer(
       status: 200,
       verdict: answer?.verdict
@@ -306,8 +334,7 @@ final class RelayCore: Sendable {
   /// `application/json`, any case, parameters (`; charset=utf-8`) allowed.
   static func isJSON(_ contentType: String?) -> Bool {
     guard let contentType else { return false }
-    let media = contentType.split(separator: ";", maxSplits: 1).first ?? ""
-    return media.trimmingCharacters(in: .whitespaces).lowercased() == "application/json"
+    return MediaType.isJSON(contentType)
   }
 
   // MARK: - Captures
@@ -348,60 +375,6 @@ final class RelayCore: Sendable {
     case 429: return "Too Many Requests"
     case 503: return "Service Unavailable"
     default: return status >= 500 ? "Internal Server Error" : "Status"
-    }
-  }
-}
-
-/// Races a provider call against the provider timeout without a task group (a group would wait
-/// for a provider that ignores cancellation); the loser is cancelled.
-enum ProviderCall {
-  static func deliver(
-    _ delivery: RelayDelivery, to provider: any PushProvider, timeout: Duration, clock: RelayClock
-  ) async -> ProviderAnswer? {
-    let race = Race()
-    return await withCheckedContinuation { continuation in
-      race.begin(continuation)
-      // Both tasks are owned by `race`: whichever finishes first resumes the caller and cancels
-      // the other, so neither outlives the request by more than its cancellation.
-      let work = Task { race.finish(await provider.deliver(delivery)) }
-      let timer = Task {
-        try? await clock.sleep(timeout)
-        race.finish(nil)
-      }
-      race.own([work, timer])
-    }
-  }
-
-  private final class Race: Sendable {
-    private struct State {
-      var continuation: CheckedContinuation<ProviderAnswer?, Never>?
-      var done = false
-      var tasks: [Task<Void, Never>] = []
-    }
-    private let state = Locked(State())
-
-    func begin(_ continuation: CheckedContinuation<ProviderAnswer?, Never>) {
-      state.withLock { $0.continuation = continuation }
-    }
-
-    func own(_ tasks: [Task<Void, Never>]) {
-      let done = state.withLock { state -> Bool in
-        state.tasks = tasks
-        return state.done
-      }
-      if done { for task in tasks { task.cancel() } }
-    }
-
-    func finish(_ answer: ProviderAnswer?) {
-      let (continuation, tasks) = state.withLock {
-        state -> (CheckedContinuation<ProviderAnswer?, Never>?, [Task<Void, Never>]) in
-        guard !state.done else { return (nil, []) }
-        state.done = true
-        defer { state.continuation = nil }
-        return (state.continuation, state.tasks)
-      }
-      continuation?.resume(returning: answer)
-      for task in tasks { task.cancel() }
     }
   }
 }

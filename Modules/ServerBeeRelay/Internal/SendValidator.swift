@@ -55,10 +55,10 @@ enum SendValidator {
 
   /// `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx`, lowercase hex, any version.
   static func isLowercaseUUID(_ text: String) -> Bool {
-    isLowercaseUUID(Array(text.utf8))
+    Array(text.utf8).withUnsafeBufferPointer(isLowercaseUUID)
   }
 
-  static func isLowercaseUUID(_ bytes: [UInt8]) -> Bool {
+  static func isLowercaseUUID(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     guard bytes.count == 36 else { return false }
     for index in 0..<36 {
       let byte = bytes[index]
@@ -75,6 +75,10 @@ enum SendValidator {
   /// standard alphabet, `=` only as the last one or two characters, and zero pad bits (what
   /// decoding and encoding again gives back unchanged); `nil` otherwise.
   static func canonicalBase64Length(_ bytes: [UInt8]) -> Int? {
+    bytes.withUnsafeBufferPointer(canonicalBase64Length)
+  }
+
+  static func canonicalBase64Length(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
     let count = bytes.count
     guard count % 4 == 0 else { return nil }
     guard count > 0 else { return 0 }
@@ -83,12 +87,10 @@ enum SendValidator {
       padding = bytes[count - 2] == UInt8(ascii: "=") ? 2 : 1
     }
     let data = count - padding
-    let valid = bytes.withUnsafeBufferPointer { buffer in
-      base64Table.withUnsafeBufferPointer { table in
-        var invalid: UInt8 = 0
-        for index in 0..<data { invalid |= table[Int(buffer[index])] }
-        return invalid & 0x80 == 0
-      }
+    let valid = base64Table.withUnsafeBufferPointer { table in
+      var invalid: UInt8 = 0
+      for index in 0..<data { invalid |= table[Int(bytes[index])] }
+      return invalid & 0x80 == 0
     }
     guard valid else { return nil }
     // The last data character carries 2 (one `=`) or 4 (two) bits that must be zero.
@@ -122,6 +124,13 @@ private struct SendBodyReader {
 
   init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
+  /// A string as read: where its bytes are in the body when it has no escape (nearly always:
+  /// nothing is copied), or its bytes with the escapes decoded.
+  enum Text {
+    case span(Range<Int>)
+    case decoded([UInt8])
+  }
+
   // The keys, by the bit that marks them as seen.
   private static let requestKeys: [(name: [UInt8], bit: UInt8)] = [
     (Array("device_token".utf8), 1), (Array("environment".utf8), 2),
@@ -132,32 +141,52 @@ private struct SendBodyReader {
     (Array("nonce".utf8), 8), (Array("ciphertext".utf8), 16),
   ]
 
+  /// The bytes of a string read before.
+  func withBytes<Result>(_ text: Text, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+    switch text {
+    case .span(let range): return body(UnsafeBufferPointer(rebasing: bytes[range]))
+    case .decoded(let value): return value.withUnsafeBufferPointer(body)
+    }
+  }
+
+  func makeString(_ text: Text) -> String {
+    withBytes(text) { String(decoding: $0, as: UTF8.self) }
+  }
+
+  /// Reads a string and checks its bytes; `nil` when there is no string or the check fails.
+  mutating func string(where isValid: (UnsafeBufferPointer<UInt8>) -> Bool) -> Text? {
+    guard let text = string(), withBytes(text, isValid) else { return nil }
+    return text
+  }
+
   mutating func request() -> RelaySendRequest? {
     // One UTF-8 byte order mark first is skipped, as `JSONDecoder` does.
     if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
-    var token: [UInt8] = []
+    var token = Text.span(0..<0)
     var environment: PushEnvironment?
-    var eventID: [UInt8] = []
+    var eventID = Text.span(0..<0)
     var expiresAt: Int64 = 0
     var envelope: PushEnvelope?
     let complete = object(keys: Self.requestKeys) { reader, bit in
       switch bit {
       case 1:
-        guard let value = reader.string(), (2...1024).contains(value.count),
-          value.count % 2 == 0, SendValidator.isLowercaseHex(value)
+        guard
+          let value = reader.string(where: {
+            (2...1024).contains($0.count) && $0.count % 2 == 0 && SendValidator.isLowercaseHex($0)
+          })
         else { return false }
         token = value
       case 2:
         guard let value = reader.string() else { return false }
-        if value.elementsEqual("sandbox".utf8) {
+        if reader.withBytes(value, { $0.elementsEqual("sandbox".utf8) }) {
           environment = .sandbox
-        } else if value.elementsEqual("production".utf8) {
+        } else if reader.withBytes(value, { $0.elementsEqual("production".utf8) }) {
           environment = .production
         } else {
           return false
         }
       case 4:
-        guard let value = reader.string(), SendValidator.isLowercaseUUID(value) else {
+        guard let value = reader.string(where: SendValidator.isLowercaseUUID) else {
           return false
         }
         eventID = value
@@ -175,36 +204,44 @@ private struct SendBodyReader {
     skipWhitespace()
     guard complete, index == bytes.count, let environment, let envelope else { return nil }
     return RelaySendRequest(
-      deviceToken: String(decoding: token, as: UTF8.self), environment: environment,
-      eventID: String(decoding: eventID, as: UTF8.self), expiresAt: expiresAt, envelope: envelope)
+      deviceToken: makeString(token), environment: environment, eventID: makeString(eventID),
+      expiresAt: expiresAt, envelope: envelope)
   }
 
   private mutating func envelope() -> PushEnvelope? {
-    var keyID: [UInt8] = []
-    var identity: [UInt8] = []
-    var nonce: [UInt8] = []
-    var ciphertext: [UInt8] = []
+    var keyID = Text.span(0..<0)
+    var identity = Text.span(0..<0)
+    var nonce = Text.span(0..<0)
+    var ciphertext = Text.span(0..<0)
     let complete = object(keys: Self.envelopeKeys) { reader, bit in
       switch bit {
       case 1:
         guard reader.number() == 1 else { return false }
       case 2:
-        guard let value = reader.string(), SendValidator.isLowercaseUUID(value) else {
+        guard let value = reader.string(where: SendValidator.isLowercaseUUID) else {
           return false
         }
         keyID = value
       case 4:
-        guard let value = reader.string(), value.count == 64, SendValidator.isLowercaseHex(value)
+        guard
+          let value = reader.string(where: {
+            $0.count == 64 && SendValidator.isLowercaseHex($0)
+          })
         else { return false }
         identity = value
       case 8:
-        guard let value = reader.string(), SendValidator.canonicalBase64Length(value) == 12 else {
-          return false
-        }
+        guard
+          let value = reader.string(where: { SendValidator.canonicalBase64Length($0) == 12 })
+        else { return false }
         nonce = value
       default:
-        guard let value = reader.string(), value.count <= 2760,
-          let length = SendValidator.canonicalBase64Length(value), (16...2070).contains(length)
+        guard
+          let value = reader.string(where: {
+            guard $0.count <= 2760, let length = SendValidator.canonicalBase64Length($0) else {
+              return false
+            }
+            return (16...2070).contains(length)
+          })
         else { return false }
         ciphertext = value
       }
@@ -212,10 +249,8 @@ private struct SendBodyReader {
     }
     guard complete else { return nil }
     return PushEnvelope(
-      version: 1, keyID: String(decoding: keyID, as: UTF8.self),
-      identity: String(decoding: identity, as: UTF8.self),
-      nonce: String(decoding: nonce, as: UTF8.self),
-      ciphertext: String(decoding: ciphertext, as: UTF8.self))
+      version: 1, keyID: makeString(keyID), identity: makeString(identity),
+      nonce: makeString(nonce), ciphertext: makeString(ciphertext))
   }
 
   /// An object with exactly `keys`, each once, in any order; `value` reads and checks the value
@@ -227,8 +262,9 @@ private struct SendBodyReader {
     var seen: UInt8 = 0
     while true {
       guard let name = string(),
-        let bit = keys.first(where: { $0.name == name })?.bit, seen & bit == 0,
-        take(UInt8(ascii: ":"))
+        let bit = withBytes(
+          name, { name in keys.first(where: { $0.name.elementsEqual(name) })?.bit }),
+        seen & bit == 0, take(UInt8(ascii: ":"))
       else { return false }
       seen |= bit
       skipWhitespace()
@@ -261,29 +297,27 @@ private struct SendBodyReader {
 
   /// A string of ASCII characters, escapes decoded; `nil` when the next token is not a string,
   /// is malformed, or holds a character outside ASCII (no such string is valid here).
-  private mutating func string() -> [UInt8]? {
+  mutating func string() -> Text? {
     skipWhitespace()
     guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
     index += 1
     let start = index
-    // The common case: no escape, so the bytes are the string.
-    while index < bytes.count {
-      let byte = bytes[index]
-      if byte == UInt8(ascii: "\"") {
-        index += 1
-        return Array(bytes[start..<(index - 1)])
-      }
-      guard byte >= 0x20, byte < 0x80 else { return nil }
-      if byte == UInt8(ascii: "\\") { break }
+    // The common case: no escape, so the bytes are the string; eight at a time up to the
+    // first byte that is not printable ASCII or is a quote or a backslash.
+    index += PlainText.plainASCIIRun(in: UnsafeRawBufferPointer(bytes), from: index)
+    guard index < bytes.count else { return nil }
+    if bytes[index] == UInt8(ascii: "\"") {
       index += 1
+      return .span(start..<(index - 1))
     }
+    guard bytes[index] == UInt8(ascii: "\\") else { return nil }
     var value = Array(bytes[start..<index])
     while index < bytes.count {
       let byte = bytes[index]
       index += 1
       switch byte {
       case UInt8(ascii: "\""):
-        return value
+        return .decoded(value)
       case UInt8(ascii: "\\"):
         guard index < bytes.count else { return nil }
         let escape = bytes[index]
