@@ -149,9 +149,13 @@ let package = Package(
         "ServerBeeModels", "ServerBeeTransport", "ServerBeeSocketTransport", "ServerBeeServerKit",
       ],
       path: "Modules/ServerBeeRelay"),
+    // The native stack and the server for RawSocket, the raw peer of both their test targets.
     .target(
       name: "ServerBeeTestSupport",
-      dependencies: ["ServerBeeModels", "ServerBeeTransport", "SecureStore"],
+      dependencies: [
+        "ServerBeeModels", "ServerBeeTransport", "SecureStore", "ServerBeeSocketTransport",
+        "ServerBeeServerKit",
+      ],
       path: "Modules/ServerBeeTestSupport"),
 
     // The command line: its logic is a library so tests can drive it; `serverbee` is the
@@ -226,14 +230,26 @@ let package = Package(
       dependencies: ["ServerBeeModels"],
       path: "Tests/ServerBeeModelsTests",
       resources: [.copy("Fixtures")]),
+    // The Python peers of the next three targets live once, in Tests/Peers (outside every
+    // target; `PeerProcess.peersDirectory` finds them).
     .testTarget(
       name: "ServerBeeTransportTests",
-      dependencies: [
-        "ServerBeeTransport", "ServerBeeURLSessionTransport", "ServerBeeSocketTransport",
-        "ServerBeeServerKit", "ServerBeeTestSupport", "CZlib", "COpenSSL",
-      ],
-      path: "Tests/ServerBeeTransportTests",
-      exclude: ["Peers"]),
+      dependencies: ["ServerBeeTransport", "ServerBeeTestSupport"],
+      path: "Tests/ServerBeeTransportTests"),
+    .testTarget(
+      name: "ServerBeeURLSessionTransportTests",
+      dependencies: ["ServerBeeURLSessionTransport", "ServerBeeTestSupport"],
+      path: "Tests/ServerBeeURLSessionTransportTests"),
+    // The native stack; ServerBeeServerKit's listener and server side are its loopback peers.
+    .testTarget(
+      name: "ServerBeeSocketTransportTests",
+      dependencies: ["ServerBeeSocketTransport", "ServerBeeServerKit", "ServerBeeTestSupport"],
+      path: "Tests/ServerBeeSocketTransportTests"),
+    // URLSessionHTTPTransport is one of the clients HTTPServerRequest is tested against.
+    .testTarget(
+      name: "ServerBeeServerKitTests",
+      dependencies: ["ServerBeeServerKit", "ServerBeeURLSessionTransport", "ServerBeeTestSupport"],
+      path: "Tests/ServerBeeServerKitTests"),
     .testTarget(
       name: "SecureStoreTests",
       dependencies: ["SecureStore", "ServerBeeTestSupport", "CSQLite"],

@@ -21,7 +21,8 @@ if [ ${#need[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}" >/dev/null
 fi
 
-# ServerBeeTransport's interop tests run the Python `websockets` package as a peer.
+# The transport and server interop tests run the Python `websockets` package as a peer
+# (Tests/Peers).
 if ! python3 -c 'import websockets' 2>/dev/null; then
   echo "== installing the Python websockets package"
   python3 -m pip install --quiet websockets \

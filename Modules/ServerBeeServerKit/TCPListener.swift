@@ -254,7 +254,7 @@ package final class AcceptedSocket: @unchecked Sendable {
   }
 
   /// Hands the descriptor to a new owner; `nil` if it was already taken.
-  func take() -> Int32? {
+  package func take() -> Int32? {
     owned.withLock { descriptor in
       defer { descriptor = nil }
       return descriptor

@@ -58,7 +58,7 @@ package enum BlockingIO {
   }
 
   /// Reads one HTTP head; returns it and any bytes that followed it.
-  static func readHead(
+  package static func readHead(
     from stream: any ByteStream, deadline: ContinuousClock.Instant, wake: WakePipe,
     limits: HTTPHeadCodec.Limits = HTTPHeadCodec.Limits(), leftover initial: [UInt8] = []
   ) throws -> (head: [UInt8], leftover: [UInt8]) {
@@ -88,7 +88,7 @@ package enum BlockingIO {
 
   /// Reads a body of exactly `length` bytes, starting with the bytes that followed the head.
   /// - Returns: The body and any bytes after it.
-  static func readBody(
+  package static func readBody(
     length: Int, after initial: [UInt8], from stream: any ByteStream,
     deadline: ContinuousClock.Instant, wake: WakePipe
   ) throws -> (body: [UInt8], rest: [UInt8]) {

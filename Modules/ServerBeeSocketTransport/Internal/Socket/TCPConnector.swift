@@ -12,12 +12,12 @@ import ServerBeeTransport
 ///
 /// Runs on a setup thread (never on the cooperative pool). `getaddrinfo` itself cannot be
 /// interrupted; everything after it honours the deadline and the wake pipe's cancellation.
-enum TCPConnector {
+package enum TCPConnector {
   /// Connects to `host:port`.
   /// - Returns: A connected, non-blocking socket with `TCP_NODELAY`.
   /// - Throws: `nameResolutionFailed`, `connectionRefused`, `timedOut`, `connectionFailed`, or
   ///   `CancellationError`.
-  static func connect(
+  package static func connect(
     host: String, port: UInt16, deadline: ContinuousClock.Instant, wake: WakePipe
   ) throws -> Int32 {
     var hints = addrinfo()

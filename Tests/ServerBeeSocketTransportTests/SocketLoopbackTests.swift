@@ -1,5 +1,6 @@
 import Foundation
 import ServerBeeModels
+import ServerBeeTestSupport
 import Testing
 
 @testable import ServerBeeServerKit

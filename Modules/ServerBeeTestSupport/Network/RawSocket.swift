@@ -1,9 +1,7 @@
 import Foundation
-import ServerBeeTestSupport
-
-@testable import ServerBeeServerKit
-@testable import ServerBeeSocketTransport
-@testable import ServerBeeTransport
+package import ServerBeeServerKit
+package import ServerBeeSocketTransport
+import ServerBeeTransport
 
 #if canImport(Glibc)
   import Glibc
@@ -11,25 +9,33 @@ import ServerBeeTestSupport
   import Darwin
 #endif
 
-/// A raw TCP peer for bad-input tests: writes exactly the bytes a test gives it.
-final class RawSocket: @unchecked Sendable {
+/// A raw TCP peer for bad-input tests of the native stack and the server: writes exactly the
+/// bytes a test gives it.
+package final class RawSocket: @unchecked Sendable {
   // @unchecked: used by one test task at a time; blocking calls run with short deadlines.
-  let stream: PlainStream
+  /// The connected socket.
+  package let stream: PlainStream
   private let wake: WakePipe
   private var buffered: [UInt8] = []
 
   /// How long one step may take before the test fails: generous, because a loaded two-core
   /// machine running every suite at once may take seconds to schedule the server under test;
   /// a working peer answers long before.
-  static let deadline = Duration.seconds(120)
+  package static let deadline = Duration.seconds(120)
 
-  init(stream: PlainStream) throws {
+  /// Wraps a connected socket.
+  /// - Parameter stream: The socket.
+  /// - Throws: What creating the wake pipe throws.
+  package init(stream: PlainStream) throws {
     self.stream = stream
     wake = try WakePipe()
   }
 
   /// Connects to 127.0.0.1:`port`.
-  static func connect(port: UInt16) async throws -> RawSocket {
+  /// - Parameter port: The port.
+  /// - Returns: The connected peer.
+  /// - Throws: ``ServerBeeTransportError`` when the connection fails.
+  package static func connect(port: UInt16) async throws -> RawSocket {
     try await offPool {
       let wake = try WakePipe()
       let fd = try TCPConnector.connect(
@@ -39,20 +45,29 @@ final class RawSocket: @unchecked Sendable {
   }
 
   /// Accepts one connection on `listener`.
-  static func accept(_ listener: TCPListener) async throws -> RawSocket {
+  /// - Parameter listener: The listener.
+  /// - Returns: The accepted peer.
+  /// - Throws: What accepting throws.
+  package static func accept(_ listener: TCPListener) async throws -> RawSocket {
     let socket = try await listener.accept()
     guard let fd = socket.take() else { throw PeerError("socket already taken") }
     return try RawSocket(stream: PlainStream(descriptor: fd))
   }
 
-  func write(_ bytes: [UInt8]) async throws {
+  /// Writes all of `bytes`.
+  /// - Parameter bytes: The bytes.
+  /// - Throws: ``ServerBeeTransportError`` when the write fails or times out.
+  package func write(_ bytes: [UInt8]) async throws {
     try await offPool {
       try BlockingIO.writeAll(
         bytes, to: self.stream, deadline: .now.advanced(by: Self.deadline), wake: self.wake)
     }
   }
 
-  func readHead() async throws -> [UInt8] {
+  /// Reads one HTTP head (what follows it stays buffered).
+  /// - Returns: The head's bytes.
+  /// - Throws: ``ServerBeeTransportError`` when the read fails or times out.
+  package func readHead() async throws -> [UInt8] {
     try await offPool {
       if let length = try? HTTPHeadCodec.headLength(in: self.buffered), length > 0 {
         defer { self.buffered.removeFirst(length) }
@@ -66,7 +81,9 @@ final class RawSocket: @unchecked Sendable {
   }
 
   /// Reads one response: its status and its `content-length` body (the rest stays buffered).
-  func readResponse() async throws -> (status: Int, body: [UInt8]) {
+  /// - Returns: The status and the body.
+  /// - Throws: ``ServerBeeTransportError`` when the read fails or times out.
+  package func readResponse() async throws -> (status: Int, body: [UInt8]) {
     let head = try HTTPHeadCodec.parseResponse(try await readHead())
     let length = Int(head.headers["content-length"] ?? "0") ?? 0
     return try await offPool {
@@ -80,7 +97,9 @@ final class RawSocket: @unchecked Sendable {
 
   /// Whether bytes or the end of the stream are waiting to be read, after waiting at most
   /// `timeout` for them.
-  func isReadable(within timeout: Duration) async -> Bool {
+  /// - Parameter timeout: The longest wait.
+  /// - Returns: Whether bytes or the end of the stream are waiting.
+  package func isReadable(within timeout: Duration) async -> Bool {
     if !buffered.isEmpty { return true }
     let milliseconds =
       Int32(timeout.components.seconds * 1000)
@@ -94,7 +113,8 @@ final class RawSocket: @unchecked Sendable {
   }
 
   /// Reads until the peer closes (or the deadline passes); returns everything after the head.
-  func readToEnd() async -> [UInt8] {
+  /// - Returns: The bytes read.
+  package func readToEnd() async -> [UInt8] {
     (try? await offPool { self.readToEndBlocking() }) ?? []
   }
 
@@ -123,7 +143,9 @@ final class RawSocket: @unchecked Sendable {
   }
 
   /// A client upgrade request for `/` without extensions.
-  static func upgradeRequest(key: String = "dGhlIHNhbXBsZSBub25jZQ==") -> [UInt8] {
+  /// - Parameter key: The `Sec-WebSocket-Key`.
+  /// - Returns: The request's bytes.
+  package static func upgradeRequest(key: String = "dGhlIHNhbXBsZSBub25jZQ==") -> [UInt8] {
     Array(
       ("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
         + "Sec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: 13\r\n\r\n").utf8)
