@@ -186,12 +186,11 @@ final class Database: @unchecked Sendable {
   struct Columns {
     fileprivate let statement: OpaquePointer
 
-    /// The text, or `nil` when the column is not `TEXT` (like ``SQLValue/text``).
+    /// The text up to its first NUL, or `nil` when the column is not `TEXT` (like
+    /// ``SQLValue/text``, which reads it with `String(cString:)`; here the length comes from
+    /// SQLite instead of a byte-by-byte search).
     func text(_ column: Int32) -> String? {
-      guard sqlite3_column_type(statement, column) == SQLITE_TEXT,
-        let bytes = sqlite3_column_text(statement, column)
-      else { return nil }
-      return String(cString: bytes)
+      withText(column) { String(decoding: $0, as: UTF8.self) }
     }
 
     /// The integer, or `nil` when the column is not `INTEGER` (like ``SQLValue/int``).
@@ -212,8 +211,8 @@ final class Database: @unchecked Sendable {
         let bytes = sqlite3_column_text(statement, column)
       else { return nil }
       let count = Int(sqlite3_column_bytes(statement, column))
-      let whole = UnsafeBufferPointer(start: bytes, count: count)
-      return try body(UnsafeBufferPointer(rebasing: whole[..<(whole.firstIndex(of: 0) ?? count)]))
+      let end = memchr(bytes, 0, count).map { UnsafeRawPointer($0) - UnsafeRawPointer(bytes) }
+      return try body(UnsafeBufferPointer(start: bytes, count: end ?? count))
     }
   }
 

@@ -8,7 +8,7 @@ import ServerBeeModels
 /// Why (issue 24): the generic encoder builds a node tree and, for every key, searches the keys
 /// already written for a duplicate; at 1,000 servers that search was 47 % of a
 /// `GET /api/servers` (467 M instructions). Here each key is a constant written as is. Scalars
-/// share `WireJSON`'s escaping and float formatting; nested values that the simulator never
+/// share `WireJSON`'s escaping and float formatting (common floats through ``ShortFloat``); nested values that the simulator never
 /// varies (agent authority, grants, offers, upgrade jobs) go through `WireJSON.encode`.
 struct WireWriter {
   private(set) var bytes: [UInt8] = []
@@ -28,7 +28,9 @@ struct WireWriter {
 
   mutating func bool(_ value: Bool) { value ? raw("true") : raw("false") }
 
-  mutating func float(_ value: Double) { WireJSON.appendFloat(value, to: &bytes) }
+  mutating func float(_ value: Double) {
+    if !ShortFloat.append(value, to: &bytes) { WireJSON.appendFloat(value, to: &bytes) }
+  }
 
   mutating func float(_ value: Double?) {
     if let value { float(value) } else { raw("null") }
@@ -37,17 +39,7 @@ struct WireWriter {
   /// Decimal digits without a `String` in between.
   mutating func int(_ value: Int64) {
     if value < 0 { bytes.append(UInt8(ascii: "-")) }
-    var magnitude = value.magnitude
-    var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: room for 20 digits
-    withUnsafeMutableBytes(of: &digits) { buffer in
-      var index = buffer.count
-      repeat {
-        index -= 1
-        buffer[index] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-        magnitude /= 10
-      } while magnitude > 0
-      bytes.append(contentsOf: buffer[index...])
-    }
+    ShortFloat.appendDigits(value.magnitude, to: &bytes)
   }
 
   mutating func int(_ value: Int) { int(Int64(value)) }
