@@ -164,20 +164,32 @@ final class Database: @unchecked Sendable {
   func read<T>(_ sql: String, _ bindings: [SQLValue] = [], _ row: (Columns) throws -> T) throws
     -> [T]
   {
+    var values: [T] = []
+    try forEachRow(sql, bindings) { values.append(try row($0)) }
+    return values
+  }
+
+  /// Runs a query and hands each row to `body` by column index, keeping nothing.
+  /// - Parameters:
+  ///   - sql: The statement; `body` reads its result columns by position (0 first).
+  ///   - bindings: The values for its `?` parameters.
+  ///   - body: Reads the current row; the ``Columns`` are valid only inside it.
+  /// - Throws: ``ServerBeeSimulatorError`` (`storageFailed`) from SQLite, or what `body` throws.
+  func forEachRow(_ sql: String, _ bindings: [SQLValue] = [], _ body: (Columns) throws -> Void)
+    throws
+  {
     try serial {
       let statement = try prepared(sql, bindings)
       defer {
         sqlite3_reset(statement)
         sqlite3_clear_bindings(statement)
       }
-      var values: [T] = []
       while true {
         let step = sqlite3_step(statement)
         if step == SQLITE_DONE { break }
         guard step == SQLITE_ROW else { throw failure("step") }
-        values.append(try row(Columns(statement: statement)))
+        try body(Columns(statement: statement))
       }
-      return values
     }
   }
 

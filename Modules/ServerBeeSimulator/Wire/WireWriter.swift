@@ -8,7 +8,8 @@ import ServerBeeModels
 /// Why (issue 24): the generic encoder builds a node tree and, for every key, searches the keys
 /// already written for a duplicate; at 1,000 servers that search was 47 % of a
 /// `GET /api/servers` (467 M instructions). Here each key is a constant written as is. Scalars
-/// share `WireJSON`'s escaping and float formatting (common floats through ``ShortFloat``); nested values that the simulator never
+/// share `WireJSON`'s escaping and float formatting (the common floats through ``ShortFloat``,
+/// which writes the same bytes without a `String`); nested values that the simulator never
 /// varies (agent authority, grants, offers, upgrade jobs) go through `WireJSON.encode`.
 struct WireWriter {
   private(set) var bytes: [UInt8] = []
@@ -21,6 +22,13 @@ struct WireWriter {
   }
 
   mutating func string(_ value: String) { WireJSON.appendString(value, to: &bytes) }
+
+  /// Appends `text` in quotes as it is: for text that needs no escape (the caller checked).
+  mutating func quoted(_ text: UnsafeBufferPointer<UInt8>) {
+    bytes.append(UInt8(ascii: "\""))
+    bytes.append(contentsOf: text)
+    bytes.append(UInt8(ascii: "\""))
+  }
 
   mutating func string(_ value: String?) {
     if let value { string(value) } else { raw("null") }
@@ -266,8 +274,9 @@ extension WireWriter {
     return Data(writer.bytes)
   }
 
-  /// `{"type":"full_sync","servers":[ServerStatus…],"upgrades":[…]}` (wire contract v1 §4.4).
-  static func fullSync(_ sync: FullSync) throws -> Data {
+  /// `{"type":"full_sync","servers":[ServerStatus…],"upgrades":[…]}` (wire contract v1 §4.4),
+  /// as the text the WebSocket sends: made once from the bytes, not per session.
+  static func fullSync(_ sync: FullSync) throws -> String {
     var writer = WireWriter(capacity: 64 + sync.servers.count * 1000)
     writer.raw("{\"type\":\"full_sync\",\"servers\":[")
     for (index, server) in sync.servers.enumerated() {
@@ -277,6 +286,6 @@ extension WireWriter {
     writer.raw("],\"upgrades\":")
     if sync.upgrades.isEmpty { writer.raw("[]") } else { try writer.encoded(sync.upgrades) }
     writer.raw("}")
-    return Data(writer.bytes)
+    return String(decoding: writer.bytes, as: UTF8.self)
   }
 }
