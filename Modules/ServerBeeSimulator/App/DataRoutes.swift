@@ -88,7 +88,7 @@ extension SimulatorCore {
     }
     // `upgrades` is always empty in the simulator (see What is not simulated).
     writer.raw("],\"upgrades\":[]}")
-    let frame = String(decoding: writer.bytes, as: UTF8.self)
+    let frame = writer.text
     if let version { serverCache.store(fullSync: frame, seconds: seconds, at: version) }
     return { frame }
   }

@@ -22,7 +22,10 @@ extension LiveNumbers {
       guard index < count, base[index] == UInt8(ascii: "\"") else { return nil }
       let keyStart = index + 1
       index = keyStart
-      while index < count, base[index] != UInt8(ascii: "\"") { index += 1 }
+      guard let close = memchr(base + keyStart, Int32(UInt8(ascii: "\"")), count - keyStart) else {
+        return nil
+      }
+      index = keyStart + (UnsafeRawPointer(close) - UnsafeRawPointer(base + keyStart))
       guard index + 1 < count, base[index + 1] == UInt8(ascii: ":"),
         let field = Self.field(base + keyStart, index - keyStart), seen & (1 << field) == 0
       else { return nil }
@@ -90,36 +93,27 @@ extension LiveNumbers {
 
   private static func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
 
-  /// `-?(0|[1-9][0-9]*)` as an `Int64`, followed by `,` or `}` (not consumed); `nil` for any
-  /// other form or a value out of range.
+  /// `-?(0|[1-9][0-9]*)` of at most 18 digits as an `Int64` (so it cannot overflow), followed
+  /// by `,` or `}` (not consumed); `nil` for any other form (the key-by-key reading then
+  /// decides, longer numbers included).
   private static func plainInteger(
     _ bytes: UnsafePointer<UInt8>, _ count: Int, _ index: inout Int
   ) -> Int64? {
     var at = index
     let negative = at < count && bytes[at] == UInt8(ascii: "-")
     if negative { at += 1 }
-    guard at < count, isDigit(bytes[at]) else { return nil }
     let first = at
-    // Accumulated below zero, so Int64.min fits.
-    var value: Int64 = 0
+    var magnitude: Int64 = 0
     while at < count, isDigit(bytes[at]) {
-      let (shifted, overflow) = value.multipliedReportingOverflow(by: 10)
-      let (next, underflow) = shifted.subtractingReportingOverflow(
-        Int64(bytes[at] &- UInt8(ascii: "0")))
-      guard !overflow, !underflow else { return nil }
-      value = next
+      magnitude = magnitude &* 10 &+ Int64(bytes[at] &- UInt8(ascii: "0"))
       at += 1
     }
-    guard at - first == 1 || bytes[first] != UInt8(ascii: "0"), at < count,
-      bytes[at] == UInt8(ascii: ",") || bytes[at] == UInt8(ascii: "}")
+    let digits = at - first
+    guard digits > 0, digits <= 18, digits == 1 || bytes[first] != UInt8(ascii: "0"),
+      at < count, bytes[at] == UInt8(ascii: ",") || bytes[at] == UInt8(ascii: "}")
     else { return nil }
-    if !negative {
-      let (positive, overflow) = (0 as Int64).subtractingReportingOverflow(value)
-      guard !overflow else { return nil }
-      value = positive
-    }
     index = at
-    return value
+    return negative ? -magnitude : magnitude
   }
 
   /// A JSON number without exponent, of at most 15 significant digits and 22 decimals,
