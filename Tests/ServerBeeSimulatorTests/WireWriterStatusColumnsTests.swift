@@ -70,7 +70,8 @@ import Testing
   }
 
   @Test func aFrameIsSharedWithinItsSecondWithoutTheRowsCache() throws {
-    let h = try Harness()
+    // Explicitly on: the default follows SERVERBEE_SIMULATOR_CACHE.
+    let h = try Harness { $0.cachesAnswers = true }
     _ = try h.simulator.createServers(count: 3)
     let core = h.simulator.core
     try core.db.execute("UPDATE servers SET name = 'changed' WHERE rowid = 1")
