@@ -60,6 +60,12 @@ import Testing
   @Test func aTickedFleetIsWrittenAsFromServerRows() throws {
     let h = try Harness()
     _ = try h.simulator.createServers(count: 50)
+    let db = h.simulator.core.db
+    // Every online row has its numbers packed, so the frame below reads them, not live_json.
+    #expect(
+      try db.scalar("SELECT COUNT(*) FROM servers WHERE online = 1 AND live_numbers IS NULL").int
+        == 0)
+    #expect(try db.scalar("SELECT COUNT(*) FROM servers WHERE online = 1").int ?? 0 > 0)
     for _ in 0..<3 {
       try h.simulator.tick()
       h.clock.advance(by: 1)
@@ -67,6 +73,39 @@ import Testing
       let direct = try core.fullSync()
       #expect(direct == (try reference(core, seconds: core.now / SimulatorCore.second)))
     }
+  }
+
+  @Test func packedNumbersAreClearedWhenLiveJSONChangesWithoutThem() throws {
+    let h = try Harness()
+    _ = try h.simulator.createServers(count: 4)
+    let db = h.simulator.core.db
+    try h.simulator.tick()
+    try db.execute(
+      "UPDATE servers SET live_json = replace(live_json, '\"cpu\":', '\"cpu\":1') WHERE rowid = 1")
+    try db.execute("UPDATE servers SET name = 'other' WHERE rowid = 2")
+    #expect(try db.scalar("SELECT live_numbers FROM servers WHERE rowid = 1") == .null)
+    #expect(try db.scalar("SELECT length(live_numbers) FROM servers WHERE rowid = 2").int == 136)
+    // Rows written before migration 7 have no packed numbers either.
+    try db.execute("UPDATE servers SET live_numbers = NULL WHERE rowid = 3")
+    let core = h.simulator.core
+    let direct = try core.fullSync()
+    #expect(direct == (try reference(core, seconds: core.now / SimulatorCore.second)))
+  }
+
+  @Test func packedNumbersReadBackExactly() {
+    var numbers = LiveNumbers()
+    numbers.uptime = .min
+    numbers.cpu = -0.0
+    numbers.memUsed = .max
+    numbers.load1 = 0.1 + 0.2
+    numbers.load15 = .greatestFiniteMagnitude
+    numbers.diskWriteBytesPerSec = -7
+    let packed = numbers.packed
+    #expect(packed.count == LiveNumbers.packedSize)
+    let read = packed.withUnsafeBytes { LiveNumbers(packed: $0) }
+    #expect(read == numbers && read?.cpu.sign == .minus)
+    #expect(
+      packed.dropLast().withUnsafeBytes { LiveNumbers(packed: UnsafeRawBufferPointer($0)) } == nil)
   }
 
   @Test func aFrameIsSharedWithinItsSecondWithoutTheRowsCache() throws {

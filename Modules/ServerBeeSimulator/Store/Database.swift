@@ -8,6 +8,7 @@ enum SQLValue: Sendable, Hashable {
   case int(Int64)
   case real(Double)
   case text(String)
+  case blob([UInt8])
 
   var int: Int64? {
     if case .int(let value) = self { return value }
@@ -144,6 +145,11 @@ final class Database: @unchecked Sendable {
           case SQLITE_FLOAT: values[name] = .real(sqlite3_column_double(statement, column))
           case SQLITE_TEXT:
             values[name] = .text(String(cString: sqlite3_column_text(statement, column)))
+          case SQLITE_BLOB:
+            let count = Int(sqlite3_column_bytes(statement, column))
+            let bytes = sqlite3_column_blob(statement, column)
+            values[name] = .blob(
+              bytes.map { Array(UnsafeRawBufferPointer(start: $0, count: count)) } ?? [])
           default: values[name] = .null
           }
         }
@@ -214,6 +220,15 @@ final class Database: @unchecked Sendable {
     /// A non-zero integer (like ``SQLValue/bool``).
     func bool(_ column: Int32) -> Bool { int(column).map { $0 != 0 } ?? false }
 
+    /// The bytes of a `BLOB` column, passed to `body` without a copy; `nil` when the column is
+    /// not `BLOB`.
+    func withBlob<R>(_ column: Int32, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R? {
+      guard sqlite3_column_type(statement, column) == SQLITE_BLOB else { return nil }
+      let bytes = sqlite3_column_blob(statement, column)
+      let count = Int(sqlite3_column_bytes(statement, column))
+      return try body(UnsafeRawBufferPointer(start: bytes, count: bytes == nil ? 0 : count))
+    }
+
     /// The bytes of a `TEXT` column up to its first NUL, as ``text(_:)`` reads them, passed to
     /// `body` without making a `String`; `nil` when the column is not `TEXT`.
     func withText<R>(_ column: Int32, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows
@@ -247,6 +262,11 @@ final class Database: @unchecked Sendable {
       case .int(let v): sqlite3_bind_int64(statement, index, v)
       case .real(let v): sqlite3_bind_double(statement, index, v)
       case .text(let v): sqlite3_bind_text(statement, index, v, -1, csqlite_transient())
+      case .blob(let v):
+        v.withUnsafeBytes {
+          _ = sqlite3_bind_blob(
+            statement, index, $0.baseAddress, Int32($0.count), csqlite_transient())
+        }
       }
     }
     return statement

@@ -12,7 +12,7 @@ extension WireWriter {
   /// ``ServerRow/status(nowSeconds:)`` uses of a row.
   static let statusColumns = """
     id, name, online, updated_at, live_json, mem_total, swap_total, disk_total, cpu_name, os, \
-    region, country_code, group_id, features_json, tags_json, cpu_cores
+    region, country_code, group_id, features_json, tags_json, cpu_cores, live_numbers
     """
 
   /// Writes one element of `full_sync.servers` from a row selected with ``statusColumns``:
@@ -23,7 +23,10 @@ extension WireWriter {
     let online = row.bool(2)
     var live = LiveNumbers()
     if online {
-      if let plain = row.withText(4, { LiveNumbers(plainJSON: $0) }) ?? nil {
+      // The packed copy when there is one (migration 7 keeps it equal to `live_json`).
+      if let packed = row.withBlob(16, { LiveNumbers(packed: $0) }) ?? nil {
+        live = packed
+      } else if let plain = row.withText(4, { LiveNumbers(plainJSON: $0) }) ?? nil {
         live = plain
       } else if let text = row.text(4), let decoded = LiveNumbers(decoding: text) {
         live = decoded
