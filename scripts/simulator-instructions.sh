@@ -8,6 +8,8 @@
 #   scripts/simulator-instructions.sh full_sync 20 [SERVERS] # WebSocket connect up to full_sync
 #
 # SIMULATOR=path/to/serverbee-simulator measures another build (a baseline, say).
+# SERVERBEE_SIMULATOR_CACHE=off measures misses: the simulator then keeps no rows, list body or
+# full_sync frame, so every request reads and writes (builds before that variable ignore it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:?mode: servers or full_sync}

@@ -4,8 +4,10 @@
 # asserts nothing.
 #
 #   scripts/simulator-load.sh [--release] [--binary PATH] [--servers N] [--metrics-interval S]
-#     [--seconds N] [--clients N] [--threads N] [--processes] [--only rest|ws]
-# --binary runs another build (a baseline) instead of building this one. Needs python3 with the
+#     [--seconds N] [--clients N] [--threads N] [--processes] [--only rest|ws|sync] [--no-cache]
+# --binary runs another build (a baseline) instead of building this one. --no-cache keeps no
+# large answer (SERVERBEE_SIMULATOR_CACHE=off): every request reads the rows and writes its
+# answer, what a cache miss costs (builds before that variable ignore it). Needs python3 with the
 # `websockets` package (pip install websockets).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,6 +22,7 @@ while [ $# -gt 0 ]; do
     --binary) binary=$2; shift ;;
     --servers) servers=$2; shift ;;
     --metrics-interval) interval=$2; shift ;;
+    --no-cache) export SERVERBEE_SIMULATOR_CACHE=off ;;
     *) args+=("$1") ;;
   esac
   shift

@@ -70,6 +70,15 @@ public final class Simulator: Sendable {
     /// and a 64 KiB cap on the answer when `nil` (a verdict is under 100 bytes; a larger
     /// answer is a failed attempt, retried like a lost connection).
     public var relayTransport: (any HTTPTransport)?
+    /// Whether the large answers are kept while the database is unchanged (`true`): the server
+    /// rows, the `GET /api/servers` body and, for the rest of its second, the last `full_sync`
+    /// frame. A benchmark knob: `false` makes every such request read the rows and write its
+    /// answer, as when the rows changed in between (a cache miss); answers are the same either
+    /// way. The default is `false` only when the environment variable
+    /// `SERVERBEE_SIMULATOR_CACHE` is `off`, so the executable can be measured without a
+    /// special build (`scripts/simulator-load.sh --no-cache`).
+    public var cachesAnswers =
+      ProcessInfo.processInfo.environment["SERVERBEE_SIMULATOR_CACHE"] != "off"
 
     /// The temporary directory ``init(dataDirectory:)`` made up when given none: a
     /// ``Simulator`` using it removes it when released (so test runs leave no directories).

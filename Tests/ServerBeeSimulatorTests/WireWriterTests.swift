@@ -106,8 +106,44 @@ import Testing
       FullSync(servers: Self.statuses(), upgrades: [upgrade]),
     ] {
       let old = try WireJSON.encode(LiveStreamMessage.fullSync(sync))
-      #expect(try WireWriter.fullSync(sync) == old)
+      #expect(Data(try WireWriter.fullSync(sync).utf8) == old)
     }
+  }
+
+  /// ``ShortFloat`` against `WireJSON.appendFloat` on the simulator's kind of values (a few
+  /// decimals), on full-precision ones and on arbitrary bit patterns.
+  @Test func shortFloatsAreWrittenAsTheReferenceWritesThem() {
+    var generator = SystemRandomNumberGenerator()
+    var values: [Double] =
+      Self.doubles + [
+        0.001, 0.0001, 0.00011, 0.000999, 1e13, 1e13 - 0.5, 9_999_999_999_999.9, 0.1 + 0.2,
+        1.0 / 3, 4_503_599_627_370_495.5, .leastNonzeroMagnitude, 123.456, 99.99, -0.5, 1e15 + 0.5,
+      ]
+    for round in 0..<20_000 {
+      let decimals = round % 7
+      let digits = Double(
+        Int64.random(in: -1_000_000_000_000...1_000_000_000_000, using: &generator))
+      values.append(digits / ShortFloat.powersOfTen[decimals])
+      values.append((Double.random(in: 0...100, using: &generator) * 100).rounded() / 100)
+      values.append(Double.random(in: -1e6...1e6, using: &generator))
+      values.append(Double(bitPattern: generator.next()))
+    }
+    var fastCount = 0
+    var mismatches: [Double] = []
+    for value in values {
+      var fast: [UInt8] = []
+      var reference: [UInt8] = []
+      WireJSON.appendFloat(value, to: &reference)
+      guard ShortFloat.append(value, to: &fast) else { continue }
+      fastCount += 1
+      if fast != reference { mismatches.append(value) }
+    }
+    #expect(mismatches.isEmpty, "\(mismatches.prefix(10))")
+    #expect(fastCount > values.count / 2)
+    // The simulator's CPU and load figures take the fast form.
+    var bytes: [UInt8] = []
+    for value in [26.2, 1.58, 0.05, 100.0, 0] { #expect(ShortFloat.append(value, to: &bytes)) }
+    #expect(String(decoding: bytes, as: UTF8.self) == "26.21.580.05100.00.0")
   }
 
   @Test func simulatedFleetIsByteIdenticalToTheEncoder() async throws {
@@ -121,7 +157,9 @@ import Testing
     let responses = rows.map(\.response)
     #expect(try WireWriter.serverList(responses) == WireJSON.encode(APIResponse(data: responses)))
     let sync = FullSync(servers: rows.map { $0.status(nowSeconds: 1_796_000_000) })
-    #expect(try WireWriter.fullSync(sync) == WireJSON.encode(LiveStreamMessage.fullSync(sync)))
+    #expect(
+      try Data(WireWriter.fullSync(sync).utf8)
+        == WireJSON.encode(LiveStreamMessage.fullSync(sync)))
     // The route answers with the same bytes.
     let reply = await h.send(.get, "/api/servers", bearer: token)
     #expect(reply.status == 200)
@@ -162,7 +200,7 @@ import Testing
     status.udpConn = 1
     status.features = []
     status.diskWriteBytesPerSec = 1
-    let sync = try WireWriter.fullSync(FullSync(servers: [status]))
+    let sync = Data(try WireWriter.fullSync(FullSync(servers: [status])).utf8)
     #expect(
       Self.topLevelKeys(of: sync, after: #"{"type":"full_sync","servers":["#) == Self.statusKeys)
   }

@@ -122,12 +122,19 @@ extension SimulatorCore {
     let defaults = Self.serverDefaults(index: Int(random(1)[0]))
     let features = try body?.strings("features") ?? []
     let tags = try body?.strings("tags") ?? []
+    var live: (numbers: LiveNumbers, json: String)?
+    if online {
+      let numbers = MetricsModel.initial(random)
+      live = (numbers, try liveJSON(numbers))
+    }
     try db.execute(
       """
       INSERT INTO servers (id, name, cpu_name, cpu_cores, cpu_arch, os, kernel_version,
         mem_total, swap_total, disk_total, ipv4, region, country_code, group_id, weight,
-        features_json, tags_json, online, live_json, created_at, updated_at, agent_version)
-      VALUES (?, ?, ?, ?, 'x86_64', ?, '6.1.0', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '1.4.0')
+        features_json, tags_json, online, live_json, live_numbers, created_at, updated_at,
+        agent_version)
+      VALUES (?, ?, ?, ?, 'x86_64', ?, '6.1.0', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+        '1.4.0')
       """,
       [
         .text(id), .text(name), .text(try body?.optionalString("cpu_name") ?? defaults.cpu),
@@ -141,7 +148,8 @@ extension SimulatorCore {
         .int(try body?.int("weight") ?? 0),
         .text(String(decoding: try WireJSON.encode(features), as: UTF8.self)),
         .text(String(decoding: try WireJSON.encode(tags.sorted()), as: UTF8.self)),
-        online.sql, online ? .text(try liveJSON(MetricsModel.initial(random))) : .null,
+        online.sql, live.map { .text($0.json) } ?? .null,
+        live.map { .blob($0.numbers.packed) } ?? .null,
         .int(now), .int(now),
       ])
     return id
@@ -178,8 +186,8 @@ extension SimulatorCore {
     guard let row = try server(id: serverID) else { throw APIError.notFound("Server not found") }
     let wasOnline = row.online
     try db.execute(
-      "UPDATE servers SET live_json = ?, online = 1 WHERE id = ?",
-      [.text(try liveJSON(live)), .text(serverID)])
+      "UPDATE servers SET live_json = ?, live_numbers = ?, online = 1 WHERE id = ?",
+      [.text(try liveJSON(live)), .blob(live.packed), .text(serverID)])
     try db.execute(
       """
       INSERT INTO records (server_id, time, cpu, mem_used, swap_used, disk_used, net_in_speed,

@@ -96,7 +96,7 @@ final class SimulatorCore: Sendable {
   let relayLink: RelayLink
   let outboxSignal = OutboxSignal()
   /// The server rows and the `GET /api/servers` body while the database is unchanged.
-  let serverCache = ServerCache()
+  let serverCache: ServerCache
   /// The one log line for refused connections (``Simulator/Configuration/log``).
   let refusals: RefusalLog
 
@@ -122,6 +122,7 @@ final class SimulatorCore: Sendable {
     controlToken = settings.controlToken ?? Crypto.token(random)
     hub = LiveHub()
     refusals = RefusalLog(log: settings.log)
+    serverCache = ServerCache(enabled: settings.cachesAnswers)
     relayURL = Locked(settings.relayURL)
     relayLink = RelayLink(
       transport: settings.relayTransport

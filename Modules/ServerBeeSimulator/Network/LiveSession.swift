@@ -91,6 +91,6 @@ struct LiveSession {
         try core.db.serial { try core.fullSyncSource() }()
       })
     else { return false }
-    return (try? await socket.send(.text(String(decoding: sync, as: UTF8.self)))) != nil
+    return (try? await socket.send(.text(sync))) != nil
   }
 }

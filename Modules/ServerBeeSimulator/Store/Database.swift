@@ -8,6 +8,7 @@ enum SQLValue: Sendable, Hashable {
   case int(Int64)
   case real(Double)
   case text(String)
+  case blob([UInt8])
 
   var int: Int64? {
     if case .int(let value) = self { return value }
@@ -144,6 +145,11 @@ final class Database: @unchecked Sendable {
           case SQLITE_FLOAT: values[name] = .real(sqlite3_column_double(statement, column))
           case SQLITE_TEXT:
             values[name] = .text(String(cString: sqlite3_column_text(statement, column)))
+          case SQLITE_BLOB:
+            let count = Int(sqlite3_column_bytes(statement, column))
+            let bytes = sqlite3_column_blob(statement, column)
+            values[name] = .blob(
+              bytes.map { Array(UnsafeRawBufferPointer(start: $0, count: count)) } ?? [])
           default: values[name] = .null
           }
         }
@@ -164,20 +170,32 @@ final class Database: @unchecked Sendable {
   func read<T>(_ sql: String, _ bindings: [SQLValue] = [], _ row: (Columns) throws -> T) throws
     -> [T]
   {
+    var values: [T] = []
+    try forEachRow(sql, bindings) { values.append(try row($0)) }
+    return values
+  }
+
+  /// Runs a query and hands each row to `body` by column index, keeping nothing.
+  /// - Parameters:
+  ///   - sql: The statement; `body` reads its result columns by position (0 first).
+  ///   - bindings: The values for its `?` parameters.
+  ///   - body: Reads the current row; the ``Columns`` are valid only inside it.
+  /// - Throws: ``ServerBeeSimulatorError`` (`storageFailed`) from SQLite, or what `body` throws.
+  func forEachRow(_ sql: String, _ bindings: [SQLValue] = [], _ body: (Columns) throws -> Void)
+    throws
+  {
     try serial {
       let statement = try prepared(sql, bindings)
       defer {
         sqlite3_reset(statement)
         sqlite3_clear_bindings(statement)
       }
-      var values: [T] = []
       while true {
         let step = sqlite3_step(statement)
         if step == SQLITE_DONE { break }
         guard step == SQLITE_ROW else { throw failure("step") }
-        values.append(try row(Columns(statement: statement)))
+        try body(Columns(statement: statement))
       }
-      return values
     }
   }
 
@@ -186,12 +204,11 @@ final class Database: @unchecked Sendable {
   struct Columns {
     fileprivate let statement: OpaquePointer
 
-    /// The text, or `nil` when the column is not `TEXT` (like ``SQLValue/text``).
+    /// The text up to its first NUL, or `nil` when the column is not `TEXT` (like
+    /// ``SQLValue/text``, which reads it with `String(cString:)`; here the length comes from
+    /// SQLite instead of a byte-by-byte search).
     func text(_ column: Int32) -> String? {
-      guard sqlite3_column_type(statement, column) == SQLITE_TEXT,
-        let bytes = sqlite3_column_text(statement, column)
-      else { return nil }
-      return String(cString: bytes)
+      withText(column) { String(decoding: $0, as: UTF8.self) }
     }
 
     /// The integer, or `nil` when the column is not `INTEGER` (like ``SQLValue/int``).
@@ -203,6 +220,15 @@ final class Database: @unchecked Sendable {
     /// A non-zero integer (like ``SQLValue/bool``).
     func bool(_ column: Int32) -> Bool { int(column).map { $0 != 0 } ?? false }
 
+    /// The bytes of a `BLOB` column, passed to `body` without a copy; `nil` when the column is
+    /// not `BLOB`.
+    func withBlob<R>(_ column: Int32, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R? {
+      guard sqlite3_column_type(statement, column) == SQLITE_BLOB else { return nil }
+      let bytes = sqlite3_column_blob(statement, column)
+      let count = Int(sqlite3_column_bytes(statement, column))
+      return try body(UnsafeRawBufferPointer(start: bytes, count: bytes == nil ? 0 : count))
+    }
+
     /// The bytes of a `TEXT` column up to its first NUL, as ``text(_:)`` reads them, passed to
     /// `body` without making a `String`; `nil` when the column is not `TEXT`.
     func withText<R>(_ column: Int32, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows
@@ -212,8 +238,8 @@ final class Database: @unchecked Sendable {
         let bytes = sqlite3_column_text(statement, column)
       else { return nil }
       let count = Int(sqlite3_column_bytes(statement, column))
-      let whole = UnsafeBufferPointer(start: bytes, count: count)
-      return try body(UnsafeBufferPointer(rebasing: whole[..<(whole.firstIndex(of: 0) ?? count)]))
+      let end = memchr(bytes, 0, count).map { UnsafeRawPointer($0) - UnsafeRawPointer(bytes) }
+      return try body(UnsafeBufferPointer(start: bytes, count: end ?? count))
     }
   }
 
@@ -236,6 +262,11 @@ final class Database: @unchecked Sendable {
       case .int(let v): sqlite3_bind_int64(statement, index, v)
       case .real(let v): sqlite3_bind_double(statement, index, v)
       case .text(let v): sqlite3_bind_text(statement, index, v, -1, csqlite_transient())
+      case .blob(let v):
+        v.withUnsafeBytes {
+          _ = sqlite3_bind_blob(
+            statement, index, $0.baseAddress, Int32($0.count), csqlite_transient())
+        }
       }
     }
     return statement

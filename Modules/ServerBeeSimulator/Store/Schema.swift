@@ -24,6 +24,16 @@ import ServerBeeModels
 ///
 /// Migration 5 adds `simulator_state`, the simulator's own key-value settings that survive a
 /// restart: `clock_offset`, the seconds the clock was advanced (``SimulatorClock/advance(by:)``).
+///
+/// Migration 6 adds `servers_list_order`, an index in the order every server list is read
+/// (`weight DESC, created_at DESC`): a `full_sync` that missed the cache spent about 14 M
+/// instructions sorting 1,000 rows (issue 24). It changes no row, so a data directory written
+/// before it serves the same lists after it.
+///
+/// Migration 7 adds `servers.live_numbers`, the live numbers in a fixed binary form beside
+/// `live_json` (`LiveNumbers.packed`), read by a `full_sync` without parsing (issue 24), and a
+/// trigger that clears them when `live_json` changes without them. Rows written before it
+/// have none and are read from `live_json`, as before.
 enum Schema {
   static let migrations: [[String]] = [
     [
@@ -193,6 +203,22 @@ enum Schema {
     [
       // Simulator-only settings that outlive a restart (not part of any server's schema).
       "CREATE TABLE simulator_state (key TEXT PRIMARY KEY, value REAL NOT NULL)"
+    ],
+    [
+      // The server list's order, so reading it walks this index instead of sorting every
+      // row (issue 24). Ties come out in rowid order either way (`SchemaTests`).
+      "CREATE INDEX servers_list_order ON servers(weight DESC, created_at DESC)"
+    ],
+    [
+      // The live numbers packed beside `live_json` (`LiveNumbers.packed`), so a `full_sync`
+      // reads them without parsing (issue 24). `live_json` stays the truth: any change to it
+      // that does not also change `live_numbers` clears them, so they are never stale.
+      "ALTER TABLE servers ADD COLUMN live_numbers BLOB",
+      """
+      CREATE TRIGGER servers_live_numbers_follow AFTER UPDATE OF live_json ON servers
+      WHEN NEW.live_numbers IS OLD.live_numbers
+      BEGIN UPDATE servers SET live_numbers = NULL WHERE rowid = NEW.rowid; END
+      """,
     ],
   ]
 

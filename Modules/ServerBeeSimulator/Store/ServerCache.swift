@@ -9,17 +9,23 @@ import ServerBeeModels
 /// to any table moves the version, so a stale answer is impossible; the price is a re-read
 /// after unrelated writes (a token's `last_used_at`, at most once a second per session), and
 /// after every metrics tick, which rewrites the rows anyway.
+///
+/// A disabled cache (``Simulator/Configuration/cachesAnswers``, a benchmark knob) keeps
+/// nothing, so every request costs what a miss costs.
 final class ServerCache: Sendable {
   private struct Entry {
     var version: Int64
-    var rows: [ServerRow]
+    var rows: [ServerRow]?
     var listBody: Data?
     /// The last `full_sync` frame and the whole second it was written for (its servers'
-    /// `last_active`).
-    var fullSync: (seconds: Int64, frame: Data)?
+    /// `last_active`); text, as the WebSocket sends it.
+    var fullSync: (seconds: Int64, frame: String)?
   }
 
   private let entry = Locked<Entry?>(nil)
+  private let enabled: Bool
+
+  init(enabled: Bool = true) { self.enabled = enabled }
 
   func rows(at version: Int64) -> [ServerRow]? {
     entry.withLock { $0?.version == version ? $0?.rows : nil }
@@ -30,7 +36,7 @@ final class ServerCache: Sendable {
   }
 
   /// The `full_sync` frame written at `seconds` from the rows at `version`, if kept.
-  func fullSync(at version: Int64, seconds: Int64) -> Data? {
+  func fullSync(at version: Int64, seconds: Int64) -> String? {
     entry.withLock { entry in
       guard entry?.version == version, let sync = entry?.fullSync, sync.seconds == seconds else {
         return nil
@@ -39,8 +45,10 @@ final class ServerCache: Sendable {
     }
   }
 
+  /// Keeps the rows read at `version` (under the database lock), with what was kept for that
+  /// version already; anything kept for an older one goes.
   func store(_ rows: [ServerRow], at version: Int64) {
-    entry.withLock { $0 = Entry(version: version, rows: rows) }
+    update(at: version) { $0.rows = rows }
   }
 
   /// Keeps `body` only if the rows it was written from are still the current ones.
@@ -51,11 +59,22 @@ final class ServerCache: Sendable {
     }
   }
 
-  /// Keeps a `full_sync` frame only if the rows it was written from are still the current ones.
-  func store(fullSync frame: Data, seconds: Int64, at version: Int64) {
+  /// Keeps a `full_sync` frame written at `version` (under the database lock, so that is
+  /// the current version), like ``store(_:at:)``.
+  func store(fullSync frame: String, seconds: Int64, at version: Int64) {
+    update(at: version) { $0.fullSync = (seconds, frame) }
+  }
+
+  /// Applies `change` to the entry of `version`, made afresh when the kept one is older;
+  /// nothing when caching is off or a newer version is kept (versions only grow).
+  private func update(at version: Int64, _ change: (inout Entry) -> Void) {
+    guard enabled else { return }
     entry.withLock { entry in
-      guard entry?.version == version else { return }
-      entry?.fullSync = (seconds, frame)
+      var current = entry ?? Entry(version: version)
+      if current.version < version { current = Entry(version: version) }
+      guard current.version == version else { return }
+      change(&current)
+      entry = current
     }
   }
 }

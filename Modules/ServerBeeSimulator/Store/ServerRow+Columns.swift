@@ -50,7 +50,7 @@ extension ServerRow {
   }
 
   /// A `[String]` JSON column; `[]` when it is missing or not such an array.
-  private static func strings(_ row: Database.Columns, _ column: Int32) -> [String] {
+  static func strings(_ row: Database.Columns, _ column: Int32) -> [String] {
     if let plain = row.withText(column, { plainStringArray($0) }) ?? nil { return plain }
     return decodedStrings(row.text(column) ?? "[]")
   }
@@ -107,6 +107,10 @@ extension LiveNumbers {
   /// Anything else is `nil`, for ``init(decoding:)`` to decide; for this form both read the
   /// same values (`ServerRowColumnsTests` compares them).
   init?(plainJSON bytes: UnsafeBufferPointer<UInt8>) {
+    if let canonical = Self(canonicalJSON: bytes) {
+      self = canonical
+      return
+    }
     guard bytes.count >= 2, bytes[0] == UInt8(ascii: "{"),
       bytes[bytes.count - 1] == UInt8(ascii: "}")
     else { return nil }
@@ -146,7 +150,7 @@ extension LiveNumbers {
     "netInTransfer", "netOutTransfer", "load1", "load5", "load15", "tcpConn", "udpConn",
     "processCount", "diskReadBytesPerSec", "diskWriteBytesPerSec",
   ]
-  private static let keyBytes: [[UInt8]] = keys.map { Array($0.utf8) }
+  static let keyBytes: [[UInt8]] = keys.map { Array($0.utf8) }
 
   /// The index in ``keys`` of `key`, tried first at `expected` (the encoder's order).
   private static func field(_ key: UnsafeBufferPointer<UInt8>, expected: Int) -> Int? {

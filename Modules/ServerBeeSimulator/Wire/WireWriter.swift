@@ -8,19 +8,98 @@ import ServerBeeModels
 /// Why (issue 24): the generic encoder builds a node tree and, for every key, searches the keys
 /// already written for a duplicate; at 1,000 servers that search was 47 % of a
 /// `GET /api/servers` (467 M instructions). Here each key is a constant written as is. Scalars
-/// share `WireJSON`'s escaping and float formatting; nested values that the simulator never
+/// share `WireJSON`'s escaping and float formatting (the common floats through ``ShortFloat``,
+/// which writes the same bytes without a `String`); nested values that the simulator never
 /// varies (agent authority, grants, offers, upgrade jobs) go through `WireJSON.encode`.
-struct WireWriter {
-  private(set) var bytes: [UInt8] = []
+///
+/// The bytes live in memory the writer owns and appends to through a pointer (issue 24): a
+/// `full_sync` makes about 70,000 small appends, and `Array.append(contentsOf:)` cost about
+/// 85 instructions each (uniqueness and capacity checks, a generic copy), 6 M of a 24 M miss.
+/// Non-copyable, so that memory has one owner.
+struct WireWriter: ~Copyable {
+  private var base: UnsafeMutablePointer<UInt8>
+  private var capacity: Int
+  private var count = 0
 
-  init(capacity: Int = 1024) { bytes.reserveCapacity(capacity) }
+  init(capacity: Int = 1024) {
+    self.capacity = max(capacity, 64)
+    base = .allocate(capacity: self.capacity)
+  }
+
+  deinit { base.deallocate() }
+
+  /// What was written so far.
+  var bytes: [UInt8] { Array(written) }
+
+  /// What was written so far, as `Data`.
+  var data: Data { Data(written) }
+
+  /// What was written so far, as text (it is UTF-8 JSON).
+  var text: String { String(decoding: written, as: UTF8.self) }
+
+  private var written: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
+
+  /// Makes room for `extra` more bytes at `base + count`.
+  private mutating func reserve(_ extra: Int) {
+    guard extra > capacity - count else { return }
+    let grown = max(capacity * 2, count + extra)
+    let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
+    moved.initialize(from: base, count: count)
+    base.deallocate()
+    base = moved
+    capacity = grown
+  }
+
+  private mutating func append(_ byte: UInt8) {
+    reserve(1)
+    base[count] = byte
+    count += 1
+  }
+
+  private mutating func append(_ source: UnsafeBufferPointer<UInt8>) {
+    guard let start = source.baseAddress, !source.isEmpty else { return }
+    reserve(source.count)
+    (base + count).initialize(from: start, count: source.count)
+    count += source.count
+  }
+
+  private mutating func append(_ source: [UInt8]) {
+    source.withUnsafeBufferPointer { append($0) }
+  }
+
+  private mutating func append(_ source: Data) {
+    source.withUnsafeBytes { append($0.assumingMemoryBound(to: UInt8.self)) }
+  }
 
   /// Appends a constant: punctuation and `,"key":` prefixes.
   mutating func raw(_ text: StaticString) {
-    text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    text.withUTF8Buffer { append($0) }
   }
 
-  mutating func string(_ value: String) { WireJSON.appendString(value, to: &bytes) }
+  /// A JSON string, as `WireJSON.appendString` writes it: text with nothing to escape is
+  /// copied as is (what it does too), anything else goes through it.
+  mutating func string(_ value: String) {
+    var value = value
+    let copied = value.withUTF8 { utf8 -> Bool in
+      guard !utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) else {
+        return false
+      }
+      quoted(utf8)
+      return true
+    }
+    guard !copied else { return }
+    var escaped: [UInt8] = []
+    WireJSON.appendString(value, to: &escaped)
+    append(escaped)
+  }
+
+  /// Appends `text` in quotes as it is: for text that needs no escape (the caller checked).
+  mutating func quoted(_ text: UnsafeBufferPointer<UInt8>) {
+    reserve(text.count + 2)
+    append(UInt8(ascii: "\""))
+    append(text)
+    append(UInt8(ascii: "\""))
+  }
 
   mutating func string(_ value: String?) {
     if let value { string(value) } else { raw("null") }
@@ -28,7 +107,17 @@ struct WireWriter {
 
   mutating func bool(_ value: Bool) { value ? raw("true") : raw("false") }
 
-  mutating func float(_ value: Double) { WireJSON.appendFloat(value, to: &bytes) }
+  mutating func float(_ value: Double) {
+    reserve(ShortFloat.longest)
+    let written = ShortFloat.write(value, to: base + count)
+    if written > 0 {
+      count += written
+    } else {
+      var reference: [UInt8] = []
+      WireJSON.appendFloat(value, to: &reference)
+      append(reference)
+    }
+  }
 
   mutating func float(_ value: Double?) {
     if let value { float(value) } else { raw("null") }
@@ -36,18 +125,12 @@ struct WireWriter {
 
   /// Decimal digits without a `String` in between.
   mutating func int(_ value: Int64) {
-    if value < 0 { bytes.append(UInt8(ascii: "-")) }
-    var magnitude = value.magnitude
-    var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: room for 20 digits
-    withUnsafeMutableBytes(of: &digits) { buffer in
-      var index = buffer.count
-      repeat {
-        index -= 1
-        buffer[index] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-        magnitude /= 10
-      } while magnitude > 0
-      bytes.append(contentsOf: buffer[index...])
+    reserve(21)
+    if value < 0 {
+      base[count] = UInt8(ascii: "-")
+      count += 1
     }
+    count += ShortFloat.writeDigits(value.magnitude, to: base + count)
   }
 
   mutating func int(_ value: Int) { int(Int64(value)) }
@@ -71,7 +154,7 @@ struct WireWriter {
 
   /// A nested value through the generic encoder (rare shapes; byte-identical by definition).
   mutating func encoded(_ value: some Encodable) throws {
-    bytes.append(contentsOf: try WireJSON.encode(value))
+    append(try WireJSON.encode(value))
   }
 
   mutating func encoded(_ value: (some Encodable)?) throws {
@@ -80,7 +163,7 @@ struct WireWriter {
 
   mutating func agentAuthority(_ value: AgentAuthority) throws {
     if value == .simulated, let cached = Self.simulatedAuthority {
-      bytes.append(contentsOf: cached)
+      append(cached)
     } else {
       try encoded(value)
     }
@@ -262,7 +345,7 @@ extension WireWriter {
       try writer.write(server)
     }
     writer.raw("]}")
-    return Data(writer.bytes)
+    return writer.data
   }
 
   /// `{"data":ServerResponse}` (`GET /api/servers/{id}`).
@@ -271,11 +354,12 @@ extension WireWriter {
     writer.raw("{\"data\":")
     try writer.write(server)
     writer.raw("}")
-    return Data(writer.bytes)
+    return writer.data
   }
 
-  /// `{"type":"full_sync","servers":[ServerStatus…],"upgrades":[…]}` (wire contract v1 §4.4).
-  static func fullSync(_ sync: FullSync) throws -> Data {
+  /// `{"type":"full_sync","servers":[ServerStatus…],"upgrades":[…]}` (wire contract v1 §4.4),
+  /// as the text the WebSocket sends: made once from the bytes, not per session.
+  static func fullSync(_ sync: FullSync) throws -> String {
     var writer = WireWriter(capacity: 64 + sync.servers.count * 1000)
     writer.raw("{\"type\":\"full_sync\",\"servers\":[")
     for (index, server) in sync.servers.enumerated() {
@@ -285,6 +369,6 @@ extension WireWriter {
     writer.raw("],\"upgrades\":")
     if sync.upgrades.isEmpty { writer.raw("[]") } else { try writer.encoded(sync.upgrades) }
     writer.raw("}")
-    return Data(writer.bytes)
+    return writer.text
   }
 }

@@ -1,0 +1,133 @@
+import Foundation
+import ServerBeeModels
+
+// `full_sync` written straight from the rows as SQLite steps through them (issue 24). A frame
+// written from `ServerRow`s made about fifteen `String`s and two arrays per server, copied
+// them into a `ServerStatus` and freed both: about 20 M of the 39 M instructions left in a
+// `full_sync` that missed the cache. Here only what needs it becomes a `String`: text with
+// an escape or a non-ASCII byte, and non-empty string arrays.
+
+extension WireWriter {
+  /// The columns ``status(_:nowSeconds:)`` reads, in its order: what
+  /// ``ServerRow/status(nowSeconds:)`` uses of a row.
+  static let statusColumns = """
+    id, name, online, updated_at, live_json, mem_total, swap_total, disk_total, cpu_name, os, \
+    region, country_code, group_id, features_json, tags_json, cpu_cores, live_numbers
+    """
+
+  /// Writes one element of `full_sync.servers` from a row selected with ``statusColumns``:
+  /// the bytes ``write(_:)-(ServerStatus)`` writes for
+  /// `ServerRow(row).status(nowSeconds: nowSeconds)` (`WireWriterStatusColumnsTests`).
+  /// - Throws: What ``agentAuthority(_:)`` throws (nothing, in practice).
+  mutating func status(_ row: Database.Columns, nowSeconds: Int64) throws {
+    let online = row.bool(2)
+    var live = LiveNumbers()
+    if online {
+      // The packed copy when there is one (migration 7 keeps it equal to `live_json`).
+      if let packed = row.withBlob(16, { LiveNumbers(packed: $0) }) ?? nil {
+        live = packed
+      } else if let plain = row.withText(4, { LiveNumbers(plainJSON: $0) }) ?? nil {
+        live = plain
+      } else if let text = row.text(4), let decoded = LiveNumbers(decoding: text) {
+        live = decoded
+      }
+    }
+    raw("{\"id\":")
+    text(row, 0, orEmpty: true)
+    raw(",\"name\":")
+    text(row, 1, orEmpty: true)
+    raw(",\"online\":")
+    bool(online)
+    raw(",\"last_active\":")
+    int(online ? nowSeconds : (row.int(3) ?? 0) / 1_000_000_000)
+    raw(",\"uptime\":")
+    int(live.uptime)
+    raw(",\"cpu\":")
+    float(live.cpu)
+    raw(",\"mem_used\":")
+    int(live.memUsed)
+    raw(",\"mem_total\":")
+    int(row.int(5) ?? 0)
+    raw(",\"swap_used\":")
+    int(live.swapUsed)
+    raw(",\"swap_total\":")
+    int(row.int(6) ?? 0)
+    raw(",\"disk_used\":")
+    int(live.diskUsed)
+    raw(",\"disk_total\":")
+    int(row.int(7) ?? 0)
+    raw(",\"net_in_speed\":")
+    int(live.netInSpeed)
+    raw(",\"net_out_speed\":")
+    int(live.netOutSpeed)
+    raw(",\"net_in_transfer\":")
+    int(live.netInTransfer)
+    raw(",\"net_out_transfer\":")
+    int(live.netOutTransfer)
+    raw(",\"load1\":")
+    float(live.load1)
+    raw(",\"load5\":")
+    float(live.load5)
+    raw(",\"load15\":")
+    float(live.load15)
+    raw(",\"tcp_conn\":")
+    int(live.tcpConn)
+    raw(",\"udp_conn\":")
+    int(live.udpConn)
+    raw(",\"process_count\":")
+    int(live.processCount)
+    raw(",\"cpu_name\":")
+    text(row, 8)
+    raw(",\"os\":")
+    text(row, 9)
+    raw(",\"region\":")
+    text(row, 10)
+    raw(",\"country_code\":")
+    text(row, 11)
+    raw(",\"group_id\":")
+    text(row, 12)
+    raw(",\"features\":")
+    stringArray(row, 13, sorted: false)
+    raw(",\"disk_read_bytes_per_sec\":")
+    int(live.diskReadBytesPerSec)
+    raw(",\"disk_write_bytes_per_sec\":")
+    int(live.diskWriteBytesPerSec)
+    raw(",\"tags\":")
+    stringArray(row, 14, sorted: true)
+    raw(",\"cpu_cores\":")
+    int(row.int(15))
+    raw(",\"agent_authority\":")
+    try agentAuthority(.simulated)
+    raw(",\"has_token\":true,\"outstanding_enrollment\":null}")
+  }
+
+  /// A `TEXT` column as a JSON string (`null` when it is not text, or `""` with `orEmpty`),
+  /// as ``string(_:)-(String)`` writes the `String` that ``Database/Columns/text(_:)`` reads.
+  /// Printable ASCII without `"` or `\` is copied as is, which is what that writes for it.
+  private mutating func text(_ row: Database.Columns, _ column: Int32, orEmpty: Bool = false) {
+    let copied = row.withText(column) { text -> Bool in
+      guard !text.contains(where: { $0 < 0x20 || $0 >= 0x80 || $0 == 0x22 || $0 == 0x5C }) else {
+        return false
+      }
+      quoted(text)
+      return true
+    }
+    guard let copied else {
+      orEmpty ? raw("\"\"") : raw("null")
+      return
+    }
+    if !copied { string(row.text(column) ?? "") }
+  }
+
+  /// A `[String]` JSON column as ``ServerRow`` reads it (`[]` when missing or not such an
+  /// array), written as a JSON array, sorted when `sorted` (the tags).
+  private mutating func stringArray(_ row: Database.Columns, _ column: Int32, sorted: Bool) {
+    let empty = row.withText(column) { $0.count == 2 && $0[0] == 0x5B && $0[1] == 0x5D }
+    if empty == true {
+      raw("[]")
+      return
+    }
+    let values = ServerRow.strings(row, column)
+    strings(sorted ? values.sorted() : values)
+  }
+}
