@@ -3,7 +3,7 @@ import ServerBeeModels
 public import ServerBeeTransport
 
 /// An `HTTPTransport` decorator that signs requests with the session's bearer token and, on a
-/// 401, refreshes once and retries once.
+/// 401 from the server's auth middleware, refreshes once and retries once.
 ///
 /// ```swift
 /// let api = AuthorizedHTTPTransport(wrapping: URLSessionHTTPTransport(), client: client)
@@ -14,6 +14,12 @@ public import ServerBeeTransport
 /// ``AuthClient/accessToken(afterRejectionOf:)``). The token is only ever sent to the signed-in
 /// server: a request for another scheme, host or port is refused. The second answer is returned
 /// as it is, whatever its status.
+///
+/// **Which 401 means "session rejected".** The middleware answers a missing, expired or revoked
+/// token with 401 and an **empty** body. A 401 that carries the JSON error envelope comes from a
+/// route's handler refusing a value (a wrong two-factor code on `POST /api/auth/2fa/enable`,
+/// app routes §2 pitfall 1): it is returned as it is, with no refresh, so a typo never rotates
+/// or ends the session.
 public struct AuthorizedHTTPTransport: HTTPTransport {
   private let base: any HTTPTransport
   private let client: any SessionContext
@@ -39,31 +45,28 @@ public struct AuthorizedHTTPTransport: HTTPTransport {
     guard let server = client.currentIdentity?.server else {
       throw AuthSessionError(.notSignedIn, "no session is signed in")
     }
-    guard Self.isSameOrigin(request.url, server.url) else {
+    guard server.hasSameOrigin(as: request.url) else {
       throw AuthSessionError(
         .foreignHost, "the bearer token is only sent to the signed-in server")
     }
     let token = try await client.validAccessToken()
     let first = try await base.send(Self.signed(request, with: token))
-    guard first.status == 401 else { return first }
+    guard first.status == 401, Self.isMiddlewareRejection(first) else { return first }
     let fresh = try await client.accessToken(afterRejectionOf: token)
     return try await base.send(Self.signed(request, with: fresh))
+  }
+
+  /// A 401 without the JSON error envelope (empty, or anything else that is not a handler's).
+  static func isMiddlewareRejection(_ response: HTTPResponse) -> Bool {
+    if case .envelope = APIFailure(status: response.status, body: response.body).body {
+      return false
+    }
+    return true
   }
 
   private static func signed(_ request: HTTPRequest, with token: String) -> HTTPRequest {
     var signed = request
     signed.headers["authorization"] = "Bearer " + token
     return signed
-  }
-
-  private static func isSameOrigin(_ url: URL, _ server: URL) -> Bool {
-    func origin(_ url: URL) -> (String, String, Int)? {
-      guard let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased() else {
-        return nil
-      }
-      return (scheme, host, url.port ?? (scheme == "https" ? 443 : 80))
-    }
-    guard let left = origin(url), let right = origin(server) else { return false }
-    return left == right
   }
 }

@@ -80,3 +80,160 @@ extension ServerBeeAPIClient {
     return pairing
   }
 }
+
+// MARK: Password, two-factor sign-in, API keys, legacy push (app routes §3.1)
+
+extension ServerBeeAPIClient {
+  /// `PUT /api/auth/password`: changes the account's password (app routes §3.1 #9).
+  ///
+  /// Every **other** session of the account ends with it, web and mobile alike (their push
+  /// registrations too); the caller's own mobile session survives and its refresh token stays
+  /// valid. With an API key, every web session ends.
+  ///
+  /// ```swift
+  /// try await api.changePassword(from: current, to: newPassword)
+  /// ```
+  /// - Parameters:
+  ///   - oldPassword: The current password.
+  ///   - newPassword: The new password, at least 8 characters.
+  /// - Throws: ``ServerBeeAPIError``: `.badRequest` (`Current password is incorrect`),
+  ///   `.validation` (empty or shorter than 8), `.mustChangePassword` (finish onboarding in the
+  ///   web UI). Or `CancellationError`.
+  public func changePassword(from oldPassword: String, to newPassword: String) async throws {
+    let endpoint = try Endpoint(.put, "auth", "password")
+      .sending(PasswordChangeRequest(oldPassword: oldPassword, newPassword: newPassword))
+    let _: String = try await send(endpoint)
+  }
+
+  /// `GET /api/auth/2fa/status` (app routes §3.1 #10).
+  ///
+  /// ```swift
+  /// if try await api.twoFactorStatus().enabled { print("2FA is on") }
+  /// ```
+  /// - Returns: Whether two-factor sign-in is on.
+  /// - Throws: ``ServerBeeAPIError``, or `CancellationError`.
+  public func twoFactorStatus() async throws -> TwoFactorStatus {
+    try await send(Endpoint(.get, "auth", "2fa", "status"))
+  }
+
+  /// `POST /api/auth/2fa/setup`: a new pending TOTP secret, kept by the server for 10 minutes;
+  /// a new setup replaces the previous one (app routes §3.1 #11).
+  ///
+  /// ```swift
+  /// let setup = try await api.setUpTwoFactor()
+  /// show(setup.otpauthURL)
+  /// try await api.enableTwoFactor(code: typedCode)
+  /// ```
+  /// - Returns: The secret, its `otpauth://` URL and a QR PNG.
+  /// - Throws: ``ServerBeeAPIError``, or `CancellationError`.
+  public func setUpTwoFactor() async throws -> TwoFactorSetup {
+    try await send(Endpoint(.post, "auth", "2fa", "setup"))
+  }
+
+  /// `POST /api/auth/2fa/enable`: turns two-factor sign-in on with the current code of the
+  /// pending secret (app routes §3.1 #12).
+  ///
+  /// A wrong code is `.refused` (HTTP 401 with the JSON envelope): the session is untouched
+  /// and the pending secret is kept, so ask for the code again.
+  ///
+  /// ```swift
+  /// do {
+  ///   try await api.enableTwoFactor(code: code)
+  /// } catch let error as ServerBeeAPIError where error.code == .refused {
+  ///   // wrong code: try again
+  /// }
+  /// ```
+  /// - Parameter code: The 6-digit code.
+  /// - Throws: ``ServerBeeAPIError``: `.refused` (wrong code), `.badRequest` (no pending
+  ///   setup, or it expired after 10 minutes). Or `CancellationError`.
+  public func enableTwoFactor(code: String) async throws {
+    let endpoint = try Endpoint(.post, "auth", "2fa", "enable")
+      .sending(TwoFactorCodeRequest(code: code))
+    let _: String = try await send(endpoint)
+  }
+
+  /// `POST /api/auth/2fa/disable`: turns two-factor sign-in off; needs the password, not a
+  /// code (app routes §3.1 #13).
+  ///
+  /// ```swift
+  /// try await api.disableTwoFactor(password: password)
+  /// ```
+  /// - Parameter password: The account password.
+  /// - Throws: ``ServerBeeAPIError``: `.badRequest` (`Password is incorrect`). Or
+  ///   `CancellationError`.
+  public func disableTwoFactor(password: String) async throws {
+    let endpoint = try Endpoint(.post, "auth", "2fa", "disable")
+      .sending(TwoFactorDisableRequest(password: password))
+    let _: String = try await send(endpoint)
+  }
+
+  /// `GET /api/auth/api-keys`: the caller's own API keys, without their plaintext
+  /// (app routes §3.1 #14).
+  ///
+  /// ```swift
+  /// for key in try await api.apiKeys() { print(key.name, key.keyPrefix) }
+  /// ```
+  /// - Returns: The keys, in the server's (unspecified) order.
+  /// - Throws: ``ServerBeeAPIError``, or `CancellationError`.
+  public func apiKeys() async throws -> [APIKeyRecord] {
+    try await send(Endpoint(.get, "auth", "api-keys"))
+  }
+
+  /// `POST /api/auth/api-keys`: creates an API key. **Admin only** (a member gets
+  /// `.forbidden`, although the app offers it to members; app routes §2 pitfall 2).
+  ///
+  /// The answer is the only time the plaintext `APIKeyRecord.key` is shown.
+  ///
+  /// ```swift
+  /// let created = try await api.createAPIKey(name: "grafana")
+  /// let key = try APIKey(created.key ?? "")
+  /// ```
+  /// - Parameter name: The key's name, not empty.
+  /// - Returns: The new key with its plaintext.
+  /// - Throws: ``ServerBeeAPIError``: `.forbidden` for a member, `.validation` for an empty
+  ///   name, `.decoding` when the answer carries no key. Or `CancellationError`.
+  public func createAPIKey(name: String) async throws -> APIKeyRecord {
+    let endpoint = try Endpoint(.post, "auth", "api-keys").sending(APIKeyCreateRequest(name: name))
+    let created: APIKeyRecord = try await send(endpoint)
+    guard let key = created.key, !key.isEmpty else {
+      throw ServerBeeAPIError(
+        .decoding, "\(endpoint.summary): the answer holds no key", httpStatus: 200)
+    }
+    return created
+  }
+
+  /// `DELETE /api/auth/api-keys/{id}`: deletes one of the caller's own keys
+  /// (app routes §3.1 #16).
+  ///
+  /// ```swift
+  /// try await api.deleteAPIKey(id: key.id)
+  /// ```
+  /// - Parameter id: The key id.
+  /// - Throws: ``ServerBeeAPIError``: `.notFound` for an unknown id or another user's key. Or
+  ///   `CancellationError`.
+  public func deleteAPIKey(id: String) async throws {
+    try Self.requireNonEmpty(id, "the API key id")
+    let _: String = try await send(Endpoint(.delete, "auth", "api-keys", id))
+  }
+
+  /// `POST /api/mobile/push/register`: the legacy direct-APNs registration of servers without
+  /// the v2 push routes (wire contract v1 §2.10, app routes §3.1 #7).
+  ///
+  /// Needs a mobile session. On such servers every refresh deletes the registration, so call
+  /// it again after each one. A v2 server's encrypted registration replaces it: never call
+  /// this once NotificationPreferences has moved the installation to v2.
+  ///
+  /// ```swift
+  /// try await api.registerLegacyPush(deviceToken: apnsTokenHex)
+  /// ```
+  /// - Parameter deviceToken: The APNs token as lowercase hex.
+  /// - Throws: ``ServerBeeAPIError``: `.validation` (empty token), `.badRequest` (not a mobile
+  ///   session), `.forbidden` (the device is registered to another account). Or
+  ///   `CancellationError`.
+  public func registerLegacyPush(deviceToken: String) async throws {
+    try Self.requireNonEmpty(deviceToken, "the device token")
+    let endpoint = try Endpoint(.post, "mobile", "push", "register")
+      .sending(LegacyPushRegisterRequest(deviceToken: deviceToken))
+    let _: String = try await send(endpoint)
+  }
+}

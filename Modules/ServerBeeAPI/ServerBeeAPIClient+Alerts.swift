@@ -101,3 +101,73 @@ extension ServerBeeAPIClient {
     return try await send(Endpoint(.get, "alert-rules", ruleID, "states"))
   }
 }
+
+// MARK: Alert configuration (app routes §3.11, admin only)
+
+extension ServerBeeAPIClient {
+  /// `PUT /api/alert-rules/{id}` with `{"enabled": …}`: turns a rule on or off
+  /// (app routes §3.11 #83). Admin only.
+  ///
+  /// ```swift
+  /// let rule = try await api.setAlertRule(id: rule.id, enabled: false)
+  /// ```
+  /// - Parameters:
+  ///   - id: The rule id.
+  ///   - enabled: Whether the rule is evaluated.
+  /// - Returns: The rule after the change.
+  /// - Throws: ``ServerBeeAPIError``: `.notFound`, `.forbidden`. Or `CancellationError`.
+  public func setAlertRule(id: String, enabled: Bool) async throws -> AlertRule {
+    try Self.requireNonEmpty(id, "the alert rule id")
+    return try await send(
+      Endpoint(.put, "alert-rules", id).sending(AlertRuleToggle(enabled: enabled)))
+  }
+
+  /// `GET /api/notifications`: every notification channel (app routes §3.11 #84). Admin only.
+  ///
+  /// Channels carry secrets in `NotificationChannel.configJSON`: do not show or log it.
+  ///
+  /// ```swift
+  /// let channels = try await api.notificationChannels()
+  /// ```
+  /// - Returns: The channels, in the server's (unspecified) order.
+  /// - Throws: ``ServerBeeAPIError``, or `CancellationError`.
+  public func notificationChannels() async throws -> [NotificationChannel] {
+    try await send(Endpoint(.get, "notifications"))
+  }
+
+  /// `PUT /api/notifications/{id}` with `{"enabled": …}` (app routes §3.11 #85). Admin only.
+  ///
+  /// The server re-validates the stored configuration even for this toggle: a configuration
+  /// that no longer parses fails with `.validation`.
+  ///
+  /// ```swift
+  /// _ = try await api.setNotificationChannel(id: channel.id, enabled: true)
+  /// ```
+  /// - Parameters:
+  ///   - id: The channel id.
+  ///   - enabled: Whether alerts go through it.
+  /// - Returns: The channel after the change.
+  /// - Throws: ``ServerBeeAPIError``: `.notFound`, `.validation`. Or `CancellationError`.
+  public func setNotificationChannel(id: String, enabled: Bool) async throws
+    -> NotificationChannel
+  {
+    try Self.requireNonEmpty(id, "the channel id")
+    return try await send(
+      Endpoint(.put, "notifications", id).sending(NotificationChannelToggle(enabled: enabled)))
+  }
+
+  /// `POST /api/notifications/{id}/test`: sends a synthetic alert through the channel, even a
+  /// disabled one (app routes §3.11 #86). Admin only.
+  ///
+  /// ```swift
+  /// try await api.testNotificationChannel(id: channel.id)
+  /// ```
+  /// - Parameter id: The channel id.
+  /// - Throws: ``ServerBeeAPIError``: `.server` with the delivery error (HTTP 502, for
+  ///   example `Webhook request failed: …`), `.validation` (e-mail without a Resend key),
+  ///   `.notFound`. Or `CancellationError`.
+  public func testNotificationChannel(id: String) async throws {
+    try Self.requireNonEmpty(id, "the channel id")
+    let _: String = try await send(Endpoint(.post, "notifications", id, "test"))
+  }
+}

@@ -26,7 +26,8 @@ public import ServerBeeTransport
 /// ### Errors
 ///
 /// Every call throws ``ServerBeeAPIError`` (or `CancellationError`, untouched). The status of a
-/// non-200 answer becomes the code: 401 `.unauthorized`, 403 `.forbidden` (the empty-body admin
+/// non-200 answer becomes the code: 401 `.unauthorized` (empty body, the middleware) or
+/// `.refused` (the JSON envelope: a handler refused a value, such as a wrong two-factor code), 403 `.forbidden` (the empty-body admin
 /// gate included) or `.mustChangePassword`, 404 `.notFound`, 400 `.badRequest`, 409
 /// `.conflict`, 422/415 `.validation`, 429 `.rateLimited`, 5xx `.server`, anything else
 /// `.unexpectedStatus`. A 200 that does not decode is `.decoding`; a thrown transport error is
@@ -48,6 +49,7 @@ public import ServerBeeTransport
 /// ### Creating a client
 ///
 /// - ``init(server:transport:)``
+/// - ``init(server:apiKey:transport:)``
 /// - ``server``
 ///
 /// ### Servers
@@ -66,6 +68,10 @@ public import ServerBeeTransport
 /// - ``alertRules()``
 /// - ``alertRule(id:)``
 /// - ``alertRuleStates(ruleID:)``
+/// - ``setAlertRule(id:enabled:)``
+/// - ``notificationChannels()``
+/// - ``setNotificationChannel(id:enabled:)``
+/// - ``testNotificationChannel(id:)``
 ///
 /// ### Tasks
 ///
@@ -88,6 +94,30 @@ public import ServerBeeTransport
 /// - ``devices()``
 /// - ``revokeDevice(id:)``
 /// - ``createPairingCode()``
+/// - ``changePassword(from:to:)``
+/// - ``twoFactorStatus()``
+/// - ``setUpTwoFactor()``
+/// - ``enableTwoFactor(code:)``
+/// - ``disableTwoFactor(password:)``
+/// - ``apiKeys()``
+/// - ``createAPIKey(name:)``
+/// - ``deleteAPIKey(id:)``
+/// - ``registerLegacyPush(deviceToken:)``
+///
+/// ### Administration
+///
+/// - ``users()``
+/// - ``createUser(username:password:role:)``
+/// - ``updateUser(id:role:password:)``
+/// - ``deleteUser(id:)``
+/// - ``auditLog(limit:offset:action:userID:)``
+/// - ``auditLogOptions()``
+/// - ``rateLimits()``
+/// - ``resetRateLimits(scope:ip:)``
+/// - ``geoIPStatus()``
+/// - ``asnStatus()``
+/// - ``downloadGeoIP()``
+/// - ``downloadASN()``
 public struct ServerBeeAPIClient: Sendable {
   /// The server every request goes to.
   public let server: ServerURL
@@ -129,9 +159,13 @@ public struct ServerBeeAPIClient: Sendable {
   }
 
   private func exchange(_ endpoint: Endpoint) async throws -> HTTPResponse {
-    let request = HTTPRequest(
+    var request = HTTPRequest(
       method: endpoint.method, url: server.endpoint(endpoint.pathAndQuery),
       headers: ["accept": "application/json"])
+    if let body = endpoint.body {
+      request.headers["content-type"] = "application/json"
+      request.body = body
+    }
     do {
       return try await transport.send(request)
     } catch is CancellationError {
@@ -154,7 +188,14 @@ public struct ServerBeeAPIClient: Sendable {
     let code: ServerBeeAPIError.Code
     let fallback: String
     switch failure.kind {
-    case .unauthorized: (code, fallback) = (.unauthorized, "the server rejected the credentials")
+    case .unauthorized:
+      // Only the middleware answers 401 with an empty body; a handler's 401 carries the JSON
+      // envelope and means "this value was wrong" (app routes §2 pitfall 1).
+      if case .envelope = failure.body {
+        (code, fallback) = (.refused, "the server refused the value sent")
+      } else {
+        (code, fallback) = (.unauthorized, "the server rejected the credentials")
+      }
     case .notPermitted: (code, fallback) = (.forbidden, "this account may not do this")
     case .mustChangePassword:
       (code, fallback) = (.mustChangePassword, "the account must change its password first")

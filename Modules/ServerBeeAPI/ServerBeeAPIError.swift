@@ -38,6 +38,10 @@ extension ServerBeeError.Code where Domain == ServerBeeAPIDomain {
   /// HTTP 401: the server rejected the credential (expired, revoked or missing). With
   /// AuthSession's `AuthorizedHTTPTransport` this means the one refresh it tried did not help.
   public static let unauthorized = Self("unauthorized")
+  /// HTTP 401 **with** the JSON error envelope: a handler refused a value the request carried
+  /// (a wrong two-factor code, app routes §2 pitfall 1). The session is fine: nothing was
+  /// refreshed, and nothing needs to be.
+  public static let refused = Self("refused")
   /// HTTP 403: the account may not do this. Includes the **empty-body** admin-gate 403 that a
   /// member gets from tasks and alert rules (wire contract v1 §9), and `Forbidden: …` answers such as revoking
   /// another user's device.

@@ -80,6 +80,26 @@ actor FakeTokenServer: HTTPTransport {
     await fixture.http.verifyAllConsumed()
   }
 
+  /// App routes §2 pitfall 1: a wrong two-factor code is a 401 **with** the JSON envelope,
+  /// from the handler. It must not refresh (on v1 servers a refresh rotates the session and
+  /// drops push rows), nor log out: the answer goes back as it is.
+  @Test func aHandlers401WithTheJSONEnvelopeIsReturnedWithoutARefresh() async throws {
+    let fixture = AuthFixture()
+    try await fixture.signIn()
+    let api = AuthorizedHTTPTransport(wrapping: fixture.http, client: fixture.client)
+    await fixture.http.expect(
+      .post, "/api/auth/2fa/enable",
+      reply: .json(401, #"{"error":{"code":"UNAUTHORIZED","message":"Unauthorized"}}"#))
+    let response = try await api.send(
+      HTTPRequest(
+        method: .post, url: try ServerURL(Wire.server).endpoint("/api/auth/2fa/enable"),
+        body: Data(#"{"code":"000000"}"#.utf8)))
+    #expect(response.status == 401)
+    #expect(await fixture.http.requests(to: "/api/mobile/auth/refresh").isEmpty)
+    #expect(fixture.client.currentIdentity != nil)
+    await fixture.http.verifyAllConsumed()
+  }
+
   @Test func theDecoratorNeverSendsTheTokenToAnotherOrigin() async throws {
     let fixture = AuthFixture()
     try await fixture.signIn()

@@ -20,9 +20,11 @@ import Testing
     Case(
       status: 401, body: "", code: .unauthorized,
       message: "GET /api/tasks: the server rejected the credentials"),
+    // A handler's 401 carries the envelope: a refused value, not a rejected session (app
+    // routes §2 pitfall 1).
     Case(
       status: 401, body: #"{"error":{"code":"UNAUTHORIZED","message":"Unauthorized"}}"#,
-      code: .unauthorized, message: "GET /api/tasks: Unauthorized"),
+      code: .refused, message: "GET /api/tasks: Unauthorized"),
     Case(
       status: 403, body: "", code: .forbidden,
       message: "GET /api/tasks: this account may not do this"),

@@ -19,6 +19,8 @@ struct Endpoint: Sendable {
   /// Query items in wire order; `nil` values are left out.
   var query: [(name: String, value: String?)] = []
   var v2Requirement: V2Requirement = .none
+  /// A JSON body, already encoded the way a ServerBee server writes JSON; `nil` for none.
+  var body: Data?
 
   init(
     _ method: HTTPMethod = .get, _ segments: String..., query: [(String, String?)] = [],
@@ -28,6 +30,18 @@ struct Endpoint: Sendable {
     self.segments = segments
     self.query = query.map { (name: $0.0, value: $0.1) }
     self.v2Requirement = v2Requirement
+  }
+
+  /// The same call with `value` as its JSON body.
+  /// - Throws: ``ServerBeeAPIError`` `.invalidArgument` if the value cannot be encoded.
+  func sending(_ value: some Encodable) throws -> Endpoint {
+    var copy = self
+    do {
+      copy.body = try WireJSON.encode(value)
+    } catch {
+      throw ServerBeeAPIError(.invalidArgument, "\(summary): the request body could not be written")
+    }
+    return copy
   }
 
   /// `/api/servers/{id}`: the path with each segment percent-encoded, without the query. Used

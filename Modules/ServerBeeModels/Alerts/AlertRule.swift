@@ -12,7 +12,8 @@
 /// written back unchanged); ``ruleTypes`` and ``serverIDs`` read them. Every member but `id`,
 /// `name` and `enabled` is optional, because servers differ in what they send; members this
 /// type does not know are ignored. Encoding writes the members that are set, in declaration
-/// order.
+/// order (where `notification_group_id` and `cover_type` stand among the others is not pinned
+/// by the contract: after `trigger_mode` is our choice).
 ///
 /// ```swift
 /// let rules = try APIResponse<[AlertRule]>.payload(status: status, body: body)
@@ -35,6 +36,10 @@ public struct AlertRule: Codable, Hashable, Sendable, Identifiable {
   public var actionsJSON: String?
   /// The notification mode.
   public var triggerMode: AlertTriggerMode?
+  /// The notification group the rule notifies; `nil` when none (or the server did not say).
+  public var notificationGroupID: String?
+  /// How ``serverIDsJSON`` applies: `all`, `include` or `exclude` (text as the server sends it).
+  public var coverType: String?
   /// Creation time.
   public var createdAt: RFC3339Timestamp?
   /// Last change.
@@ -49,12 +54,15 @@ public struct AlertRule: Codable, Hashable, Sendable, Identifiable {
   ///   - serverIDsJSON: Covered servers as JSON text.
   ///   - actionsJSON: Actions as JSON text.
   ///   - triggerMode: Notification mode.
+  ///   - notificationGroupID: Notification group.
+  ///   - coverType: How the server list applies.
   ///   - createdAt: Creation time.
   ///   - updatedAt: Last change.
   public init(
     id: String, name: String, enabled: Bool, rulesJSON: String? = nil,
     serverIDsJSON: String? = nil, actionsJSON: String? = nil,
-    triggerMode: AlertTriggerMode? = nil, createdAt: RFC3339Timestamp? = nil,
+    triggerMode: AlertTriggerMode? = nil, notificationGroupID: String? = nil,
+    coverType: String? = nil, createdAt: RFC3339Timestamp? = nil,
     updatedAt: RFC3339Timestamp? = nil
   ) {
     self.id = id
@@ -64,6 +72,8 @@ public struct AlertRule: Codable, Hashable, Sendable, Identifiable {
     self.serverIDsJSON = serverIDsJSON
     self.actionsJSON = actionsJSON
     self.triggerMode = triggerMode
+    self.notificationGroupID = notificationGroupID
+    self.coverType = coverType
     self.createdAt = createdAt
     self.updatedAt = updatedAt
   }
@@ -90,6 +100,8 @@ public struct AlertRule: Codable, Hashable, Sendable, Identifiable {
     case serverIDsJSON = "server_ids_json"
     case actionsJSON = "actions_json"
     case triggerMode = "trigger_mode"
+    case notificationGroupID = "notification_group_id"
+    case coverType = "cover_type"
     case createdAt = "created_at"
     case updatedAt = "updated_at"
   }
@@ -104,6 +116,8 @@ public struct AlertRule: Codable, Hashable, Sendable, Identifiable {
     try container.encodeUnlessNil(serverIDsJSON, forKey: .serverIDsJSON)
     try container.encodeUnlessNil(actionsJSON, forKey: .actionsJSON)
     try container.encodeUnlessNil(triggerMode, forKey: .triggerMode)
+    try container.encodeUnlessNil(notificationGroupID, forKey: .notificationGroupID)
+    try container.encodeUnlessNil(coverType, forKey: .coverType)
     try container.encodeUnlessNil(createdAt, forKey: .createdAt)
     try container.encodeUnlessNil(updatedAt, forKey: .updatedAt)
   }
@@ -162,4 +176,15 @@ public struct AlertRuleState: Codable, Hashable, Sendable {
     case count, resolved
     case resolvedAt = "resolved_at"
   }
+}
+
+/// `PUT /api/alert-rules/{id}` body as the app sends it (app routes §3.11 #83): only `enabled`.
+/// The server accepts more optional members; this type writes just the toggle.
+public struct AlertRuleToggle: Codable, Hashable, Sendable {
+  /// Whether the rule is evaluated.
+  public var enabled: Bool
+
+  /// Creates the body.
+  /// - Parameter enabled: Whether the rule is evaluated.
+  public init(enabled: Bool) { self.enabled = enabled }
 }

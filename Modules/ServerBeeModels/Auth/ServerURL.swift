@@ -202,3 +202,20 @@ extension UInt8 {
     (0x30...0x39).contains(self) || (0x41...0x46).contains(self) || (0x61...0x66).contains(self)
   }
 }
+
+extension ServerURL {
+  /// Whether `url` has this server's scheme, host and port (the default port of the scheme
+  /// when absent): where a credential for this server may be sent.
+  /// - Parameter url: A request URL.
+  /// - Returns: `true` for the same origin.
+  package func hasSameOrigin(as url: URL) -> Bool {
+    func origin(_ url: URL) -> (String, String, Int)? {
+      guard let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased() else {
+        return nil
+      }
+      return (scheme, host, url.port ?? (scheme == "https" ? 443 : 80))
+    }
+    guard let left = origin(url), let right = origin(self.url) else { return false }
+    return left == right
+  }
+}
