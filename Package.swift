@@ -69,7 +69,9 @@ let package = Package(
     // The native stack: TCP + TLS streams, HTTP/1.1 client, RFC 6455 + permessage-deflate.
     .target(
       name: "ServerBeeSocketTransport",
-      dependencies: ["ServerBeeModels", "ServerBeeTransport", "COpenSSL", "CZlib"],
+      dependencies: [
+        "ServerBeeCore", "ServerBeeModels", "ServerBeeTransport", "COpenSSL", "CZlib",
+      ],
       path: "Modules/ServerBeeSocketTransport"),
     // Package-only server pieces for the simulator and the relay.
     .target(
@@ -146,6 +148,7 @@ let package = Package(
     .target(
       name: "ServerBeeRelay",
       dependencies: [
+        "ServerBeeCore",
         "ServerBeeModels", "ServerBeeTransport", "ServerBeeSocketTransport", "ServerBeeServerKit",
       ],
       path: "Modules/ServerBeeRelay"),

@@ -5,9 +5,9 @@ public import ServerBeeModels
 /// Creates push content keys (wire contract v2 §3.9 step 4, §4.7) and computes login scopes.
 ///
 /// A new key has a lowercase UUID (version 4) key id and 32 random bytes from the system's
-/// cryptographic generator (OpenSSL `RAND_bytes` on Linux, `SystemRandomNumberGenerator` on
-/// Apple platforms) unless a source is injected for tests. The key is stored in the shared
-/// credential group and sent to the server only with `encrypted-register`.
+/// cryptographic generator (ServerBeeCore's `SecureRandom`: `getrandom` on Linux,
+/// `arc4random_buf` on Apple platforms) unless a source is injected for tests. The key is
+/// stored in the shared credential group and sent to the server only with `encrypted-register`.
 ///
 /// ```swift
 /// let scope = PushContentKeyGenerator.scope(

@@ -1,4 +1,5 @@
 import Foundation
+import ServerBeeCore
 public import ServerBeeModels
 import ServerBeeTransport
 
@@ -120,8 +121,7 @@ public final class LocalDevicePushProvider: PushProvider {
     self.init(
       clock: clock, limits: limits,
       randomBytes: { count in
-        var generator = SystemRandomNumberGenerator()
-        return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        SecureRandom.bytes(count)
       })
   }
 
@@ -218,7 +218,7 @@ public final class LocalDevicePushProvider: PushProvider {
     // 32 random bytes never repeat in practice; the loop only guards a broken generator
     // against handing out a token that is already someone else's.
     for _ in 0..<4 {
-      let token = Self.hex(randomBytes(32))
+      let token = Hex.encode(randomBytes(32))
       guard token.utf8.count == 64 else { break }
       let added = state.withLock { state -> Bool? in
         guard state.devices[token] == nil else { return false }
@@ -245,17 +245,6 @@ public final class LocalDevicePushProvider: PushProvider {
     }
     state.devices[stale] = nil
     return state.devices.count < limits.maximumDevices
-  }
-
-  private static func hex(_ bytes: [UInt8]) -> String {
-    let digits = Array("0123456789abcdef".utf8)
-    var text: [UInt8] = []
-    text.reserveCapacity(bytes.count * 2)
-    for byte in bytes {
-      text.append(digits[Int(byte >> 4)])
-      text.append(digits[Int(byte & 0x0F)])
-    }
-    return String(decoding: text, as: UTF8.self)
   }
 
   /// Registers a device without opening a stream (it is offline until it subscribes), as if it

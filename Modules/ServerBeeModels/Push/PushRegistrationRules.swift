@@ -1,4 +1,5 @@
 #if canImport(FoundationEssentials)
+  import ServerBeeCore
   import FoundationEssentials
 #else
   import Foundation
@@ -54,8 +55,7 @@ public enum PushRegistrationRules {
   /// - Parameter text: The text.
   /// - Returns: Whether it qualifies.
   public static func isContentKey(_ text: String) -> Bool {
-    guard let data = Data(base64Encoded: text), data.count == 32 else { return false }
-    return data.base64EncodedString() == text
+    Base64.decodeCanonical(text)?.count == 32
   }
 
   /// A `deployment_id`: a usable URL of at most 512 bytes.

@@ -1,4 +1,5 @@
 import Foundation
+import ServerBeeCore
 import ServerBeeModels
 import ServerBeeServerKit
 import ServerBeeSocketTransport
@@ -105,13 +106,8 @@ final class RelayCore: Sendable {
       ?? (scripted?.fallback as? LocalDevicePushProvider)
   }
 
-  private static func randomToken() -> String {
-    var generator = SystemRandomNumberGenerator()
-    return (0..<4).map { _ in
-      let text = String(generator.next() as UInt64, radix: 16)
-      return String(repeating: "0", count: 16 - text.count) + text
-    }.joined()
-  }
+  /// 32 random bytes as 64 hex digits.
+  private static func randomToken() -> String { Hex.encode(SecureRandom.bytes(32)) }
 
   func log(_ line: String) { configuration.log?(line) }
 

@@ -1,5 +1,6 @@
 import COpenSSL
 package import Foundation
+import ServerBeeCore
 import ServerBeeModels
 package import ServerBeeTransport
 
@@ -22,9 +23,7 @@ package enum WebSocketHandshake {
   /// A fresh random `Sec-WebSocket-Key` (16 random bytes, base64).
   /// - Returns: The key.
   package static func randomKey() -> String {
-    var generator = SystemRandomNumberGenerator()
-    return Data((0..<16).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
-      .base64EncodedString()
+    Base64.encode(SecureRandom.bytes(16))
   }
 
   /// The client's upgrade request.
