@@ -255,3 +255,35 @@ import Testing
     }
   }
 }
+
+/// The account routes of issue 26 against the simulator, end to end over loopback.
+@Suite(.timeLimit(.minutes(5))) struct AccountSimulatorTests {
+  /// App routes §3.1 #9: the other mobile session ends; the caller's own keeps working and its
+  /// refresh token stays valid.
+  @Test func changingThePasswordEndsTheOtherSessionsButNotTheCallers() async throws {
+    let peer = try APISimulatorPeer()
+    let mine = try await peer.signIn("ada")
+    let other = try await peer.signIn("ada", create: false, device: "Tablet")
+    try await mine.api.changePassword(from: "pw", to: "correct horse")
+    _ = try await mine.api.currentUser()
+    _ = try await mine.auth.refresh()
+    _ = try await mine.api.currentUser()
+    let error = try await #require(throws: ServerBeeAPIError.self) {
+      _ = try await other.api.currentUser()
+    }
+    // Its 401 made AuthorizedHTTPTransport refresh, and the refresh was refused: the session's
+    // own error comes back, wrapped once.
+    #expect(error.code == .transport)
+    #expect(error.underlying is AuthSessionError)
+  }
+
+  @Test func aWrongCurrentPasswordIsTheServersBadRequest() async throws {
+    let peer = try APISimulatorPeer()
+    let session = try await peer.signIn("ada")
+    let error = try await #require(throws: ServerBeeAPIError.self) {
+      try await session.api.changePassword(from: "nope", to: "correct horse")
+    }
+    #expect(error.code == .badRequest)
+    #expect(error.message == "PUT /api/auth/password: Bad request: Current password is incorrect")
+  }
+}

@@ -188,7 +188,7 @@ import Testing
     let bob = try await loggedIn(h, "bob", installation: "C")
     for access in [a.access, b.access, bob.access] { _ = await register(h, bearer: access) }
     let change = await h.send(
-      .put, "/api/auth/password", json: ["old_password": "pw", "new_password": "pw2"],
+      .put, "/api/auth/password", json: ["old_password": "pw", "new_password": "pw-2-long"],
       bearer: a.access)
     #expect(change.text == Self.ok)
     // Device A made the change and keeps its login and row; B's row is gone; Bob is untouched.

@@ -397,11 +397,36 @@ import Testing
     let deviceA = try #require(a)
     let deviceB = try #require(b)
     let reply = await h.send(
-      .put, "/api/auth/password", json: ["old_password": "pw", "new_password": "pw2"],
+      .put, "/api/auth/password", json: ["old_password": "pw", "new_password": "pw-2-long"],
       bearer: deviceA.access)
     #expect(reply.status == 200)
     #expect(await h.refresh(deviceA.refresh).status == 200)
     #expect(await h.refresh(deviceB.refresh, installation: "INST-2").status == 401)
+  }
+
+  /// App routes §3.1 #9: empty first, then the current password, then the length (in Unicode
+  /// scalars: eight 2-byte characters are enough).
+  @Test func aPasswordChangeChecksEmptinessThenTheCurrentPasswordThenTheLength() async throws {
+    let h = try Harness()
+    _ = await h.user("member", role: "member")
+    let (_, a) = await h.login("member")
+    let token = try #require(a).access
+    let cases: [(old: String, new: String, status: Int, message: String)] = [
+      ("wrong", "", 422, "Validation error: New password is required"),
+      ("wrong", "short", 400, "Bad request: Current password is incorrect"),
+      ("pw", "short", 422, "Validation error: Password must be at least 8 characters"),
+    ]
+    for item in cases {
+      let reply = await h.send(
+        .put, "/api/auth/password", json: ["old_password": item.old, "new_password": item.new],
+        bearer: token)
+      #expect(reply.status == item.status, "\(item)")
+      #expect(reply.message == item.message, "\(item)")
+    }
+    let accepted = await h.send(
+      .put, "/api/auth/password", json: ["old_password": "pw", "new_password": "ééééêêêê"],
+      bearer: token)
+    #expect(accepted.status == 200)
   }
 
   @Test func adminPasswordResetAndUserDeletionEndEverySession() async throws {

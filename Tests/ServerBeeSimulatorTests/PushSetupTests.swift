@@ -335,7 +335,7 @@ import Testing
     let kept = try await h.pushDevice("admin", installation: "INST-1", seed: 1)
     let dropped = try await h.pushDevice("admin", installation: "INST-2", seed: 2)
     _ = await h.sendJSON(
-      .put, "/api/auth/password", ["old_password": "pw", "new_password": "pw2"],
+      .put, "/api/auth/password", ["old_password": "pw", "new_password": "pw-2-long"],
       bearer: kept.tokens.access)
     #expect(
       try #require(await h.settings(kept.tokens.access).data)["registered"]?.boolValue == true)

@@ -321,9 +321,14 @@ extension SimulatorCore {
     let body = try context.jsonBody()
     let old = try body.string("old_password")
     let new = try body.string("new_password")
+    // Checked in this order (app routes §3.1 #9): empty, the current password, then length in
+    // Unicode scalars.
     guard !new.isEmpty else { throw APIError.validation("New password is required") }
     guard passwordMatches(caller.user, old) else {
-      throw APIError.badRequest("Old password is incorrect")
+      throw APIError.badRequest("Current password is incorrect")
+    }
+    guard new.unicodeScalars.count >= 8 else {
+      throw APIError.validation("Password must be at least 8 characters")
     }
     try setPassword(userID: caller.user.id, new, keeping: caller)
     return Reply.data("ok")
