@@ -286,4 +286,23 @@ import Testing
     #expect(error.code == .badRequest)
     #expect(error.message == "PUT /api/auth/password: Bad request: Current password is incorrect")
   }
+
+  /// The bot's path: an admin creates a key once; a client built on it alone reads the audit
+  /// log and its keys with `X-API-Key`, and a deleted key is an empty-body 401 (`.unauthorized`).
+  @Test func anAPIKeyClientWorksWithoutASessionUntilTheKeyIsDeleted() async throws {
+    let peer = try APISimulatorPeer()
+    let admin = try await peer.signIn("ada")
+    let created = try await admin.api.createAPIKey(name: "dashboard")
+    let key = try APIKey(try #require(created.key))
+    let bot = ServerBeeAPIClient(server: admin.identity.server, apiKey: key, transport: peer.wire)
+    #expect(try await bot.currentUser().username == "ada")
+    #expect(try await bot.apiKeys().map(\.name) == ["dashboard"])
+    let page = try await bot.auditLog(limit: 10, action: "api_key.create")
+    #expect(page.total == 1 && page.entries.first?.detail == "dashboard")
+    try await admin.api.deleteAPIKey(id: created.id)
+    let error = try await #require(throws: ServerBeeAPIError.self) {
+      _ = try await bot.currentUser()
+    }
+    #expect(error.code == .unauthorized)
+  }
 }

@@ -81,6 +81,10 @@ extension SimulatorCore {
     let id = context.parameter(0)
     try db.transaction {
       try deleteAllSessions(ofUser: id)
+      // A deleted user's API keys go with it (app routes §3.2 #114).
+      try db.execute(
+        "DELETE FROM access_sessions WHERE user_id = ? AND source = 'api_key'", [.text(id)])
+      try db.execute("DELETE FROM api_keys WHERE user_id = ?", [.text(id)])
       try db.execute("DELETE FROM users WHERE id = ?", [.text(id)])
     }
     return object([("deleted", .bool(true))])
@@ -98,7 +102,7 @@ extension SimulatorCore {
     guard let user = try user(id: context.parameter(0)) else {
       throw APIError.notFound("User not found")
     }
-    let key = try issueAccessToken(userID: user.id, mobileSessionID: nil, source: "api_key")
+    let (_, key) = try db.transaction { try insertAPIKey(userID: user.id, name: "control") }
     return object([("api_key", .string(key))])
   }
 

@@ -331,6 +331,7 @@ extension SimulatorCore {
       throw APIError.validation("Password must be at least 8 characters")
     }
     try setPassword(userID: caller.user.id, new, keeping: caller)
+    try audit(caller, "change_password", context)
     return Reply.data("ok")
   }
 

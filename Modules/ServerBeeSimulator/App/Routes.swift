@@ -2,7 +2,10 @@ import ServerBeeTransport
 
 /// The route tables. Order matters only for readability: patterns never overlap.
 extension SimulatorCore {
-  static let apiRoutes: [Route] = [
+  /// Every public route: this file's and each area's (`App/<Area>/<Area>Routes.swift`).
+  static let apiRoutes: [Route] = baseRoutes + accountRoutes
+
+  static let baseRoutes: [Route] = [
     Route("POST", "api/mobile/auth/login", .open) { core, context, _ in try core.login(context) },
     Route("POST", "api/mobile/auth/refresh", .open) { core, context, _ in try core.refresh(context)
     },

@@ -337,8 +337,9 @@ final class SimulatorCore: Sendable {
       guard let id = row["id"].text, id != keep?.mobileSessionID else { continue }
       try deleteMobileSession(id)
     }
+    // API keys are not sessions: a password change or reset leaves them (app routes §3.1 #9).
     try db.execute(
-      "DELETE FROM access_sessions WHERE user_id = ? AND token_hash != ?",
+      "DELETE FROM access_sessions WHERE user_id = ? AND token_hash != ? AND source != 'api_key'",
       [.text(userID), .text(keep?.accessHash ?? "")])
     // A password change also deletes the user's push tokens (v1 §11); the kept login keeps its.
     try db.execute(

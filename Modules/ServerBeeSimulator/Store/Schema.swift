@@ -220,6 +220,23 @@ enum Schema {
       BEGIN UPDATE servers SET live_numbers = NULL WHERE rowid = NEW.rowid; END
       """,
     ],
+    [
+      // Named API keys (app routes §3.1 #14–#16). The key authenticates through its
+      // `access_sessions` row (source `api_key`, same hash); this row gives it a name, an id
+      // and a prefix, and deleting it deletes that row too.
+      """
+      CREATE TABLE api_keys (
+        id TEXT PRIMARY KEY, user_id TEXT NOT NULL, name TEXT NOT NULL,
+        key_prefix TEXT NOT NULL, token_hash TEXT NOT NULL UNIQUE, created_at INTEGER NOT NULL)
+      """,
+      "CREATE INDEX api_keys_user ON api_keys(user_id)",
+      // The audit log (app routes §3.2 #115), newest first by id.
+      """
+      CREATE TABLE audit_logs (
+        id INTEGER PRIMARY KEY AUTOINCREMENT, user_id TEXT NOT NULL, action TEXT NOT NULL,
+        detail TEXT, ip TEXT NOT NULL, created_at INTEGER NOT NULL)
+      """,
+    ],
   ]
 
   /// Applies every migration newer than the database's `user_version`.

@@ -1,0 +1,15 @@
+import ServerBeeTransport
+
+// The account and administration area (issue 26; app routes §3.1, §3.2, §3.11): its routes,
+// registered with the others in `SimulatorCore.apiRoutes`. An area is a folder: its handlers
+// (one file per subject), this table, and its tables' migration in `Store/Schema.swift`.
+
+extension SimulatorCore {
+  static let accountRoutes: [Route] = [
+    Route("GET", "api/auth/api-keys", .protected) { try $0.listAPIKeys($1, $2) },
+    Route("POST", "api/auth/api-keys", .admin) { try $0.createAPIKey($1, $2) },
+    Route("DELETE", "api/auth/api-keys/*", .protected) { try $0.deleteAPIKey($1, $2) },
+    Route("GET", "api/audit-logs", .admin) { try $0.auditLogs($1, $2) },
+    Route("GET", "api/audit-logs/options", .admin) { try $0.auditLogOptions($1, $2) },
+  ]
+}

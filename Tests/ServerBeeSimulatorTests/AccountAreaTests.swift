@@ -1,0 +1,106 @@
+import Foundation
+import ServerBeeModels
+import ServerBeeTransport
+import Testing
+
+/// The account and administration area (issue 26): API keys and the audit log, with the texts,
+/// statuses and effects of app routes §3.1 and §3.2.
+@Suite(.timeLimit(.minutes(5))) struct AccountAreaTests {
+  @Test func anAdminCreatesAKeyThatAuthenticatesListsWithoutPlaintextAndDeletes() async throws {
+    let h = try Harness()
+    _ = await h.user("ada")
+    let (_, session) = await h.login("ada")
+    let token = try #require(session).access
+    let created = await h.send(
+      .post, "/api/auth/api-keys", json: ["name": "grafana"], bearer: token)
+    #expect(created.status == 200)
+    let key = try #require(created.data?["key"]?.stringValue)
+    let id = try #require(created.data?["id"]?.stringValue)
+    #expect(key.hasPrefix("serverbee_") && key.utf8.count == 53)
+    #expect(created.data?["key_prefix"]?.stringValue == String(key.dropFirst(10).prefix(8)))
+    // The key is a credential on its own.
+    let me = await h.send(.get, "/api/auth/me", apiKey: key)
+    #expect(me.status == 200 && me.data?["username"]?.stringValue == "ada")
+    // The list never shows the plaintext; its row carries `"key":null`.
+    let list = await h.send(.get, "/api/auth/api-keys", bearer: token)
+    #expect(list.text.contains(#""key":null"#))
+    #expect(!list.text.contains(key))
+    // Deleting it ends it.
+    #expect(await h.send(.delete, "/api/auth/api-keys/\(id)", bearer: token).status == 200)
+    #expect(await h.send(.get, "/api/auth/me", apiKey: key).status == 401)
+    let again = await h.send(.delete, "/api/auth/api-keys/\(id)", bearer: token)
+    #expect(again.status == 404 && again.message == "Not found: API key not found")
+  }
+
+  /// App routes §2 pitfall 2: creating a key is admin only, although the app offers it to
+  /// members; an empty name is a 422.
+  @Test func aMemberMayNotCreateAKeyAndAnEmptyNameIsRefused() async throws {
+    let h = try Harness()
+    _ = await h.user("bob", role: "member")
+    _ = await h.user("ada")
+    let (_, bob) = await h.login("bob")
+    let member = await h.send(
+      .post, "/api/auth/api-keys", json: ["name": "x"], bearer: try #require(bob).access)
+    #expect(member.status == 403 && member.body.isEmpty)
+    let (_, ada) = await h.login("ada")
+    let empty = await h.send(
+      .post, "/api/auth/api-keys", json: ["name": ""], bearer: try #require(ada).access)
+    #expect(empty.status == 422 && empty.message == "Validation error: Name is required")
+  }
+
+  @Test func aKeyOfAnotherUserIsNotFoundAndSurvivesAPasswordChange() async throws {
+    let h = try Harness()
+    _ = await h.user("ada")
+    _ = await h.user("eve")
+    let (_, ada) = await h.login("ada")
+    let (_, eve) = await h.login("eve")
+    let adaToken = try #require(ada).access
+    let created = await h.send(.post, "/api/auth/api-keys", json: ["name": "k"], bearer: adaToken)
+    let id = try #require(created.data?["id"]?.stringValue)
+    let key = try #require(created.data?["key"]?.stringValue)
+    let foreign = await h.send(
+      .delete, "/api/auth/api-keys/\(id)", bearer: try #require(eve).access)
+    #expect(foreign.status == 404)
+    let changed = await h.send(
+      .put, "/api/auth/password", json: ["old_password": "pw", "new_password": "pw-2-long"],
+      bearer: adaToken)
+    #expect(changed.status == 200)
+    #expect(await h.send(.get, "/api/auth/me", apiKey: key).status == 200)
+  }
+
+  @Test func theAuditLogPagesNewestFirstFiltersAndLabelsUsers() async throws {
+    let h = try Harness()
+    _ = await h.user("ada")
+    let (_, ada) = await h.login("ada")
+    let token = try #require(ada).access
+    for name in ["a", "b", "c"] {
+      _ = await h.send(.post, "/api/auth/api-keys", json: ["name": name], bearer: token)
+    }
+    _ = await h.send(
+      .put, "/api/auth/password", json: ["old_password": "pw", "new_password": "pw-2-long"],
+      bearer: token)
+    let reply = await h.send(.get, "/api/audit-logs?limit=2&offset=0", bearer: token)
+    let page = try WireJSON.decode(APIResponse<AuditLogPage>.self, from: reply.body).data
+    #expect(page.total == 4)
+    #expect(page.entries.map(\.action) == ["change_password", "api_key.create"])
+    #expect(page.entries.first?.ip == h.ip)
+    #expect(page.entries.first?.createdAt.style == .utcOffset)
+    let filteredReply = await h.send(
+      .get, "/api/audit-logs?action=api_key.create&offset=1", bearer: token)
+    let filtered = try WireJSON.decode(APIResponse<AuditLogPage>.self, from: filteredReply.body)
+      .data
+    #expect(filtered.total == 3)
+    #expect(filtered.entries.map(\.detail) == ["b", "a"])
+    let optionsReply = await h.send(.get, "/api/audit-logs/options", bearer: token)
+    let options = try WireJSON.decode(
+      APIResponse<AuditLogOptions>.self, from: optionsReply.body
+    ).data
+    #expect(options.actions == ["api_key.create", "change_password"])
+    #expect(options.users.map(\.label) == ["ada"])
+    // A member gets the empty-body admin gate.
+    _ = await h.user("bob", role: "member")
+    let (_, bob) = await h.login("bob")
+    let member = await h.send(.get, "/api/audit-logs", bearer: try #require(bob).access)
+    #expect(member.status == 403 && member.body.isEmpty)
+  }
+}
