@@ -72,6 +72,8 @@ public enum ServerBeeCommand {
     case "status": try await SessionCommands.status(context)
     case "notifications": try await NotificationCommands.run(context)
     case "push": try await PushCommands.run(context)
+    case "account": try await AccountCommands.account(context)
+    case "audit": try await AccountCommands.audit(context)
     default: throw CommandLineError(.usage, "unknown command '\(name)'")
     }
   }

@@ -91,6 +91,54 @@ enum CommandCatalog {
         """,
       examples: ["serverbee devices", "serverbee devices revoke 5f0c…"]),
     CommandSpec(
+      name: "account", summary: "change the password; list, create and delete API keys",
+      usage:
+        "account password [--old PW --new PW] | account api-keys "
+        + "[create NAME --output FILE | delete ID]",
+      options: [
+        OptionSpec(name: "old", valueName: "PW", help: "the current password (else asked)"),
+        OptionSpec(name: "new", valueName: "PW", help: "the new password, 8+ characters"),
+        OptionSpec(name: "output", valueName: "FILE", help: "new file for a created key (0600)"),
+        OptionSpec(
+          name: "api-key", valueName: "KEY",
+          help: "use an API key, not the session (or $SERVERBEE_API_KEY; needs --server)"),
+      ],
+      positionals: 1...3,
+      discussion: """
+        'password' changes this account's password (PUT /api/auth/password); the other \
+        sessions end, this login stays. Passwords not given are asked for without echo. \
+        'api-keys' lists this account's keys; 'create NAME --output FILE' makes one (admins) \
+        and writes it to a new file readable only by you (the key is never printed); 'delete \
+        ID' deletes one. 'api-keys' works with an API key instead of a mobile session \
+        (--api-key or $SERVERBEE_API_KEY, with --server); 'password' needs the session.
+        """,
+      examples: [
+        "serverbee account password", "serverbee account api-keys",
+        "serverbee account api-keys create grafana --output ~/.grafana-key",
+        "SERVERBEE_API_KEY=$(cat ~/.grafana-key) serverbee --server URL account api-keys",
+      ]),
+    CommandSpec(
+      name: "audit", summary: "the audit log, newest first (admins)",
+      usage: "audit [--limit N] [--offset N] [--action A] [--user ID]",
+      options: [
+        OptionSpec(name: "limit", valueName: "N", help: "entries per page (50; at most 200)"),
+        OptionSpec(name: "offset", valueName: "N", help: "entries to skip (0)"),
+        OptionSpec(name: "action", valueName: "A", help: "only this action, e.g. user.create"),
+        OptionSpec(name: "user", valueName: "ID", help: "only this user id"),
+        OptionSpec(
+          name: "api-key", valueName: "KEY",
+          help: "use an API key, not the session (or $SERVERBEE_API_KEY; needs --server)"),
+      ],
+      discussion: """
+        Lists GET /api/audit-logs: time, user, action, address and detail, and which entries \
+        of how many matching are shown. Works with an API key instead of a mobile session \
+        (--api-key or $SERVERBEE_API_KEY, with --server).
+        """,
+      examples: [
+        "serverbee audit", "serverbee audit --limit 20 --offset 20",
+        "serverbee audit --action api_key.create --json",
+      ]),
+    CommandSpec(
       name: "tasks", summary: "tasks and their per-target results (admins)",
       usage: "tasks [--type oneshot|scheduled] | tasks results TASK-ID [--run RUN-ID]",
       options: [

@@ -1,0 +1,193 @@
+import Foundation
+import ServerBeeAPI
+import ServerBeeModels
+import ServerBeeTransport
+
+/// `serverbee account password | api-keys [create NAME --output FILE | delete ID]` and
+/// `serverbee audit`: the account and administration routes (issue 26).
+enum AccountCommands {
+  static func account(_ context: CommandContext) async throws {
+    let positionals = context.arguments.positionals
+    switch positionals.first {
+    case "password": try await password(context)
+    case "api-keys": try await apiKeys(context, Array(positionals.dropFirst()))
+    case let other:
+      throw CommandLineError(
+        .usage,
+        "use 'serverbee account password' or 'serverbee account api-keys'"
+          + (other.map { " ('\($0)' is not an account action)" } ?? ""))
+    }
+  }
+
+  /// `account password [--old PW] [--new PW]`: asks for what is missing, without echo.
+  static func password(_ context: CommandContext) async throws {
+    let console = context.console
+    let old = try Prompt.value(
+      context.arguments.values["old"], option: "old", label: "Current password", secret: true,
+      console: console)
+    let new = try Prompt.value(
+      context.arguments.values["new"], option: "new", label: "New password", secret: true,
+      console: console)
+    let session = try await context.openSession()
+    let identity = try await session.requireSignedIn(server: context.server)
+    let api = ServerBeeAPIClient(server: identity.server, transport: session.api)
+    try await APIRequest.run("Changing the password", console: console) {
+      try await api.changePassword(from: old, to: new)
+    }
+    if console.json {
+      console.json(try WireJSON.encode(["changed": true]))
+    } else {
+      console.line(
+        "Password changed. This login stays signed in; the account's other sessions ended.")
+    }
+  }
+
+  /// `account api-keys`, `… create NAME --output FILE`, `… delete ID`.
+  static func apiKeys(_ context: CommandContext, _ rest: [String]) async throws {
+    let console = context.console
+    let api = try await APICredential.client(context)
+    switch rest.first {
+    case nil:
+      let keys = try await APIRequest.run("Loading API keys", console: console) {
+        try await api.apiKeys()
+      }
+      if console.json {
+        console.json(try WireJSON.encode(keys))
+      } else if keys.isEmpty {
+        console.line("No API keys.")
+      } else {
+        var table = TextTable(columns: [
+          .left("NAME"), .left("PREFIX"), .left("CREATED"), .left("ID"),
+        ])
+        for key in keys {
+          table.append([key.name, key.keyPrefix, Formatting.time(key.createdAt), key.id])
+        }
+        console.line(table.render())
+      }
+    case "create":
+      guard rest.count == 2, let output = context.arguments.values["output"] else {
+        throw CommandLineError(
+          .usage, "use 'serverbee account api-keys create NAME --output FILE'")
+      }
+      let name = rest[1]
+      // The file first: a key the server created but nobody could save would be lost.
+      let file = try SecretFile(creating: output)
+      let created: APIKeyRecord
+      do {
+        created = try await APIRequest.run(
+          "Creating the API key", console: console,
+          forbidden: "only an admin may create API keys"
+        ) { try await api.createAPIKey(name: name) }
+      } catch {
+        file.discard()
+        throw error
+      }
+      try file.write(created.key ?? "")
+      if console.json {
+        console.json(
+          try WireJSON.encode(["id": created.id, "key_prefix": created.keyPrefix, "file": output]))
+      } else {
+        console.line(
+          TerminalText.safe(
+            "Created API key \(created.name) (serverbee_\(created.keyPrefix)…): written to "
+              + "\(output), readable only by you. The server never shows it again."))
+      }
+    case "delete":
+      guard rest.count == 2, !rest[1].isEmpty else {
+        throw CommandLineError(.usage, "use 'serverbee account api-keys delete ID'")
+      }
+      let id = rest[1]
+      try await APIRequest.run(
+        "Deleting the API key", console: console,
+        notFound: "this account has no API key '\(id)' (see 'serverbee account api-keys')"
+      ) { try await api.deleteAPIKey(id: id) }
+      if console.json {
+        console.json(try WireJSON.encode(["deleted": id]))
+      } else {
+        console.line(TerminalText.safe("Deleted API key \(id); it no longer signs in."))
+      }
+    case let other?:
+      throw CommandLineError(
+        .usage, "unknown action '\(other)': use 'create NAME --output FILE' or 'delete ID'")
+    }
+  }
+
+  /// `audit [--limit N] [--offset N] [--action A] [--user ID]` (admins).
+  static func audit(_ context: CommandContext) async throws {
+    let values = context.arguments.values
+    func count(_ name: String) throws -> Int? {
+      guard let text = values[name] else { return nil }
+      guard let value = Int(text), value >= 0 else {
+        throw CommandLineError(.usage, "--\(name) takes a whole number ≥ 0")
+      }
+      return value
+    }
+    let (limit, offset) = (try count("limit"), try count("offset"))
+    let api = try await APICredential.client(context)
+    let page = try await APIRequest.run(
+      "Loading the audit log", console: context.console,
+      forbidden: "only an admin may read the audit log"
+    ) {
+      try await api.auditLog(
+        limit: limit, offset: offset, action: values["action"], userID: values["user"])
+    }
+    if context.console.json {
+      context.console.json(try WireJSON.encode(page))
+      return
+    }
+    guard !page.entries.isEmpty else {
+      context.console.line("No audit entries (\(page.total) match).")
+      return
+    }
+    var table = TextTable(columns: [
+      .left("TIME"), .left("USER"), .left("ACTION"), .left("IP"), .left("DETAIL"),
+    ])
+    for entry in page.entries {
+      table.append([
+        Formatting.time(entry.createdAt), entry.userID, entry.action, entry.ip,
+        entry.detail ?? "",
+      ])
+    }
+    context.console.line(table.render())
+    let first = (offset ?? 0) + 1
+    context.console.line(
+      "Entries \(first)–\(first + page.entries.count - 1) of \(page.total).")
+  }
+}
+
+/// A file that holds a secret: created new with mode 0600 (never an existing file), written
+/// once, or removed again.
+struct SecretFile {
+  private let fd: Int32
+  private let path: String
+
+  init(creating path: String) throws {
+    let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+    guard fd >= 0 else {
+      throw CommandLineError(
+        .localFailure,
+        errno == EEXIST
+          ? "\(path) already exists: choose a new file for the key"
+          : "\(path) could not be created")
+    }
+    self.fd = fd
+    self.path = path
+  }
+
+  /// Writes `text` and a newline, then closes the file; removes it if the write fails.
+  func write(_ text: String) throws {
+    let bytes = Array((text + "\n").utf8)
+    let written = bytes.withUnsafeBytes { Foundation.write(fd, $0.baseAddress, $0.count) }
+    close(fd)
+    guard written == bytes.count else {
+      unlink(path)
+      throw CommandLineError(.localFailure, "the key could not be written to \(path)")
+    }
+  }
+
+  /// Closes and removes the file (nothing was written).
+  func discard() {
+    close(fd)
+    unlink(path)
+  }
+}

@@ -1,0 +1,40 @@
+import AuthSession
+import Foundation
+import ServerBeeAPI
+import ServerBeeModels
+import ServerBeeTransport
+
+/// Which credential a REST command uses: an API key when one is given (`--api-key`, or
+/// `SERVERBEE_API_KEY`, with `--server`), else this home's mobile session. The key is never
+/// printed; prefer the environment variable, which other users cannot read in `ps`.
+enum APICredential {
+  /// The environment variable that holds an API key.
+  static let environmentVariable = "SERVERBEE_API_KEY"
+
+  /// A client for `context`: on the API key when one is given, else on the stored session.
+  /// - Throws: ``CommandLineError`` (`.usage` for a key without `--server` or a malformed
+  ///   key; `.notSignedIn` without a key or a session).
+  static func client(_ context: CommandContext) async throws -> ServerBeeAPIClient {
+    let given =
+      context.arguments.values["api-key"]
+      ?? ProcessInfo.processInfo.environment[environmentVariable].flatMap { $0.isEmpty ? nil : $0 }
+    if let given {
+      guard let serverText = context.server else {
+        throw CommandLineError(.usage, "an API key needs --server URL (the key's server)")
+      }
+      let server = try ServerURL(try ServerOption.checked(serverText))
+      let key: APIKey
+      do {
+        key = try APIKey(given)
+      } catch {
+        throw CommandLineError(
+          .usage, "the API key is not usable: it is 1 to 512 visible ASCII characters")
+      }
+      return ServerBeeAPIClient(
+        server: server, apiKey: key, transport: AuthClient.platformHTTPTransport())
+    }
+    let session = try await context.openSession()
+    let identity = try await session.requireSignedIn(server: context.server)
+    return ServerBeeAPIClient(server: identity.server, transport: session.api)
+  }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import ServerBeeTestSupport
+import Testing
+
+/// `serverbee account …` and `serverbee audit` (issue 26), run as built executables against the
+/// built simulator, with a mobile session and with an API key alone.
+@Suite(.timeLimit(.minutes(5))) struct CommandLineAdministrationTests {
+  private func serverbee(
+    _ arguments: [String], home: URL, environment: [String: String] = [:]
+  ) async throws -> RunResult {
+    try await ChildProcess.run(
+      try BuiltExecutables.url("serverbee"), ["--home", home.path] + arguments,
+      scratch: home.deletingLastPathComponent(), timeout: 120, environment: environment)
+  }
+
+  @Test func anAdminMakesAKeyIntoAPrivateFileAndTheKeyAloneReadsTheAuditLog() async throws {
+    let temporary = try TemporaryDirectory()
+    let home = temporary.url.appendingPathComponent("home")
+    let bot = temporary.url.appendingPathComponent("bot")
+    let simulator = try await SimulatorProcess(data: temporary.url.appendingPathComponent("data"))
+    defer { simulator.terminate() }
+    let login = try await serverbee(
+      ["login", "--server", simulator.url, "--username", "admin", "--password", "admin-password"],
+      home: home)
+    #expect(login.status == 0, "\(login.stderr)")
+
+    let keyFile = temporary.url.appendingPathComponent("grafana.key").path
+    let created = try await serverbee(
+      ["account", "api-keys", "create", "grafana", "--output", keyFile], home: home)
+    #expect(created.status == 0, "\(created.stderr)")
+    let key = try String(contentsOfFile: keyFile, encoding: .utf8)
+      .trimmingCharacters(in: .whitespacesAndNewlines)
+    #expect(key.hasPrefix("serverbee_") && key.utf8.count == 53)
+    #expect(!created.stdout.contains(key) && !created.stderr.contains(key))
+    let mode = try FileManager.default.attributesOfItem(atPath: keyFile)[.posixPermissions]
+    #expect((mode as? NSNumber)?.intValue == 0o600)
+    // An existing file is never overwritten, and no key is made for it.
+    let again = try await serverbee(
+      ["account", "api-keys", "create", "second", "--output", keyFile], home: home)
+    #expect(again.status != 0)
+    #expect(again.stderr == "serverbee: \(keyFile) already exists: choose a new file for the key\n")
+
+    // A fresh home with no session: the key and --server are enough.
+    let audit = try await serverbee(
+      ["--server", simulator.url, "audit", "--json"], home: bot,
+      environment: ["SERVERBEE_API_KEY": key])
+    #expect(audit.status == 0, "\(audit.stderr)")
+    #expect(audit.stdout.contains(#""action":"api_key.create","detail":"grafana""#))
+    #expect(audit.stdout.contains(#""total":1"#))
+    let keys = try await serverbee(
+      ["--server", simulator.url, "account", "api-keys"], home: bot,
+      environment: ["SERVERBEE_API_KEY": key])
+    #expect(keys.status == 0, "\(keys.stderr)")
+    #expect(keys.stdout.contains("grafana"))
+    #expect(!keys.stdout.contains(key))
+    let noServer = try await serverbee(
+      ["audit"], home: bot, environment: ["SERVERBEE_API_KEY": key])
+    #expect(noServer.status == 64)
+    #expect(noServer.stderr == "serverbee: an API key needs --server URL (the key's server)\n")
+  }
+
+  @Test func aPasswordChangeSaysWhatTheServerRefusedAndThenSucceeds() async throws {
+    let temporary = try TemporaryDirectory()
+    let home = temporary.url.appendingPathComponent("home")
+    let simulator = try await SimulatorProcess(data: temporary.url.appendingPathComponent("data"))
+    defer { simulator.terminate() }
+    let login = try await serverbee(
+      ["login", "--server", simulator.url, "--username", "admin", "--password", "admin-password"],
+      home: home)
+    #expect(login.status == 0, "\(login.stderr)")
+    let short = try await serverbee(
+      ["account", "password", "--old", "admin-password", "--new", "short"], home: home)
+    #expect(short.status == 1)
+    #expect(short.stderr.contains("Password must be at least 8 characters"))
+    let wrong = try await serverbee(
+      ["account", "password", "--old", "nope", "--new", "a-longer-pass"], home: home)
+    #expect(wrong.status == 1)
+    #expect(wrong.stderr.contains("Current password is incorrect"))
+    let changed = try await serverbee(
+      ["account", "password", "--old", "admin-password", "--new", "a-longer-pass"], home: home)
+    #expect(changed.status == 0, "\(changed.stderr)")
+    #expect(changed.stdout.hasPrefix("Password changed."))
+    // This login still works.
+    #expect(try await serverbee(["servers"], home: home).status == 0)
+  }
+}
