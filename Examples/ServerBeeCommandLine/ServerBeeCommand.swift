@@ -74,6 +74,7 @@ public enum ServerBeeCommand {
     case "push": try await PushCommands.run(context)
     case "account": try await AccountCommands.account(context)
     case "audit": try await AccountCommands.audit(context)
+    case "users": try await UserCommands.run(context)
     default: throw CommandLineError(.usage, "unknown command '\(name)'")
     }
   }

@@ -305,4 +305,25 @@ import Testing
     }
     #expect(error.code == .unauthorized)
   }
+
+  @Test func anAdminManagesUsersThroughTheClient() async throws {
+    let peer = try APISimulatorPeer()
+    let admin = try await peer.signIn("ada")
+    let bob = try await admin.api.createUser(username: "bob", password: "long-enough")
+    #expect(bob.role == .member)
+    let promoted = try await admin.api.updateUser(id: bob.id, role: .admin)
+    #expect(promoted.role == .admin)
+    #expect(try await admin.api.users().map(\.username) == ["ada", "bob"])
+    try await admin.api.deleteUser(id: bob.id)
+    let error = try await #require(throws: ServerBeeAPIError.self) {
+      try await admin.api.deleteUser(id: bob.id)
+    }
+    #expect(error.code == .notFound)
+    let member = try await peer.signIn("eve", role: "member")
+    let refused = try await #require(throws: ServerBeeAPIError.self) {
+      _ = try await member.api.users()
+    }
+    #expect(refused.code == .forbidden)
+  }
 }
+

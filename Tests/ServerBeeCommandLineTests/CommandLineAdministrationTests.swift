@@ -83,4 +83,40 @@ import Testing
     // This login still works.
     #expect(try await serverbee(["servers"], home: home).status == 0)
   }
+
+  @Test func anAdminManagesUsersAndAMemberIsToldItMayNot() async throws {
+    let temporary = try TemporaryDirectory()
+    let home = temporary.url.appendingPathComponent("home")
+    let other = temporary.url.appendingPathComponent("other")
+    let simulator = try await SimulatorProcess(data: temporary.url.appendingPathComponent("data"))
+    defer { simulator.terminate() }
+    let login = try await serverbee(
+      ["login", "--server", simulator.url, "--username", "admin", "--password", "admin-password"],
+      home: home)
+    #expect(login.status == 0, "\(login.stderr)")
+    let created = try await serverbee(
+      ["users", "create", "bob", "--password", "long-enough", "--json"], home: home)
+    #expect(created.status == 0, "\(created.stderr)")
+    let document = try JSONSerialization.jsonObject(with: Data(created.stdout.utf8))
+    let id = try #require((document as? [String: Any])?["id"] as? String)
+    let promoted = try await serverbee(["users", "set-role", id, "admin"], home: home)
+    #expect(promoted.stdout == "Updated bob (admin, id \(id)).\n")
+    let demoted = try await serverbee(["users", "set-role", id, "member"], home: home)
+    #expect(demoted.status == 0, "\(demoted.stderr)")
+    let list = try await serverbee(["users"], home: home)
+    #expect(list.stdout.contains("bob") && list.stdout.contains("member"))
+
+    let member = try await serverbee(
+      ["login", "--server", simulator.url, "--username", "bob", "--password", "long-enough"],
+      home: other)
+    #expect(member.status == 0, "\(member.stderr)")
+    let refused = try await serverbee(["users"], home: other)
+    #expect(refused.status != 0)
+    #expect(refused.stderr == "serverbee: only an admin may manage users\n")
+
+    let deleted = try await serverbee(["users", "delete", id], home: home)
+    #expect(deleted.status == 0, "\(deleted.stderr)")
+    let gone = try await serverbee(["users", "delete", id], home: home)
+    #expect(gone.stderr == "serverbee: no user '\(id)' (see 'serverbee users')\n")
+  }
 }

@@ -103,4 +103,59 @@ import Testing
     let member = await h.send(.get, "/api/audit-logs", bearer: try #require(bob).access)
     #expect(member.status == 403 && member.body.isEmpty)
   }
+
+  @Test func usersAreCreatedWithTheDocumentsChecksTexts() async throws {
+    let h = try Harness()
+    _ = await h.user("ada")
+    let (_, ada) = await h.login("ada")
+    let token = try #require(ada).access
+    let badRole = await h.send(
+      .post, "/api/users", json: ["username": "bob", "password": "long-enough", "role": "root"],
+      bearer: token)
+    #expect(badRole.status == 422)
+    #expect(badRole.message == "Validation error: Invalid role 'root', must be 'admin' or 'member'")
+    let short = await h.send(
+      .post, "/api/users", json: ["username": "bob", "password": "short"], bearer: token)
+    #expect(short.message == "Validation error: Password must be at least 8 characters")
+    let created = await h.send(
+      .post, "/api/users", json: ["username": "bob", "password": "long-enough"], bearer: token)
+    let bob = try WireJSON.decode(APIResponse<AdminUser>.self, from: created.body).data
+    #expect(bob.role == .member && !bob.hasTwoFactor && bob.createdAt.style == .zulu)
+    let duplicate = await h.send(
+      .post, "/api/users", json: ["username": "bob", "password": "long-enough"], bearer: token)
+    #expect(duplicate.status == 409 && duplicate.message == "Conflict: User 'bob' already exists")
+    let list = await h.send(.get, "/api/users", bearer: token)
+    let users = try WireJSON.decode(APIResponse<[AdminUser]>.self, from: list.body).data
+    #expect(users.map(\.username) == ["ada", "bob"])
+  }
+
+  @Test func theLastAdminStaysAndAResetOrDeleteEndsTheUsersSessions() async throws {
+    let h = try Harness()
+    let adaID = await h.user("ada")
+    let bobID = await h.user("bob", role: "member")
+    let (_, ada) = await h.login("ada")
+    let (_, bob) = await h.login("bob", installation: "INST-B")
+    let token = try #require(ada).access
+    let bobSession = try #require(bob)
+    let demote = await h.send(
+      .put, "/api/users/\(adaID)", json: ["role": "member"], bearer: token)
+    #expect(
+      demote.status == 400 && demote.message == "Bad request: Cannot demote the last admin user")
+    let deleteSelf = await h.send(.delete, "/api/users/\(adaID)", bearer: token)
+    #expect(deleteSelf.message == "Bad request: Cannot delete the last admin user")
+    let reset = await h.send(
+      .put, "/api/users/\(bobID)", json: ["password": "a-new-password"], bearer: token)
+    #expect(reset.status == 200)
+    #expect(await h.refresh(bobSession.refresh, installation: "INST-B").status == 401)
+    #expect(await h.send(.get, "/api/auth/me", bearer: bobSession.access).status == 401)
+    let (_, again) = await h.login("bob", password: "a-new-password", installation: "INST-B")
+    let bobAgain = try #require(again)
+    #expect(await h.send(.delete, "/api/users/\(bobID)", bearer: token).status == 200)
+    #expect(await h.send(.get, "/api/auth/me", bearer: bobAgain.access).status == 401)
+    let gone = await h.send(.delete, "/api/users/\(bobID)", bearer: token)
+    #expect(gone.status == 404 && gone.message == "Not found: User not found")
+    let log = await h.send(.get, "/api/audit-logs/options", bearer: token)
+    let options = try WireJSON.decode(APIResponse<AuditLogOptions>.self, from: log.body).data
+    #expect(options.actions == ["user.delete", "user.update"])
+  }
 }

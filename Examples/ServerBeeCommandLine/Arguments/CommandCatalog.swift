@@ -118,6 +118,31 @@ enum CommandCatalog {
         "SERVERBEE_API_KEY=$(cat ~/.grafana-key) serverbee --server URL account api-keys",
       ]),
     CommandSpec(
+      name: "users", summary: "list, create, change, reset and delete users (admins)",
+      usage:
+        "users | users create NAME [--role admin|member] | users set-role ID ROLE | "
+        + "users reset-password ID | users delete ID",
+      options: [
+        OptionSpec(name: "role", valueName: "R", help: "admin or member (member)"),
+        OptionSpec(
+          name: "password", valueName: "PW", help: "the password (else asked without echo)"),
+        OptionSpec(
+          name: "api-key", valueName: "KEY",
+          help: "use an API key, not the session (or $SERVERBEE_API_KEY; needs --server)"),
+      ],
+      positionals: 0...3,
+      discussion: """
+        Lists GET /api/users (oldest first); 'create' makes a user (passwords have 8 or more \
+        characters), 'set-role' changes a role (the last admin stays one), 'reset-password' \
+        sets a new password and ends every session of that user, 'delete' removes a user with \
+        their sessions and API keys. Works with an API key instead of a mobile session \
+        (--api-key or $SERVERBEE_API_KEY, with --server).
+        """,
+      examples: [
+        "serverbee users", "serverbee users create bob --role member",
+        "serverbee users set-role 5f0c… admin", "serverbee users delete 5f0c…",
+      ]),
+    CommandSpec(
       name: "audit", summary: "the audit log, newest first (admins)",
       usage: "audit [--limit N] [--offset N] [--action A] [--user ID]",
       options: [

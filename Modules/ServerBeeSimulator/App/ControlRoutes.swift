@@ -27,7 +27,10 @@ extension SimulatorCore {
     let id = Crypto.uuid(random)
     let (salt, hash) = hashPassword(password)
     try db.execute(
-      "INSERT INTO users VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?)",
+      """
+      INSERT INTO users (id, username, role, password_salt, password_hash, totp_secret,
+        must_change_password, password_changed_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?)
+      """,
       [
         .text(id), .text(username), .text(role), .text(salt), .text(hash), totpSecret.sql,
         mustChangePassword.sql, .int(now),
@@ -79,14 +82,7 @@ extension SimulatorCore {
 
   func controlDeleteUser(_ context: RequestContext) throws -> HTTPResponse {
     let id = context.parameter(0)
-    try db.transaction {
-      try deleteAllSessions(ofUser: id)
-      // A deleted user's API keys go with it (app routes §3.2 #114).
-      try db.execute(
-        "DELETE FROM access_sessions WHERE user_id = ? AND source = 'api_key'", [.text(id)])
-      try db.execute("DELETE FROM api_keys WHERE user_id = ?", [.text(id)])
-      try db.execute("DELETE FROM users WHERE id = ?", [.text(id)])
-    }
+    try db.transaction { try deleteUserEverywhere(id) }
     return object([("deleted", .bool(true))])
   }
 

@@ -327,9 +327,7 @@ extension SimulatorCore {
     guard passwordMatches(caller.user, old) else {
       throw APIError.badRequest("Current password is incorrect")
     }
-    guard new.unicodeScalars.count >= 8 else {
-      throw APIError.validation("Password must be at least 8 characters")
-    }
+    try Self.checkPasswordLength(new)
     try setPassword(userID: caller.user.id, new, keeping: caller)
     try audit(caller, "change_password", context)
     return Reply.data("ok")

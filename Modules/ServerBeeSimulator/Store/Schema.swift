@@ -237,6 +237,10 @@ enum Schema {
         detail TEXT, ip TEXT NOT NULL, created_at INTEGER NOT NULL)
       """,
     ],
+    [
+      // `UserResponse.updated_at` (app routes §3.2 #111); NULL reads as `created_at`.
+      "ALTER TABLE users ADD COLUMN updated_at INTEGER"
+    ],
   ]
 
   /// Applies every migration newer than the database's `user_version`.

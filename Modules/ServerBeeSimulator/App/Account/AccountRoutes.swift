@@ -9,6 +9,10 @@ extension SimulatorCore {
     Route("GET", "api/auth/api-keys", .protected) { try $0.listAPIKeys($1, $2) },
     Route("POST", "api/auth/api-keys", .admin) { try $0.createAPIKey($1, $2) },
     Route("DELETE", "api/auth/api-keys/*", .protected) { try $0.deleteAPIKey($1, $2) },
+    Route("GET", "api/users", .admin) { try $0.listUsers($1, $2) },
+    Route("POST", "api/users", .admin) { try $0.createUserRoute($1, $2) },
+    Route("PUT", "api/users/*", .admin) { try $0.updateUserRoute($1, $2) },
+    Route("DELETE", "api/users/*", .admin) { try $0.deleteUserRoute($1, $2) },
     Route("GET", "api/audit-logs", .admin) { try $0.auditLogs($1, $2) },
     Route("GET", "api/audit-logs/options", .admin) { try $0.auditLogOptions($1, $2) },
   ]
