@@ -326,4 +326,3 @@ import Testing
     #expect(refused.code == .forbidden)
   }
 }
-
