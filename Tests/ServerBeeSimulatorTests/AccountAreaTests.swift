@@ -158,4 +158,60 @@ import Testing
     let options = try WireJSON.decode(APIResponse<AuditLogOptions>.self, from: log.body).data
     #expect(options.actions == ["user.delete", "user.update"])
   }
+
+  @Test func loginBucketsShowBlockedFirstAndAResetByAddressFreesOne() async throws {
+    let h = try Harness()
+    _ = await h.user("ada")
+    let (_, ada) = await h.login("ada", ip: "10.9.9.9")
+    let token = try #require(ada).access
+    for _ in 0..<5 { _ = await h.login("ada", password: "wrong", ip: "203.0.113.7") }
+    _ = await h.login("ada", password: "wrong", ip: "198.51.100.2")
+    let reply = await h.send(.get, "/api/admin/rate-limit", bearer: token)
+    let status = try WireJSON.decode(APIResponse<RateLimitStatus>.self, from: reply.body).data
+    #expect(status.loginMax == 5 && status.authWindowSeconds == 900 && status.publicMax == 60)
+    // Blocked first; the two single attempts tie (the simulated clock stands still).
+    #expect(status.entries.first?.ip == "203.0.113.7")
+    #expect(Set(status.entries.dropFirst().map(\.ip)) == ["10.9.9.9", "198.51.100.2"])
+    #expect(status.entries.map(\.blocked) == [true, false, false])
+    #expect(status.entries.map(\.count) == [5, 1, 1])
+    #expect(status.entries.first?.secondsRemaining == 900)
+    let blocked = await h.login("ada", ip: "203.0.113.7")
+    #expect(blocked.0.status == 429)
+    let reset = await h.send(
+      .post, "/api/admin/rate-limit/reset", json: ["scope": "login", "ip": "203.0.113.7"],
+      bearer: token)
+    #expect(reset.text == #"{"data":{"cleared":1}}"#)
+    #expect(await h.login("ada", ip: "203.0.113.7").0.status == 200)
+    let all = await h.send(
+      .post, "/api/admin/rate-limit/reset", raw: Data("{}".utf8), bearer: token)
+    #expect(all.status == 200)
+    let none = await h.send(.get, "/api/admin/rate-limit", bearer: token)
+    #expect(
+      try WireJSON.decode(APIResponse<RateLimitStatus>.self, from: none.body).data.entries.isEmpty)
+  }
+
+  @Test func aGeoDatabaseIsMissingUntilAnAdminDownloadsIt() async throws {
+    let h = try Harness()
+    _ = await h.user("ada")
+    _ = await h.user("bob", role: "member")
+    let (_, ada) = await h.login("ada")
+    let (_, bob) = await h.login("bob", installation: "INST-B")
+    let admin = try #require(ada).access
+    let member = try #require(bob).access
+    #expect(
+      await h.send(.get, "/api/geoip/status", bearer: member).text
+        == #"{"data":{"installed":false}}"#)
+    #expect(await h.send(.post, "/api/geoip/download", bearer: member).status == 403)
+    let download = await h.send(.post, "/api/geoip/download", bearer: admin)
+    #expect(
+      download.text
+        == #"{"data":{"success":true,"message":"GeoIP database installed successfully"}}"#)
+    let reply = await h.send(.get, "/api/geoip/status", bearer: member)
+    let status = try WireJSON.decode(APIResponse<GeoDatabaseStatus>.self, from: reply.body).data
+    #expect(status.installed && status.source == "downloaded" && status.fileSize != nil)
+    #expect(status.updatedAt?.style == .utcOffset)
+    #expect(
+      await h.send(.get, "/api/asn/status", bearer: member).text
+        == #"{"data":{"installed":false}}"#)
+  }
 }

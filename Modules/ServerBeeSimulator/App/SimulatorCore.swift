@@ -287,11 +287,11 @@ final class SimulatorCore: Sendable {
   /// Counts one login attempt for `ip`: 5 per 15-minute window from the first attempt.
   func consumeLoginAttempt(_ ip: String) -> Bool {
     let now = self.now
-    let window = 15 * 60 * Self.second
+    let window = Int64(Self.loginWindowSeconds) * Self.second
     return loginWindows.withLock { windows in
       var entry = windows[ip] ?? (start: now, count: 0)
       if now - entry.start >= window { entry = (start: now, count: 0) }
-      guard entry.count < 5 else {
+      guard entry.count < Self.loginMax else {
         windows[ip] = entry
         return false
       }

@@ -14,6 +14,14 @@ extension SimulatorCore {
     Route("PUT", "api/users/*", .admin) { try $0.updateUserRoute($1, $2) },
     Route("DELETE", "api/users/*", .admin) { try $0.deleteUserRoute($1, $2) },
     Route("GET", "api/audit-logs", .admin) { try $0.auditLogs($1, $2) },
+    Route("GET", "api/admin/rate-limit", .admin) { try $0.rateLimits($1, $2) },
+    Route("POST", "api/admin/rate-limit/reset", .admin) { try $0.resetRateLimits($1, $2) },
+    Route("GET", "api/geoip/status", .protected) { core, _, _ in
+      try core.geoDatabaseStatus(.geoip)
+    },
+    Route("GET", "api/asn/status", .protected) { core, _, _ in try core.geoDatabaseStatus(.asn) },
+    Route("POST", "api/geoip/download", .admin) { try $0.downloadGeoDatabase(.geoip, $1, $2) },
+    Route("POST", "api/asn/download", .admin) { try $0.downloadGeoDatabase(.asn, $1, $2) },
     Route("GET", "api/audit-logs/options", .admin) { try $0.auditLogOptions($1, $2) },
   ]
 }
