@@ -55,7 +55,9 @@ final class ServerFragments: Sendable {
 
   /// The bytes kept, for the memory figure.
   var byteCount: Int {
-    state.withLock { $0.fragments?.reduce(0) { $0 + $1.bytes.count } ?? 0 }
+    state.withLock { state in
+      state.fragments?.reduce(0) { $0 + $1.head.utf8.count + ($1.tail?.utf8.count ?? 0) } ?? 0
+    }
   }
 
   private static func update(_ state: inout State, _ db: Database) throws {

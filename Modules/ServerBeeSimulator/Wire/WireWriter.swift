@@ -31,9 +31,6 @@ struct WireWriter: ~Copyable {
   /// What was written so far.
   var bytes: [UInt8] { Array(written) }
 
-  /// How many bytes were written so far.
-  var byteCount: Int { count }
-
   /// What was written so far, as `Data`.
   var data: Data { Data(written) }
 
@@ -78,9 +75,6 @@ struct WireWriter: ~Copyable {
   mutating func raw(_ text: StaticString) {
     text.withUTF8Buffer { append($0) }
   }
-
-  /// Appends JSON written before, as is (a kept ``ServerFragment``).
-  mutating func raw(_ bytes: UnsafeBufferPointer<UInt8>) { append(bytes) }
 
   /// A JSON string, as `WireJSON.appendString` writes it: text with nothing to escape is
   /// copied as is (what it does too), anything else goes through it.
