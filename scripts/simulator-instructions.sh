@@ -9,12 +9,17 @@
 #
 # SIMULATOR=path/to/serverbee-simulator measures another build (a baseline, say).
 # SERVERBEE_SIMULATOR_CACHE=off measures misses: the simulator then keeps no rows, list body or
-# full_sync frame, so every request reads and writes (builds before that variable ignore it).
+# full_sync frame, so every request reads and writes (builds before that variable ignore it);
+# a full_sync is then joined from the servers' kept objects, which are not a cache of answers.
+# WARMUP=N (1 for full_sync, else 0) makes N requests first in both runs, outside the
+# difference: the first full_sync builds those objects from every row, the cost of one right
+# after a metrics tick. WARMUP=0 counts it in.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:?mode: servers or full_sync}
 count=${2:?count}
 servers=${3:-1000}
+if [ "$mode" = full_sync ]; then warmup=${WARMUP:-1}; else warmup=${WARMUP:-0}; fi
 binary=${SIMULATOR:-.build/release/serverbee-simulator}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -39,7 +44,7 @@ total() {
   cp -a "$work/seed" "$work/data"
   rm -f "$work/data/simulator.lock"
   start "$work/data" valgrind --tool=callgrind --callgrind-out-file="$work/cg.$1"
-  python3 - "$url" "$mode" "$1" <<'PY'
+  python3 - "$url" "$mode" "$(( $1 + warmup ))" <<'PY'
 import asyncio, http.client, json, sys, urllib.parse
 import websockets
 url, mode, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
@@ -72,4 +77,4 @@ PY
 with=$(total "$count")
 without=$(total 0)
 echo "$mode, $servers servers: $(( (with - without) / count )) instructions per request" \
-  "($with - $without over $count; $binary)"
+  "($with - $without over $count, after $warmup; $binary)"

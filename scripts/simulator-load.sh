@@ -7,7 +7,8 @@
 #     [--seconds N] [--clients N] [--threads N] [--processes] [--only rest|ws|sync] [--no-cache]
 # --binary runs another build (a baseline) instead of building this one. --no-cache keeps no
 # large answer (SERVERBEE_SIMULATOR_CACHE=off): every request reads the rows and writes its
-# answer, what a cache miss costs (builds before that variable ignore it). Needs python3 with the
+# answer, what a cache miss costs; a full_sync is joined for each session from the servers' kept
+# objects (builds before that variable ignore it). Needs python3 with the
 # `websockets` package (pip install websockets).
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -463,6 +463,8 @@ extension SimulatorCore {
     for row in try allServers() where row.online {
       try applyMetrics(serverID: row.id, MetricsModel.next(row, random))
     }
+    // The next session then finds every `full_sync` object rewritten (issue 24).
+    try serverCache.fragments.refreshIfKept(db)
   }
 
   func controlDeleteSession(_ context: RequestContext) throws -> HTTPResponse {

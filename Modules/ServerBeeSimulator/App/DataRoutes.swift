@@ -63,35 +63,29 @@ extension SimulatorCore {
     }.first
   }
 
-  /// Reads and writes a `full_sync` (under the lock); the returned function hands it over
-  /// (after). The frame is kept for the rest of the second while nothing changes: sessions
-  /// that connect together (a reconnecting fleet of apps) share one.
+  /// Brings the servers' kept objects up to date (under the lock); the returned function joins
+  /// them into a `full_sync` (after). The frame is kept for the rest of the second while
+  /// nothing changes: sessions that connect together (a reconnecting fleet of apps) share one.
   ///
-  /// A frame not kept is written as SQLite steps through the rows, without ``ServerRow``s
-  /// (``WireWriter/status(_:nowSeconds:)``): one pass costs less than reading the rows alone
-  /// did (issue 24), so the lock is held no longer than before although the frame is now
-  /// written under it. The rows cache is neither used nor filled here.
+  /// The objects are ``ServerCache/fragments`` (issue 24): only rows written since the last
+  /// frame are read, so the lock is held for the changes alone. Inside a transaction the frame
+  /// is written from the rows, under the lock, as before. The rows cache is neither used nor
+  /// filled here.
   func fullSyncSource() throws -> () throws -> String {
     let seconds = now / Self.second
     let version = db.version
     if let version, let frame = serverCache.fullSync(at: version, seconds: seconds) {
       return { frame }
     }
-    var writer = WireWriter(capacity: 1 << 20)
-    writer.raw("{\"type\":\"full_sync\",\"servers\":[")
-    var first = true
-    try db.forEachRow(
-      "SELECT \(WireWriter.statusColumns) FROM servers ORDER BY weight DESC, created_at DESC"
-    ) { row in
-      if !first { writer.raw(",") }
-      first = false
-      try writer.status(row, nowSeconds: seconds)
+    guard let version, let fragments = try serverCache.fragments.current(db) else {
+      let frame = try WireWriter.fullSync(rowsOf: db, nowSeconds: seconds)
+      return { frame }
     }
-    // `upgrades` is always empty in the simulator (see What is not simulated).
-    writer.raw("],\"upgrades\":[]}")
-    let frame = writer.text
-    if let version { serverCache.store(fullSync: frame, seconds: seconds, at: version) }
-    return { frame }
+    return { [serverCache] in
+      let frame = WireWriter.fullSync(fragments, nowSeconds: seconds)
+      serverCache.store(fullSync: frame, seconds: seconds, at: version)
+      return frame
+    }
   }
 
   /// A `full_sync` frame, read and written in one go.

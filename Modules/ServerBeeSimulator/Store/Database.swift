@@ -70,6 +70,9 @@ final class Database: @unchecked Sendable {
   private let lock = NSRecursiveLock()
   private var handle: OpaquePointer?
   private var statements: [String: OpaquePointer] = [:]
+  // Safety: only touched under `lock` too: SQLite calls the update hook while a statement
+  // steps, and every statement steps inside `serial`.
+  private var serverChanges = ServerRowChanges()
 
   init(path: String) throws {
     var db: OpaquePointer?
@@ -79,6 +82,16 @@ final class Database: @unchecked Sendable {
       throw ServerBeeSimulatorError(.storageFailed, "cannot open the database at \(path)")
     }
     handle = db
+    // Every row written to `servers`, by any statement (issue 24: the kept `full_sync`
+    // objects, `ServerFragments`, must never miss a write path, the tests' own SQL included).
+    // Unretained: `close()`, at the latest in `deinit`, closes the handle and the hook with it.
+    sqlite3_update_hook(
+      db,
+      { context, operation, _, table, rowid in
+        guard let context, let table, strcmp(table, ServerRowChanges.table) == 0 else { return }
+        Unmanaged<Database>.fromOpaque(context).takeUnretainedValue().serverChanges.record(
+          inPlace: operation == SQLITE_UPDATE, rowid: rowid)
+      }, Unmanaged.passUnretained(self).toOpaque())
     try execute("PRAGMA journal_mode=WAL")
     try execute("PRAGMA synchronous=NORMAL")
     try execute("PRAGMA foreign_keys=ON")
@@ -92,6 +105,8 @@ final class Database: @unchecked Sendable {
     defer { lock.unlock() }
     for statement in statements.values { sqlite3_finalize(statement) }
     statements = [:]
+    // Off first: a handle that fails to close must not call into a freed `Database`.
+    if let handle { sqlite3_update_hook(handle, nil, nil) }
     if let handle { sqlite3_close(handle) }
     handle = nil
   }
@@ -211,6 +226,17 @@ final class Database: @unchecked Sendable {
       withText(column) { String(decoding: $0, as: UTF8.self) }
     }
 
+    /// The column as ``Database/query(_:_:)`` reads it into a ``Row``.
+    func value(_ column: Int32) -> SQLValue {
+      switch sqlite3_column_type(statement, column) {
+      case SQLITE_INTEGER: return .int(sqlite3_column_int64(statement, column))
+      case SQLITE_FLOAT: return .real(sqlite3_column_double(statement, column))
+      case SQLITE_TEXT: return text(column).map(SQLValue.text) ?? .null
+      case SQLITE_BLOB: return .blob(withBlob(column) { Array($0) } ?? [])
+      default: return .null
+      }
+    }
+
     /// The integer, or `nil` when the column is not `INTEGER` (like ``SQLValue/int``).
     func int(_ column: Int32) -> Int64? {
       sqlite3_column_type(statement, column) == SQLITE_INTEGER
@@ -279,6 +305,15 @@ final class Database: @unchecked Sendable {
     serial {
       guard let handle, sqlite3_get_autocommit(handle) != 0 else { return nil }
       return sqlite3_total_changes64(handle)
+    }
+  }
+
+  /// The rows of `servers` written since the last call (or since the database was opened),
+  /// and forgets them.
+  func takeServerChanges() -> ServerRowChanges {
+    serial {
+      defer { serverChanges = ServerRowChanges() }
+      return serverChanges
     }
   }
 

@@ -20,6 +20,27 @@ extension WireWriter {
   /// `ServerRow(row).status(nowSeconds: nowSeconds)` (`WireWriterStatusColumnsTests`).
   /// - Throws: What ``agentAuthority(_:)`` throws (nothing, in practice).
   mutating func status(_ row: Database.Columns, nowSeconds: Int64) throws {
+    let opening = statusOpening(row)
+    int(opening.online ? nowSeconds : Self.offlineLastActive(row))
+    try statusClosing(row, opening.live)
+  }
+
+  /// What ``statusOpening(_:)`` read of a row, for ``statusClosing(_:_:)``.
+  struct StatusOpening {
+    /// Whether the server is online: then its `last_active` is the current second.
+    var online: Bool
+    /// Its live numbers (zero when offline).
+    var live: LiveNumbers
+  }
+
+  /// The `last_active` of an offline server: its `updated_at`, in whole seconds.
+  static func offlineLastActive(_ row: Database.Columns) -> Int64 {
+    (row.int(3) ?? 0) / 1_000_000_000
+  }
+
+  /// Writes ``status(_:nowSeconds:)`` up to `"last_active":`, the value left to the caller
+  /// (a ``ServerFragment`` keeps an online server's open, to be filled in per second).
+  mutating func statusOpening(_ row: Database.Columns) -> StatusOpening {
     let online = row.bool(2)
     var live = LiveNumbers()
     if online {
@@ -39,7 +60,12 @@ extension WireWriter {
     raw(",\"online\":")
     bool(online)
     raw(",\"last_active\":")
-    int(online ? nowSeconds : (row.int(3) ?? 0) / 1_000_000_000)
+    return StatusOpening(online: online, live: live)
+  }
+
+  /// Writes the rest of ``status(_:nowSeconds:)``, after the `last_active` value.
+  /// - Throws: What ``agentAuthority(_:)`` throws (nothing, in practice).
+  mutating func statusClosing(_ row: Database.Columns, _ live: LiveNumbers) throws {
     raw(",\"uptime\":")
     int(live.uptime)
     raw(",\"cpu\":")
@@ -100,6 +126,37 @@ extension WireWriter {
     try agentAuthority(.simulated)
     raw(",\"has_token\":true,\"outstanding_enrollment\":null}")
   }
+
+  /// Opens a `full_sync` frame, up to its first server.
+  static let fullSyncOpening: StaticString = "{\"type\":\"full_sync\",\"servers\":["
+  /// Closes a `full_sync` frame after its last server; `upgrades` is always empty in the
+  /// simulator (see What is not simulated).
+  static let fullSyncClosing: StaticString = "],\"upgrades\":[]}"
+
+  /// A whole `full_sync` frame written as SQLite steps through the rows, in list order
+  /// (`servers_list_order`), with no ``ServerRow``s (issue 24): what every frame cost before
+  /// ``ServerFragments``, and what one written inside a transaction still costs.
+  /// - Parameters:
+  ///   - db: The database, its lock held by the caller.
+  ///   - nowSeconds: The `last_active` of online servers.
+  /// - Returns: The frame, as the WebSocket sends it.
+  /// - Throws: ``ServerBeeSimulatorError`` (`storageFailed`) from SQLite.
+  static func fullSync(rowsOf db: Database, nowSeconds: Int64) throws -> String {
+    var writer = WireWriter(capacity: 1 << 20)
+    writer.raw(fullSyncOpening)
+    var first = true
+    try db.forEachRow("SELECT \(statusColumns) FROM servers \(listOrder)") { row in
+      if !first { writer.raw(",") }
+      first = false
+      try writer.status(row, nowSeconds: nowSeconds)
+    }
+    writer.raw(fullSyncClosing)
+    return writer.text
+  }
+
+  /// The order of every server list, the index `servers_list_order` (migration 6). Ties
+  /// come out in rowid order, as the index holds them.
+  static let listOrder = "ORDER BY weight DESC, created_at DESC"
 
   /// A `TEXT` column as a JSON string (`null` when it is not text, or `""` with `orEmpty`),
   /// as ``string(_:)-(String)`` writes the `String` that ``Database/Columns/text(_:)`` reads.

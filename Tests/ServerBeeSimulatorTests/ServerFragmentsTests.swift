@@ -1,0 +1,120 @@
+import Foundation
+import ServerBeeModels
+import Testing
+
+@testable import ServerBeeSimulator
+
+/// `full_sync` joined from the kept server objects (``ServerFragments``, issue 24) against the
+/// frame written from the rows and the one written from ``ServerRow``s, after every kind of
+/// write to `servers`.
+@Suite(.timeLimit(.minutes(5))) struct ServerFragmentsTests {
+  /// No shared frame, so every `full_sync` below is joined from the fragments.
+  private func makeHarness(servers: Int = 30) throws -> (Harness, SimulatorCore) {
+    let h = try Harness { $0.cachesAnswers = false }
+    _ = try h.simulator.createServers(count: servers)
+    return (h, h.simulator.core)
+  }
+
+  /// Checks the joined frame against both references, at the core's current second.
+  private func expectFramesMatch(
+    _ core: SimulatorCore, sourceLocation: SourceLocation = #_sourceLocation
+  ) throws {
+    let seconds = core.now / SimulatorCore.second
+    let joined = try core.fullSync()
+    let fromRows = try core.db.serial {
+      try WireWriter.fullSync(rowsOf: core.db, nowSeconds: seconds)
+    }
+    let rows = try core.db.query("SELECT * FROM servers ORDER BY weight DESC, created_at DESC")
+      .map(ServerRow.init)
+    let reference = try WireWriter.fullSync(
+      FullSync(servers: rows.map { $0.status(nowSeconds: seconds) }))
+    #expect(joined == fromRows, sourceLocation: sourceLocation)
+    #expect(joined == reference, sourceLocation: sourceLocation)
+  }
+
+  @Test func joinedFramesMatchTheRowsAfterEveryKindOfWrite() throws {
+    let (h, core) = try makeHarness()
+    try expectFramesMatch(core)
+    let db = core.db
+    let ids = try db.query("SELECT id FROM servers ORDER BY rowid").compactMap { $0["id"].text }
+    let edits: [() throws -> Void] = [
+      // Single rows rewritten in place, odd text included.
+      { try db.execute("UPDATE servers SET name = 'quote \" back \\ slash' WHERE rowid = 1") },
+      { try db.execute("UPDATE servers SET os = 'Zürich 東京 🐝', region = X'00' WHERE rowid = 2") },
+      { try db.execute("UPDATE servers SET tags_json = '[\"b\",\"a\"]' WHERE rowid = 3") },
+      { try db.execute("UPDATE servers SET live_json = 'not json' WHERE rowid = 4") },
+      { try db.execute("UPDATE servers SET live_numbers = NULL WHERE rowid = 5") },
+      { try db.execute("UPDATE servers SET group_id = 'g1', cpu_cores = NULL WHERE rowid = 6") },
+      // Live numbers, presence, a new server (control API paths).
+      { try core.applyMetrics(serverID: ids[7], LiveNumbers(uptime: 7, cpu: 12.5)) },
+      { try core.setPresence(serverID: ids[8], online: false) },
+      { try core.setPresence(serverID: ids[8], online: true) },
+      { _ = try core.createServer(name: "late") },
+      // Moves in the list: weight, created_at, ties.
+      { try db.execute("UPDATE servers SET weight = 5 WHERE rowid = 10") },
+      { try db.execute("UPDATE servers SET created_at = 0 WHERE rowid = 11") },
+      { try db.execute("UPDATE servers SET weight = 5, created_at = 1 WHERE rowid IN (12, 13)") },
+      // A rowid moved, a row deleted, many rows at once, a metrics tick.
+      { try db.execute("UPDATE servers SET rowid = 1000 WHERE rowid = 14") },
+      { try db.execute("DELETE FROM servers WHERE rowid = 15") },
+      { try db.execute("UPDATE servers SET online = 0 WHERE rowid % 3 = 0") },
+      { try h.simulator.tick() },
+    ]
+    for edit in edits {
+      try edit()
+      try expectFramesMatch(core)
+    }
+  }
+
+  @Test func lastActiveFollowsTheClockWithoutAnyWrite() throws {
+    let (h, core) = try makeHarness(servers: 5)
+    try core.db.execute("UPDATE servers SET online = 0 WHERE rowid = 2")
+    let first = try core.fullSync()
+    h.clock.advance(by: 5)
+    try expectFramesMatch(core)
+    #expect(try core.fullSync() != first)
+    #expect(core.db.takeServerChanges().isEmpty)
+  }
+
+  @Test func aRolledBackWriteLeavesNoStaleObject() throws {
+    let (_, core) = try makeHarness(servers: 5)
+    _ = try core.fullSync()
+    struct Rollback: Error {}
+    #expect(throws: Rollback.self) {
+      try core.db.transaction {
+        try core.db.execute("UPDATE servers SET name = 'uncommitted' WHERE rowid = 1")
+        // Inside the transaction the frame comes from the rows, and nothing is kept.
+        #expect(try core.fullSync().contains("uncommitted"))
+        throw Rollback()
+      }
+    }
+    try expectFramesMatch(core)
+    #expect(!(try core.fullSync()).contains("uncommitted"))
+  }
+
+  @Test func theUpdateHookReportsServerRowsOnly() throws {
+    let (_, core) = try makeHarness(servers: 3)
+    let db = core.db
+    _ = db.takeServerChanges()
+    try db.execute("UPDATE servers SET name = 'x' WHERE rowid = 2")
+    try db.execute("INSERT INTO server_groups VALUES ('g', 'n', 0, 0)")
+    #expect(db.takeServerChanges() == ServerRowChanges(updated: [2], membershipChanged: false))
+    try db.execute("DELETE FROM servers WHERE rowid = 3")
+    #expect(db.takeServerChanges().membershipChanged)
+    #expect(db.takeServerChanges().isEmpty)
+  }
+
+  @Test func aTickRewritesKeptObjectsAtOnce() throws {
+    let (h, core) = try makeHarness(servers: 10)
+    #expect(core.serverCache.fragments.byteCount == 0)
+    try h.simulator.tick()
+    // Nothing kept before the first `full_sync`, so the tick wrote none.
+    #expect(core.serverCache.fragments.byteCount == 0)
+    _ = try core.fullSync()
+    let kept = core.serverCache.fragments.byteCount
+    #expect(kept > 10 * 500 && kept < 10 * 1000)
+    try h.simulator.tick()
+    #expect(core.db.takeServerChanges().isEmpty)
+    try expectFramesMatch(core)
+  }
+}
