@@ -72,9 +72,11 @@ public final class Simulator: Sendable {
     public var relayTransport: (any HTTPTransport)?
     /// Whether the large answers are kept while the database is unchanged (`true`): the server
     /// rows, the `GET /api/servers` body and, for the rest of its second, the last `full_sync`
-    /// frame. A benchmark knob: `false` makes every such request read the rows and write its
-    /// answer, as when the rows changed in between (a cache miss); answers are the same either
-    /// way. The default is `false` only when the environment variable
+    /// frame. A benchmark knob: `false` makes every such request build its answer, as when the
+    /// rows changed in between (a cache miss): `GET /api/servers` reads the rows, and a
+    /// `full_sync` joins the per-server objects the simulator keeps in memory like a real
+    /// server's agent state (rebuilt from the rows only for servers whose rows changed).
+    /// Answers are the same either way. The default is `false` only when the environment variable
     /// `SERVERBEE_SIMULATOR_CACHE` is `off`, so the executable can be measured without a
     /// special build (`scripts/simulator-load.sh --no-cache`).
     public var cachesAnswers =
