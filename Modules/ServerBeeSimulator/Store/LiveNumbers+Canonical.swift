@@ -34,29 +34,10 @@ extension LiveNumbers {
       switch field {
       case 1, 9, 10, 11:
         guard let value = Self.shortDecimal(base, count, &index) else { return nil }
-        switch field {
-        case 1: cpu = value
-        case 9: load1 = value
-        case 10: load5 = value
-        default: load15 = value
-        }
+        setFloat(value, field: field)
       default:
         guard let value = Self.plainInteger(base, count, &index) else { return nil }
-        switch field {
-        case 0: uptime = value
-        case 2: memUsed = value
-        case 3: swapUsed = value
-        case 4: diskUsed = value
-        case 5: netInSpeed = value
-        case 6: netOutSpeed = value
-        case 7: netInTransfer = value
-        case 8: netOutTransfer = value
-        case 12: tcpConn = value
-        case 13: udpConn = value
-        case 14: processCount = value
-        case 15: diskReadBytesPerSec = value
-        default: diskWriteBytesPerSec = value
-        }
+        setInteger(value, field: field)
       }
       // The number stopped at `,` or `}`.
       if base[index] == UInt8(ascii: "}") { break }

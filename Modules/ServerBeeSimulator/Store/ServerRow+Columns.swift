@@ -188,6 +188,35 @@ extension LiveNumbers {
     return overflow ? nil : positive
   }
 
+  /// Stores a float field (an index in ``keys``: `cpu` and the three load averages).
+  mutating func setFloat(_ value: Double, field: Int) {
+    switch field {
+    case 1: cpu = value
+    case 9: load1 = value
+    case 10: load5 = value
+    default: load15 = value
+    }
+  }
+
+  /// Stores an integer field (an index in ``keys``: every field but the floats).
+  mutating func setInteger(_ value: Int64, field: Int) {
+    switch field {
+    case 0: uptime = value
+    case 2: memUsed = value
+    case 3: swapUsed = value
+    case 4: diskUsed = value
+    case 5: netInSpeed = value
+    case 6: netOutSpeed = value
+    case 7: netInTransfer = value
+    case 8: netOutTransfer = value
+    case 12: tcpConn = value
+    case 13: udpConn = value
+    case 14: processCount = value
+    case 15: diskReadBytesPerSec = value
+    default: diskWriteBytesPerSec = value
+    }
+  }
+
   /// Stores field `field` (an index in ``keys``) from a JSON number; `false` when it does not fit.
   private mutating func set(_ field: Int, _ number: UnsafeBufferPointer<UInt8>) -> Bool {
     switch field {
@@ -195,29 +224,10 @@ extension LiveNumbers {
       guard let value = Double(String(decoding: number, as: UTF8.self)), value.isFinite else {
         return false
       }
-      switch field {
-      case 1: cpu = value
-      case 9: load1 = value
-      case 10: load5 = value
-      default: load15 = value
-      }
+      setFloat(value, field: field)
     default:
       guard let value = Self.integer(number) else { return false }
-      switch field {
-      case 0: uptime = value
-      case 2: memUsed = value
-      case 3: swapUsed = value
-      case 4: diskUsed = value
-      case 5: netInSpeed = value
-      case 6: netOutSpeed = value
-      case 7: netInTransfer = value
-      case 8: netOutTransfer = value
-      case 12: tcpConn = value
-      case 13: udpConn = value
-      case 14: processCount = value
-      case 15: diskReadBytesPerSec = value
-      default: diskWriteBytesPerSec = value
-      }
+      setInteger(value, field: field)
     }
     return true
   }
