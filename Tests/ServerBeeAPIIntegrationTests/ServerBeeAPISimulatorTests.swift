@@ -103,9 +103,16 @@ import Testing
     #expect(rules.map(\.id) == [fired["rule_id"]?.stringValue])
     #expect(rules.first?.ruleTypes == ["cpu"])
     #expect(await apiErrorCode { _ = try await member.api.alertRules() } == .forbidden)
-    // The simulator has no rule-detail route: its router answers an empty-body 404.
     let ruleID = try #require(rules.first?.id)
-    #expect(await apiErrorCode { _ = try await admin.api.alertRule(id: ruleID) } == .serverTooOld)
+    #expect(try await admin.api.alertRule(id: ruleID).name == rules.first?.name)
+    #expect(await apiErrorCode { _ = try await admin.api.alertRule(id: "nope") } == .notFound)
+    // The toggle (app routes §3.11 #83) answers the rule as it now is.
+    let disabled = try await admin.api.setAlertRule(id: ruleID, enabled: false)
+    #expect(disabled.id == ruleID && !disabled.enabled)
+    #expect(try await admin.api.alertRules().first?.enabled == false)
+    #expect(
+      await apiErrorCode { _ = try await member.api.setAlertRule(id: ruleID, enabled: true) }
+        == .forbidden)
   }
 
   @Test func tasksDetailResultsAndRunsForAnAdmin() async throws {

@@ -119,4 +119,26 @@ import Testing
     let gone = try await serverbee(["users", "delete", id], home: home)
     #expect(gone.stderr == "serverbee: no user '\(id)' (see 'serverbee users')\n")
   }
+
+  @Test func anAdminListsAndTurnsOffAnAlertRule() async throws {
+    let temporary = try TemporaryDirectory()
+    let home = temporary.url.appendingPathComponent("home")
+    let simulator = try await SimulatorProcess(data: temporary.url.appendingPathComponent("data"))
+    defer { simulator.terminate() }
+    _ = try await simulator.control(
+      "POST", "/__simulator/alert-rules", ["id": "rule-1", "name": "High CPU", "rule_type": "cpu"])
+    let login = try await serverbee(
+      ["login", "--server", simulator.url, "--username", "admin", "--password", "admin-password"],
+      home: home)
+    #expect(login.status == 0, "\(login.stderr)")
+    let list = try await serverbee(["alerts", "rules"], home: home)
+    #expect(list.status == 0, "\(list.stderr)")
+    #expect(list.stdout.contains("High CPU") && list.stdout.contains("yes"))
+    let off = try await serverbee(["alerts", "rules", "disable", "rule-1"], home: home)
+    #expect(off.stdout == "Alert rule High CPU is disabled (id rule-1).\n")
+    let json = try await serverbee(["alerts", "rules", "--json"], home: home)
+    #expect(json.stdout.contains(#""enabled":false"#))
+    let missing = try await serverbee(["alerts", "rules", "enable", "nope"], home: home)
+    #expect(missing.stderr == "serverbee: no alert rule 'nope' (see 'serverbee alerts rules')\n")
+  }
 }

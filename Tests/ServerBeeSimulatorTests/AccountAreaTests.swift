@@ -214,4 +214,25 @@ import Testing
       await h.send(.get, "/api/asn/status", bearer: member).text
         == #"{"data":{"installed":false}}"#)
   }
+
+  @Test func anAdminTogglesAnAlertRuleAndAnUnknownOneIsNamed() async throws {
+    let h = try Harness()
+    _ = await h.user("ada")
+    let (_, ada) = await h.login("ada")
+    let token = try #require(ada).access
+    _ = await h.control(
+      .post, "/alert-rules", ["id": "rule-1", "name": "High CPU", "rule_type": "cpu"])
+    let off = await h.send(.put, "/api/alert-rules/rule-1", json: ["enabled": "x"], bearer: token)
+    #expect(off.status == 422)  // a wrong JSON type is axum's plain-text 422
+    let reply = await h.send(
+      .put, "/api/alert-rules/rule-1", raw: Data(#"{"enabled":false}"#.utf8), bearer: token)
+    let rule = try WireJSON.decode(APIResponse<AlertRule>.self, from: reply.body).data
+    #expect(rule.id == "rule-1" && !rule.enabled && rule.ruleTypes == ["cpu"])
+    let list = await h.send(.get, "/api/alert-rules", bearer: token)
+    let rules = try WireJSON.decode(APIResponse<[AlertRule]>.self, from: list.body).data
+    #expect(rules.first?.enabled == false)
+    let missing = await h.send(
+      .put, "/api/alert-rules/nope", raw: Data(#"{"enabled":true}"#.utf8), bearer: token)
+    #expect(missing.status == 404 && missing.message == "Not found: Alert rule nope not found")
+  }
 }

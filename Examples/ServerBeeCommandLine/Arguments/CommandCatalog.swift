@@ -67,12 +67,19 @@ enum CommandCatalog {
         """,
       examples: ["serverbee watch", "serverbee watch --once --json"]),
     CommandSpec(
-      name: "alerts", summary: "recent alert events; one alert's detail",
-      usage: "alerts [--limit N] | alerts show KEY",
-      options: [OptionSpec(name: "limit", valueName: "N", help: "how many events (50)")],
-      positionals: 0...2,
+      name: "alerts", summary: "recent alert events; one alert's detail; alert rules",
+      usage: "alerts [--limit N] | alerts show KEY | alerts rules [enable|disable ID]",
+      options: [
+        OptionSpec(name: "limit", valueName: "N", help: "how many events (50)"),
+        OptionSpec(
+          name: "api-key", valueName: "KEY",
+          help: "for 'rules': an API key, not the session (or $SERVERBEE_API_KEY; with --server)"),
+      ],
+      positionals: 0...3,
       discussion: """
-        Lists GET /api/alert-events, newest first, with each alert's KEY (last column). 'show \
+        Lists GET /api/alert-events, newest first, with each alert's KEY (last column). \
+        'rules' lists the alert rules (admins) and 'rules enable|disable ID' turns one on or \
+        off (PUT /api/alert-rules/{ID}); these work with an API key too. 'show \
         KEY' prints that alert's current cycle (GET /api/alert-events/{KEY}); an alert that \
         re-armed into a new cycle, or whose rule was deleted, is not found under its old key.
         """,

@@ -27,8 +27,10 @@ enum DataCommands {
     switch context.arguments.positionals.first {
     case nil: break
     case "show": return try await AlertCommands.show(context)
+    case "rules": return try await AlertCommands.rules(context)
     case let other?:
-      throw CommandLineError(.usage, "unknown action '\(other)': use 'serverbee alerts show KEY'")
+      throw CommandLineError(
+        .usage, "unknown action '\(other)': use 'serverbee alerts show KEY' or 'alerts rules'")
     }
     let limitText = context.arguments.values["limit"] ?? "50"
     guard let limit = Int(limitText), (1...1000).contains(limit) else {

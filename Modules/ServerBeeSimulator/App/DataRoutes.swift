@@ -303,9 +303,8 @@ extension SimulatorCore {
   }
 
   /// An alert rule as the admin list shows it, in a reduced form (id, name, enabled, one rule of
-  /// the stored type, mode, times); ServerBeeModels has no alert-rule model, the SDK never reads
-  /// rules.
-  private static func alertRule(_ row: Row) -> JSONValue {
+  /// the stored type, mode, times): the members ServerBeeModels' `AlertRule` reads.
+  static func alertRule(_ row: Row) -> JSONValue {
     let created = JSONValue.string(timestamp(row["created_at"].int ?? 0, .zulu).formatted(.zulu))
     return .object([
       ("id", .string(row["id"].text ?? "")), ("name", .string(row["name"].text ?? "")),

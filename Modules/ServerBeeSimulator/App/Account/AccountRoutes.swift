@@ -9,6 +9,8 @@ extension SimulatorCore {
     Route("GET", "api/auth/api-keys", .protected) { try $0.listAPIKeys($1, $2) },
     Route("POST", "api/auth/api-keys", .admin) { try $0.createAPIKey($1, $2) },
     Route("DELETE", "api/auth/api-keys/*", .protected) { try $0.deleteAPIKey($1, $2) },
+    Route("GET", "api/alert-rules/*", .admin) { try $0.alertRuleDetail($1, $2) },
+    Route("PUT", "api/alert-rules/*", .admin) { try $0.updateAlertRule($1, $2) },
     Route("GET", "api/users", .admin) { try $0.listUsers($1, $2) },
     Route("POST", "api/users", .admin) { try $0.createUserRoute($1, $2) },
     Route("PUT", "api/users/*", .admin) { try $0.updateUserRoute($1, $2) },
