@@ -53,6 +53,13 @@ import Testing
     #expect(keys.status == 0, "\(keys.stderr)")
     #expect(keys.stdout.contains("grafana"))
     #expect(!keys.stdout.contains(key))
+    // The read-only data commands run on the key too.
+    for command in [["tasks", "--json"], ["alerts", "--json"], ["alerts", "rules", "--json"]] {
+      let run = try await serverbee(
+        ["--server", simulator.url] + command, home: bot, environment: ["SERVERBEE_API_KEY": key])
+      #expect(run.status == 0, "\(command): \(run.stderr)")
+      #expect(run.stdout.hasPrefix("["), "\(command)")
+    }
     let noServer = try await serverbee(
       ["audit"], home: bot, environment: ["SERVERBEE_API_KEY": key])
     #expect(noServer.status == 64)

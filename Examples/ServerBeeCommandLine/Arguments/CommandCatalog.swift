@@ -73,13 +73,14 @@ enum CommandCatalog {
         OptionSpec(name: "limit", valueName: "N", help: "how many events (50)"),
         OptionSpec(
           name: "api-key", valueName: "KEY",
-          help: "for 'rules': an API key, not the session (or $SERVERBEE_API_KEY; with --server)"),
+          help: "use an API key, not the session (or $SERVERBEE_API_KEY; needs --server)"),
       ],
       positionals: 0...3,
       discussion: """
         Lists GET /api/alert-events, newest first, with each alert's KEY (last column). \
         'rules' lists the alert rules (admins) and 'rules enable|disable ID' turns one on or \
-        off (PUT /api/alert-rules/{ID}); these work with an API key too. 'show \
+        off (PUT /api/alert-rules/{ID}). Every form works with an API key instead of a mobile \
+        session (--api-key or $SERVERBEE_API_KEY, with --server). 'show \
         KEY' prints that alert's current cycle (GET /api/alert-events/{KEY}); an alert that \
         re-armed into a new cycle, or whose rule was deleted, is not found under its old key.
         """,
@@ -174,6 +175,9 @@ enum CommandCatalog {
       name: "tasks", summary: "tasks and their per-target results (admins)",
       usage: "tasks [--type oneshot|scheduled] | tasks results TASK-ID [--run RUN-ID]",
       options: [
+        OptionSpec(
+          name: "api-key", valueName: "KEY",
+          help: "use an API key, not the session (or $SERVERBEE_API_KEY; needs --server)"),
         OptionSpec(name: "type", valueName: "T", help: "only oneshot or scheduled tasks"),
         OptionSpec(name: "run", valueName: "RUN-ID", help: "only the results of this run"),
       ],

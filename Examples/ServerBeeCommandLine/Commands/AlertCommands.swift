@@ -17,9 +17,7 @@ enum AlertCommands {
     } catch let error as ServerBeeModelsError {
       throw CommandLineError(.usage, error.message)
     }
-    let session = try await context.openSession()
-    _ = try await session.requireSignedIn(server: context.server)
-    let api = try session.client.api()
+    let api = try await APICredential.client(context)
     let detail = try await APIRequest.run(
       "Loading the alert", console: context.console,
       notFound:

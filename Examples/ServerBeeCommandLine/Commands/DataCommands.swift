@@ -36,9 +36,7 @@ enum DataCommands {
     guard let limit = Int(limitText), (1...1000).contains(limit) else {
       throw CommandLineError(.usage, "--limit expects a number from 1 to 1000, got '\(limitText)'")
     }
-    let session = try await context.openSession()
-    let identity = try await session.requireSignedIn(server: context.server)
-    let api = ServerBeeAPIClient(server: identity.server, transport: session.api)
+    let api = try await APICredential.client(context)
     let events = try await Spinner.run("Loading alert events", console: context.console) {
       try await api.alertEvents(limit: limit)
     }

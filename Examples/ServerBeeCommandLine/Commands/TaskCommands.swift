@@ -25,9 +25,7 @@ enum TaskCommands {
       }
       type = TaskType(rawValue: text)
     }
-    let session = try await context.openSession()
-    _ = try await session.requireSignedIn(server: context.server)
-    let api = try session.client.api()
+    let api = try await APICredential.client(context)
     let tasks = try await APIRequest.run(
       "Loading tasks", console: context.console, forbidden: adminOnly
     ) { [type] in try await api.tasks(type: type) }
@@ -49,9 +47,7 @@ enum TaskCommands {
     let taskID = positionals[1]
     let runID = context.arguments.values["run"]
     if runID?.isEmpty == true { throw CommandLineError(.usage, "--run needs a run id") }
-    let session = try await context.openSession()
-    _ = try await session.requireSignedIn(server: context.server)
-    let api = try session.client.api()
+    let api = try await APICredential.client(context)
     let rows = try await APIRequest.run(
       "Loading results", console: context.console,
       notFound: "task '\(taskID)' has no run '\(runID ?? "")' (see 'serverbee tasks results "
