@@ -13,16 +13,24 @@ import Testing
       scratch: home.deletingLastPathComponent(), timeout: 120, environment: environment)
   }
 
+  /// `serverbee login` with a password into `home`; the test fails if it does not sign in.
+  private func signIn(
+    _ simulator: SimulatorProcess, _ username: String, _ password: String, home: URL,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) async throws {
+    let login = try await serverbee(
+      ["login", "--server", simulator.url, "--username", username, "--password", password],
+      home: home)
+    #expect(login.status == 0, "\(login.stderr)", sourceLocation: sourceLocation)
+  }
+
   @Test func anAdminMakesAKeyIntoAPrivateFileAndTheKeyAloneReadsTheAuditLog() async throws {
     let temporary = try TemporaryDirectory()
     let home = temporary.url.appendingPathComponent("home")
     let bot = temporary.url.appendingPathComponent("bot")
     let simulator = try await SimulatorProcess(data: temporary.url.appendingPathComponent("data"))
     defer { simulator.terminate() }
-    let login = try await serverbee(
-      ["login", "--server", simulator.url, "--username", "admin", "--password", "admin-password"],
-      home: home)
-    #expect(login.status == 0, "\(login.stderr)")
+    try await signIn(simulator, "admin", "admin-password", home: home)
 
     let keyFile = temporary.url.appendingPathComponent("grafana.key").path
     let created = try await serverbee(
@@ -71,10 +79,7 @@ import Testing
     let home = temporary.url.appendingPathComponent("home")
     let simulator = try await SimulatorProcess(data: temporary.url.appendingPathComponent("data"))
     defer { simulator.terminate() }
-    let login = try await serverbee(
-      ["login", "--server", simulator.url, "--username", "admin", "--password", "admin-password"],
-      home: home)
-    #expect(login.status == 0, "\(login.stderr)")
+    try await signIn(simulator, "admin", "admin-password", home: home)
     let short = try await serverbee(
       ["account", "password", "--old", "admin-password", "--new", "short"], home: home)
     #expect(short.status == 1)
@@ -97,10 +102,7 @@ import Testing
     let other = temporary.url.appendingPathComponent("other")
     let simulator = try await SimulatorProcess(data: temporary.url.appendingPathComponent("data"))
     defer { simulator.terminate() }
-    let login = try await serverbee(
-      ["login", "--server", simulator.url, "--username", "admin", "--password", "admin-password"],
-      home: home)
-    #expect(login.status == 0, "\(login.stderr)")
+    try await signIn(simulator, "admin", "admin-password", home: home)
     let created = try await serverbee(
       ["users", "create", "bob", "--password", "long-enough", "--json"], home: home)
     #expect(created.status == 0, "\(created.stderr)")
@@ -113,10 +115,7 @@ import Testing
     let list = try await serverbee(["users"], home: home)
     #expect(list.stdout.contains("bob") && list.stdout.contains("member"))
 
-    let member = try await serverbee(
-      ["login", "--server", simulator.url, "--username", "bob", "--password", "long-enough"],
-      home: other)
-    #expect(member.status == 0, "\(member.stderr)")
+    try await signIn(simulator, "bob", "long-enough", home: other)
     let refused = try await serverbee(["users"], home: other)
     #expect(refused.status != 0)
     #expect(refused.stderr == "serverbee: only an admin may manage users\n")
@@ -134,10 +133,7 @@ import Testing
     defer { simulator.terminate() }
     _ = try await simulator.control(
       "POST", "/__simulator/alert-rules", ["id": "rule-1", "name": "High CPU", "rule_type": "cpu"])
-    let login = try await serverbee(
-      ["login", "--server", simulator.url, "--username", "admin", "--password", "admin-password"],
-      home: home)
-    #expect(login.status == 0, "\(login.stderr)")
+    try await signIn(simulator, "admin", "admin-password", home: home)
     let list = try await serverbee(["alerts", "rules"], home: home)
     #expect(list.status == 0, "\(list.stderr)")
     #expect(list.stdout.contains("High CPU") && list.stdout.contains("yes"))
