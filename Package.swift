@@ -52,9 +52,7 @@ let package = Package(
     .target(
       name: "ServerBeeModels",
       dependencies: [
-        "ServerBeeCore",
-        "ServerBeeCore",
-        "ServerBeeCore", "ServerBeeCore",
+        "ServerBeeCore"
       ], path: "Modules/ServerBeeModels"),
     // Portable: protocols, value types and the session seam.
     .target(
@@ -102,9 +100,6 @@ let package = Package(
       name: "AuthSession",
       dependencies: [
         "ServerBeeModels", "ServerBeeTransport", "SecureStore",
-        // The default HTTP transport: the native stack on Linux, URLSession elsewhere.
-        .target(name: "ServerBeeSocketTransport", condition: .when(platforms: [.linux])),
-        .target(name: "ServerBeeURLSessionTransport", condition: .when(platforms: applePlatforms)),
       ],
       path: "Modules/AuthSession"),
     .target(

@@ -4,12 +4,6 @@ import ServerBeeCore
 import ServerBeeModels
 public import ServerBeeTransport
 
-#if os(Linux)
-  import ServerBeeSocketTransport
-#else
-  import ServerBeeURLSessionTransport
-#endif
-
 /// The login lifecycle of one ServerBee mobile installation: login and pairing, rotating
 /// refresh, logout with an offline journal, and session recovery.
 ///
@@ -19,7 +13,9 @@ public import ServerBeeTransport
 ///
 /// ```swift
 /// let store = try EncryptedSQLiteCredentialStore(directory: home)
-/// let client = AuthClient(configuration: .init(deviceName: "Build agent"), store: store)
+/// let http = SocketHTTPTransport()  // or URLSessionHTTPTransport()
+/// let client = AuthClient(
+///   configuration: .init(deviceName: "Build agent"), store: store, transport: http)
 /// try await client.restore()
 /// await client.completePendingCleanups()
 /// _ = await client.sweepInterruptedSignIns()  // also after every successful login or pairing
@@ -30,7 +26,7 @@ public import ServerBeeTransport
 /// case .twoFactorRequired: // ask for the TOTP code, then call login again with it
 ///   break
 /// }
-/// let api = AuthorizedHTTPTransport(wrapping: URLSessionHTTPTransport(), client: client)
+/// let api = AuthorizedHTTPTransport(wrapping: http, client: client)
 /// ```
 ///
 /// ### Rules it keeps (wire contract v1 §2, wire contract v2 §2)
@@ -151,8 +147,9 @@ public actor AuthClient: SessionContext {
   /// Test hook: called whenever a caller joins a refresh already in flight.
   var refreshJoinObserver: (@Sendable () -> Void)?
 
-  /// Creates a client with live dependencies: the system clock and randomness, and a
-  /// `URLSessionHTTPTransport` unless another transport is given.
+  /// Creates a client with the system clock and randomness over the transport you give (the
+  /// facade, `ServerBeeClient`, passes the platform's; DESIGN §2: only the facade and
+  /// executables wire live parts).
   ///
   /// The client reads nothing until ``restore()`` (or the first operation).
   /// - Parameters:
@@ -161,7 +158,7 @@ public actor AuthClient: SessionContext {
   ///   - transport: The HTTP transport for auth requests (no bearer decorator).
   public init(
     configuration: Configuration, store: any CredentialStore,
-    transport: any HTTPTransport = AuthClient.platformHTTPTransport()
+    transport: any HTTPTransport
   ) {
     self.init(
       configuration: configuration, store: store, transport: transport, clock: ContinuousClock(),
@@ -192,17 +189,6 @@ public actor AuthClient: SessionContext {
     self.now = now
     self.randomBytes = randomBytes
     self.makeUUID = makeUUID
-  }
-
-  /// The default HTTP client: the native `SocketHTTPTransport` on Linux (bounded, one trust
-  /// model with the WebSocket), URLSession elsewhere; 30 s per request.
-  /// - Returns: A new transport.
-  public static func platformHTTPTransport() -> any HTTPTransport {
-    #if os(Linux)
-      SocketHTTPTransport()
-    #else
-      URLSessionHTTPTransport()
-    #endif
   }
 
   deinit {

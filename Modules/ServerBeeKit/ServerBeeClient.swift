@@ -8,12 +8,6 @@ public import ServerBeeAPI
 public import ServerBeeModels
 public import ServerBeeTransport
 
-#if os(Linux)
-  import ServerBeeSocketTransport
-#else
-  import ServerBeeURLSessionTransport
-#endif
-
 /// The one entry point: a signed-in ServerBee client with its store, auth, REST API and live
 /// fleet wired with the live defaults.
 ///
@@ -33,8 +27,8 @@ public import ServerBeeTransport
 ///
 /// Everything underneath stays reachable for what the facade does not cover: ``auth`` is the
 /// `AuthClient` (recovery, pending clean-ups, state changes), ``api()`` the typed REST client,
-/// ``LiveFleet/stream`` the stream client. Tests construct it with fakes through the package
-/// initialiser that takes every seam.
+/// ``LiveFleet/stream`` the stream client. Every seam is public: pass ``Transports`` and a
+/// ``PushPlatform`` to ``init(store:configuration:transports:push:)`` (fakes in tests).
 public final class ServerBeeClient: Sendable {
   /// Settings with sensible defaults.
   public struct Configuration: Sendable, Hashable {
@@ -50,6 +44,9 @@ public final class ServerBeeClient: Sendable {
     /// token already stored, or makes one here that a relay learns only when the device
     /// listens. See `LocalRelayDeviceTokenProvider`.
     public var localRelayURL: URL?
+    /// The APNs environment of this build's device token (Apple platforms): `.sandbox` for a
+    /// debug build, `.production` (the default) for TestFlight and the App Store.
+    public var apnsEnvironment: PushEnvironment
 
     /// Creates a configuration.
     /// - Parameters:
@@ -57,14 +54,16 @@ public final class ServerBeeClient: Sendable {
     ///   - requestTimeout: The HTTP request timeout; 15 s by default.
     ///   - tls: What TLS connections trust; the system store by default.
     ///   - localRelayURL: The relay that issues the local device token; none by default.
+    ///   - apnsEnvironment: The APNs environment; production by default.
     public init(
       deviceName: String, requestTimeout: Duration = .seconds(15), tls: TLSTrust = TLSTrust(),
-      localRelayURL: URL? = nil
+      localRelayURL: URL? = nil, apnsEnvironment: PushEnvironment = .production
     ) {
       self.deviceName = deviceName
       self.requestTimeout = requestTimeout
       self.tls = tls
       self.localRelayURL = localRelayURL
+      self.apnsEnvironment = apnsEnvironment
     }
   }
 
@@ -81,6 +80,8 @@ public final class ServerBeeClient: Sendable {
   /// The credential store (app-private and extension-shared groups).
   public let store: any CredentialStore
   private let webSocket: any WebSocketTransport
+  /// Where the app delegate's APNs token goes, when push is APNs.
+  private let remoteTokens: RemoteNotificationsDeviceTokenProvider?
 
   /// A client whose credentials live in the encrypted store in `home` (created when missing,
   /// key file `0600`).
@@ -94,42 +95,38 @@ public final class ServerBeeClient: Sendable {
       configuration: Configuration(deviceName: deviceName))
   }
 
-  /// A client over any credential store (the Keychain store on Apple platforms).
+  /// A client over any credential store (the Keychain store on Apple platforms), with the
+  /// platform's transports and push seams unless you pass your own.
+  ///
+  /// On Linux HTTP and the live stream run on the native stack under `Configuration.tls`, and
+  /// the device is a local device of a `serverbee-relay` (``PushPlatform/localRelayDevice``).
+  /// On Apple platforms they are URLSession, the `UNUserNotificationCenter` permission and the
+  /// APNs token: hand the app delegate's callbacks over (the four lines the app needs):
+  ///
+  /// ```swift
+  /// func application(_: UIApplication, didRegisterForRemoteNotificationsWithDeviceToken token: Data) {
+  ///   client.deliverDeviceToken(token)
+  /// }
+  /// func application(_: UIApplication, didFailToRegisterForRemoteNotificationsWithError error: any Error) {
+  ///   client.failDeviceTokenRegistration(error)
+  /// }
+  /// ```
   /// - Parameters:
   ///   - store: Where credentials live.
   ///   - configuration: The settings.
-  ///
-  /// On Linux HTTP and the live stream run on the native stack (`SocketHTTPTransport`,
-  /// `SocketWebSocketTransport`) under `Configuration.tls`; on Apple platforms they are
-  /// URLSession (`URLSessionHTTPTransport`, `URLSessionWebSocketTransport`), which use the
-  /// system's trust settings.
-  public convenience init(store: any CredentialStore, configuration: Configuration) {
-    #if os(Linux)
-      let http: any HTTPTransport = SocketHTTPTransport(
-        configuration: .init(timeout: configuration.requestTimeout, tls: configuration.tls))
-      let webSocket: any WebSocketTransport = SocketWebSocketTransport(
-        configuration: .init(tls: configuration.tls))
-    #else
-      let http: any HTTPTransport = URLSessionHTTPTransport(
-        configuration: .init(timeout: configuration.requestTimeout))
-      let webSocket: any WebSocketTransport = URLSessionWebSocketTransport()
-    #endif
-    self.init(store: store, configuration: configuration, http: http, webSocket: webSocket)
-  }
-
-  /// Every seam: the store, both transports and the push permission and device-token seams
-  /// (fakes in tests). By default the device is a local device of a `serverbee-relay`: a token
-  /// the relay of `Configuration.localRelayURL` issues (or, without one, the stored token or one
-  /// made here), kept in the store, and notifications always allowed.
-  package init(
-    store: any CredentialStore, configuration: Configuration, http: any HTTPTransport,
-    webSocket: any WebSocketTransport,
-    pushAuthorization: any PushAuthorization = AlwaysAuthorizedPushAuthorization(),
-    deviceTokens: (any PushDeviceTokenProvider)? = nil
+  ///   - transports: HTTP and WebSocket; ``Transports/platformDefault(_:)`` when `nil`.
+  ///   - push: The permission and token seams; ``PushPlatform/platformDefault(_:)`` when `nil`.
+  public init(
+    store: any CredentialStore, configuration: Configuration, transports: Transports? = nil,
+    push: PushPlatform? = nil
   ) {
+    let transports = transports ?? .platformDefault(configuration)
+    let push = push ?? .platformDefault(configuration)
+    let http = transports.http
     self.http = http
-    self.webSocket = webSocket
+    self.webSocket = transports.webSocket
     self.store = store
+    self.remoteTokens = push.remoteTokens
     // What a login change must remove goes in the same store write as the login itself.
     let auth = AuthClient(
       configuration: .init(
@@ -138,22 +135,23 @@ public final class ServerBeeClient: Sendable {
       store: store, transport: http)
     self.auth = auth
     let authorized = AuthorizedHTTPTransport(wrapping: http, client: auth)
+    let (authorization, deviceTokens) = push.make(store, configuration, http)
     notifications = NotificationPreferencesClient(
-      transport: authorized, session: auth, store: store, authorization: pushAuthorization,
-      deviceTokens: deviceTokens ?? Self.localRelayTokens(store: store, configuration, http))
+      transport: authorized, session: auth, store: store, authorization: authorization,
+      deviceTokens: deviceTokens)
     taps = TapRouter(session: auth, store: store, transport: authorized)
   }
 
-  /// The local relay device's token provider: issued by the configured relay, or else the
-  /// stored token (or one made here).
-  private static func localRelayTokens(
-    store: any CredentialStore, _ configuration: Configuration, _ http: any HTTPTransport
-  ) -> LocalRelayDeviceTokenProvider {
-    guard let relay = configuration.localRelayURL else {
-      return LocalRelayDeviceTokenProvider(store: store)
-    }
-    return LocalRelayDeviceTokenProvider(store: store, relay: relay, transport: http)
-  }
+  /// Hands the APNs token from the app delegate's
+  /// `didRegisterForRemoteNotificationsWithDeviceToken` to the waiting registration. Does
+  /// nothing when the client's push platform is not ``PushPlatform/remoteNotifications(_:authorization:)``.
+  /// - Parameter token: The token bytes.
+  public func deliverDeviceToken(_ token: Data) { remoteTokens?.deliver(token) }
+
+  /// Hands the app delegate's `didFailToRegisterForRemoteNotificationsWithError` to the waiting
+  /// registration (it fails with that error and shows in `notifications.state`).
+  /// - Parameter error: The platform's error.
+  public func failDeviceTokenRegistration(_ error: any Error) { remoteTokens?.fail(error) }
 
   /// A test-push tracker for this login (see ``notifications`` for when a test may be sent).
   /// - Returns: A tracker over the signed-in session.

@@ -29,7 +29,7 @@ final class LiveFleetHarness: Sendable {
     serverIDs = try simulator.createServers(count: servers)
     auth = AuthClient(
       configuration: .init(deviceName: "live-it", refreshesProactively: false),
-      store: InMemoryCredentialStore())
+      store: InMemoryCredentialStore(), transport: SocketHTTPTransport())
     let outcome = try await auth.login(
       server: baseURL.absoluteString, username: "admin", password: "correct horse")
     guard case .signedIn = outcome else { throw HarnessError("login did not sign in") }

@@ -66,8 +66,9 @@ private struct V1TokenAnswers: HTTPTransport {
     -> ClientSession
   {
     let client = ServerBeeClient(
-      store: store, configuration: .init(deviceName: "test CLI"), http: transport,
-      webSocket: SocketWebSocketTransport())
+      store: store, configuration: .init(deviceName: "test CLI"),
+      transports: .init(http: transport, webSocket: SocketWebSocketTransport()),
+      push: .localRelayDevice)
     return ClientSession(
       home: URL(fileURLWithPath: "/nonexistent"), client: client, auth: client.auth,
       http: client.http, api: client.authorizedHTTP,

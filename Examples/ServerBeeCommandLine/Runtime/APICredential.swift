@@ -1,6 +1,6 @@
-import AuthSession
 import Foundation
 import ServerBeeAPI
+import ServerBeeKit
 import ServerBeeModels
 import ServerBeeTransport
 
@@ -30,8 +30,11 @@ enum APICredential {
         throw CommandLineError(
           .usage, "the API key is not usable: it is 1 to 512 visible ASCII characters")
       }
-      return ServerBeeAPIClient(
-        server: server, apiKey: key, transport: AuthClient.platformHTTPTransport())
+      // The platform's HTTP under the same trust as a session (`SERVERBEE_CA_FILE`).
+      let http = ServerBeeClient.Transports.platformDefault(
+        .init(deviceName: "serverbee", tls: ClientSession.tlsTrust())
+      ).http
+      return ServerBeeAPIClient(server: server, apiKey: key, transport: http)
     }
     let session = try await context.openSession()
     let identity = try await session.requireSignedIn(server: context.server)

@@ -31,21 +31,26 @@ struct ClientSession: Sendable {
   /// - Throws: `SecureStoreError` or `AuthSessionError` when the store cannot be used.
   static func open(home: URL, console: Console, relay: URL? = nil) throws -> ClientSession {
     let user = ProcessInfo.processInfo.environment["USER"].flatMap { $0.isEmpty ? nil : $0 }
-    // A private CA or a self-signed server: `SERVERBEE_CA_FILE` (PEM) is trusted for HTTP and
-    // the live stream alike, next to the system store.
-    var tls = TLSTrust()
-    if let file = ProcessInfo.processInfo.environment["SERVERBEE_CA_FILE"], !file.isEmpty {
-      tls = TLSTrust(additionalCAFile: URL(fileURLWithPath: file))
-    }
     let client = ServerBeeClient(
       store: try EncryptedSQLiteCredentialStore(directory: home),
       configuration: .init(
         deviceName: deviceName(
           host: ProcessInfo.processInfo.hostName, user: user ?? NSUserName(), home: home),
-        tls: tls, localRelayURL: relay))
+        tls: tlsTrust(), localRelayURL: relay),
+      // The command line is a local relay device on every platform (it has no app delegate).
+      push: .localRelayDevice)
     return ClientSession(
       home: home, client: client, auth: client.auth, http: client.http,
       api: client.authorizedHTTP, console: console)
+  }
+
+  /// What TLS trusts: the system store, plus `SERVERBEE_CA_FILE` (PEM) for a private CA or a
+  /// self-signed server, for HTTP and the live stream alike.
+  /// - Returns: The trust settings.
+  static func tlsTrust() -> TLSTrust {
+    guard let file = ProcessInfo.processInfo.environment["SERVERBEE_CA_FILE"], !file.isEmpty
+    else { return TLSTrust() }
+    return TLSTrust(additionalCAFile: URL(fileURLWithPath: file))
   }
 
   /// The device name shown in the account's device list: the host, the user and a short id of
