@@ -1,13 +1,16 @@
 import Foundation
-import SecureStore
 import ServerBeeModels
 import ServerBeeTestSupport
 import Testing
+
+@testable import SecureStore
 
 /// The two stores that run everywhere; every contract test runs against both.
 enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
   case inMemory
   case encryptedSQLite
+  /// `KeychainCredentialStore`'s rules over a fake Keychain (`FakeKeychainItems`).
+  case keychainLogic
 
   var testDescription: String { rawValue }
 }
@@ -37,6 +40,10 @@ final class StoreFixture {
     case .encryptedSQLite:
       store = try EncryptedSQLiteCredentialStore(
         directory: directory.url.appendingPathComponent("store", isDirectory: true))
+    case .keychainLogic:
+      store = KeychainItemStore(
+        service: "dev.serverbee.tests", sharedAccessGroup: "TEAM.dev.serverbee.shared",
+        appAccessGroup: nil, items: FakeKeychainItems())
     }
   }
 }
