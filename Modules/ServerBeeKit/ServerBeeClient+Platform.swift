@@ -63,7 +63,7 @@ extension ServerBeeClient {
   ///
   /// - ``localRelayDevice`` (the default on Linux): a local device of a `serverbee-relay` —
   ///   always allowed, its token issued by `Configuration.localRelayURL` (or the stored one).
-  /// - ``remoteNotifications(_:)`` (the default on Apple platforms): the
+  /// - ``remoteNotifications(_:authorization:)`` (the default on Apple platforms): the
   ///   `UNUserNotificationCenter` permission and the APNs token the app delegate hands over
   ///   (``ServerBeeClient/deliverDeviceToken(_:)``).
   /// - ``custom(authorization:deviceTokens:)``: your own seams, for example fakes in tests.
