@@ -19,6 +19,11 @@ import Testing
     #expect(result.stdout.hasPrefix("serverbee: a ServerBee mobile client for the terminal"))
     #expect(result.stdout.contains("  demo "))
     #expect(result.stderr.isEmpty)
+    // The commands that take an API key instead of a session are named in one place.
+    #expect(
+      result.stdout.contains(
+        "SERVERBEE_API_KEY  an API key instead of a session, with --server, for: alerts, "
+          + "account, users, audit, tasks"))
   }
 
   @Test(arguments: [

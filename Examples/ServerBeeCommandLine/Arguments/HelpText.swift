@@ -19,6 +19,9 @@ enum HelpText {
       "  SERVERBEE_HOME     the state directory (when --home is not given)",
       "  SERVERBEE_CA_FILE  a PEM CA to trust as well (private CA or self-signed server)",
       "  SERVERBEE_RELAY    the serverbee-relay of this device (when --relay is not given)",
+      "  SERVERBEE_API_KEY  an API key instead of a session, with --server, for: "
+        + CommandCatalog.commands.filter { $0.options.contains { $0.name == "api-key" } }
+        .map(\.name).joined(separator: ", "),
     ]
     lines += [
       "", "Start with 'serverbee demo'. 'serverbee COMMAND --help' describes one command.",
