@@ -10,6 +10,7 @@ struct PushSetupAPI: Sendable {
   static let settingsPath = "/api/mobile/push/settings"
   static let registerPath = "/api/mobile/push/encrypted-register"
   static let testPath = "/api/mobile/push/test"
+  static let legacyRegisterPath = "/api/mobile/push/register"
 
   func settings(server: ServerURL) async throws -> PushSetupResponse {
     try await exchange(HTTPRequest(method: .get, url: server.endpoint(Self.settingsPath)))
@@ -32,6 +33,13 @@ struct PushSetupAPI: Sendable {
   func testStatus(eventID: String, server: ServerURL) async throws -> TestPushResponse {
     try await exchange(
       HTTPRequest(method: .get, url: server.endpoint(Self.testPath + "/" + eventID.lowercased())))
+  }
+
+  /// `POST /api/mobile/push/register {"device_token"}` (wire contract v1 §2.10): `"ok"`.
+  func legacyRegister(deviceToken: String, server: ServerURL) async throws {
+    let _: String = try await exchange(
+      try Self.jsonRequest(
+        .post, server.endpoint(Self.legacyRegisterPath), ["device_token": deviceToken]))
   }
 
   private static func jsonRequest(_ method: HTTPMethod, _ url: URL, _ body: some Encodable)
