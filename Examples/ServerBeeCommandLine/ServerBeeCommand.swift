@@ -75,6 +75,7 @@ public enum ServerBeeCommand {
     case "account": try await AccountCommands.account(context)
     case "audit": try await AccountCommands.audit(context)
     case "users": try await UserCommands.run(context)
+    case "channels": try await ChannelCommands.run(context)
     default: throw CommandLineError(.usage, "unknown command '\(name)'")
     }
   }

@@ -23,7 +23,7 @@ import Testing
     #expect(
       result.stdout.contains(
         "SERVERBEE_API_KEY  an API key instead of a session, with --server, for: alerts, "
-          + "account, users, audit, tasks"))
+          + "account, users, channels, audit, tasks"))
   }
 
   @Test(arguments: [

@@ -71,9 +71,7 @@ enum CommandCatalog {
       usage: "alerts [--limit N] | alerts show KEY | alerts rules [enable|disable ID]",
       options: [
         OptionSpec(name: "limit", valueName: "N", help: "how many events (50)"),
-        OptionSpec(
-          name: "api-key", valueName: "KEY",
-          help: "use an API key, not the session (or $SERVERBEE_API_KEY; needs --server)"),
+        .apiKey,
       ],
       positionals: 0...3,
       discussion: """
@@ -107,9 +105,7 @@ enum CommandCatalog {
         OptionSpec(name: "old", valueName: "PW", help: "the current password (else asked)"),
         OptionSpec(name: "new", valueName: "PW", help: "the new password, 8+ characters"),
         OptionSpec(name: "output", valueName: "FILE", help: "new file for a created key (0600)"),
-        OptionSpec(
-          name: "api-key", valueName: "KEY",
-          help: "use an API key, not the session (or $SERVERBEE_API_KEY; needs --server)"),
+        .apiKey,
       ],
       positionals: 1...3,
       discussion: """
@@ -134,9 +130,7 @@ enum CommandCatalog {
         OptionSpec(name: "role", valueName: "R", help: "admin or member (member)"),
         OptionSpec(
           name: "password", valueName: "PW", help: "the password (else asked without echo)"),
-        OptionSpec(
-          name: "api-key", valueName: "KEY",
-          help: "use an API key, not the session (or $SERVERBEE_API_KEY; needs --server)"),
+        .apiKey,
       ],
       positionals: 0...3,
       discussion: """
@@ -151,6 +145,22 @@ enum CommandCatalog {
         "serverbee users set-role 5f0c… admin", "serverbee users delete 5f0c…",
       ]),
     CommandSpec(
+      name: "channels", summary: "alert notification channels; enable, disable, test (admins)",
+      usage: "channels | channels enable|disable|test ID",
+      options: [.apiKey],
+      positionals: 0...2,
+      discussion: """
+        Lists GET /api/notifications (name, type, on, id), never a channel's configuration, \
+        which holds its secrets. 'enable|disable ID' turns one on or off (the server checks its \
+        configuration again); 'test ID' sends a synthetic alert through it, even a disabled \
+        one, and a delivery failure is the channel's own error (HTTP 502). Admins only. Works \
+        with an API key instead of a mobile session (--api-key or $SERVERBEE_API_KEY, with \
+        --server).
+        """,
+      examples: [
+        "serverbee channels", "serverbee channels disable 3c1e…", "serverbee channels test 3c1e…",
+      ]),
+    CommandSpec(
       name: "audit", summary: "the audit log, newest first (admins)",
       usage: "audit [--limit N] [--offset N] [--action A] [--user ID]",
       options: [
@@ -158,9 +168,7 @@ enum CommandCatalog {
         OptionSpec(name: "offset", valueName: "N", help: "entries to skip (0)"),
         OptionSpec(name: "action", valueName: "A", help: "only this action, e.g. user.create"),
         OptionSpec(name: "user", valueName: "ID", help: "only this user id"),
-        OptionSpec(
-          name: "api-key", valueName: "KEY",
-          help: "use an API key, not the session (or $SERVERBEE_API_KEY; needs --server)"),
+        .apiKey,
       ],
       discussion: """
         Lists GET /api/audit-logs: time, user, action, address and detail, and which entries \
@@ -175,9 +183,7 @@ enum CommandCatalog {
       name: "tasks", summary: "tasks and their per-target results (admins)",
       usage: "tasks [--type oneshot|scheduled] | tasks results TASK-ID [--run RUN-ID]",
       options: [
-        OptionSpec(
-          name: "api-key", valueName: "KEY",
-          help: "use an API key, not the session (or $SERVERBEE_API_KEY; needs --server)"),
+        .apiKey,
         OptionSpec(name: "type", valueName: "T", help: "only oneshot or scheduled tasks"),
         OptionSpec(name: "run", valueName: "RUN-ID", help: "only the results of this run"),
       ],

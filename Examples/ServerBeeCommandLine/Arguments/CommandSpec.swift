@@ -9,6 +9,12 @@ struct OptionSpec: Sendable, Hashable {
 
   /// Whether the option takes a value.
   var takesValue: Bool { valueName != nil }
+
+  /// `--api-key KEY`: the commands that work without a mobile session declare it (the
+  /// top-level help lists them; `APICredential` reads it).
+  static let apiKey = OptionSpec(
+    name: "api-key", valueName: "KEY",
+    help: "use an API key, not the session (or $SERVERBEE_API_KEY; needs --server)")
 }
 
 /// What a subcommand accepts and how its help text reads.

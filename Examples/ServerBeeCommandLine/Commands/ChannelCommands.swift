@@ -1,0 +1,91 @@
+import ServerBeeAPI
+import ServerBeeKit
+import ServerBeeModels
+
+/// `serverbee channels [enable|disable|test ID]` (admins): the alert notification channels.
+///
+/// A channel's configuration holds secrets (bot tokens, device keys, an APNs private key), so
+/// neither the table nor `--json` ever shows it: `--json` writes each channel without
+/// `config_json`.
+enum ChannelCommands {
+  static func run(_ context: CommandContext) async throws {
+    let positionals = context.arguments.positionals
+    let console = context.console
+    let api = try await APICredential.client(context)
+    let forbidden = "only an admin may see or change notification channels"
+    switch (positionals.first, positionals.count) {
+    case (nil, _):
+      let channels = try await APIRequest.run(
+        "Loading notification channels", console: console, forbidden: forbidden
+      ) { try await api.notificationChannels() }
+      let sorted = channels.sorted { ($0.name, $0.id) < ($1.name, $1.id) }
+      if console.json {
+        console.json(try WireJSON.encode(sorted.map(ChannelSummary.init)))
+      } else if sorted.isEmpty {
+        console.line("No notification channels.")
+      } else {
+        var table = TextTable(columns: [.left("CHANNEL"), .left("TYPE"), .left("ON"), .left("ID")])
+        for channel in sorted {
+          table.append([
+            channel.name, channel.notifyType.rawValue, channel.enabled ? "yes" : "no", channel.id,
+          ])
+        }
+        console.line(table.render())
+      }
+    case (let action?, 2) where action == "enable" || action == "disable":
+      let id = positionals[1]
+      let channel = try await APIRequest.run(
+        action == "enable" ? "Enabling the channel" : "Disabling the channel", console: console,
+        notFound: "no notification channel '\(id)' (see 'serverbee channels')",
+        forbidden: forbidden
+      ) { try await api.setNotificationChannel(id: id, enabled: action == "enable") }
+      if console.json {
+        console.json(try WireJSON.encode(ChannelSummary(channel)))
+      } else {
+        console.line(
+          TerminalText.safe(
+            "Channel \(channel.name) is \(channel.enabled ? "enabled" : "disabled") "
+              + "(id \(channel.id))."))
+      }
+    case ("test", 2):
+      let id = positionals[1]
+      try await APIRequest.run(
+        "Sending a test through the channel", console: console,
+        notFound: "no notification channel '\(id)' (see 'serverbee channels')",
+        forbidden: forbidden
+      ) { try await api.testNotificationChannel(id: id) }
+      if console.json {
+        console.json(try WireJSON.encode(["sent": true]))
+      } else {
+        console.line("Test notification sent through channel \(TerminalText.safe(id)).")
+      }
+    default:
+      throw CommandLineError(
+        .usage, "use 'serverbee channels' or 'serverbee channels enable|disable|test ID'")
+    }
+  }
+
+  /// A channel without its configuration (`config_json` holds secrets), in wire key order.
+  struct ChannelSummary: Encodable {
+    var id: String
+    var name: String
+    var notifyType: String
+    var enabled: Bool
+    var createdAt: RFC3339Timestamp
+
+    init(_ channel: NotificationChannel) {
+      id = channel.id
+      name = channel.name
+      notifyType = channel.notifyType.rawValue
+      enabled = channel.enabled
+      createdAt = channel.createdAt
+    }
+
+    enum CodingKeys: String, CodingKey {
+      case id, name
+      case notifyType = "notify_type"
+      case enabled
+      case createdAt = "created_at"
+    }
+  }
+}
