@@ -2,7 +2,7 @@ import Foundation
 import ServerBeeTestSupport
 import Testing
 
-@testable import ServerBeeCommandLine
+@testable import ServerBeeQR
 
 /// Every test renders PNG files, decodes them with `zbarimg` and expects the exact payload back.
 @Suite struct QRZBarRoundTripTests {
