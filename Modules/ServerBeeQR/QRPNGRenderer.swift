@@ -3,8 +3,8 @@ import ServerBeeCore
 /// Draws a ``QRCode`` as a 1-bit grayscale PNG file: black modules on white.
 ///
 /// Each module becomes a `scale`×`scale` square, and a white quiet zone (4 modules by default)
-/// surrounds the symbol. Tests decode these files with `zbarimg`; the simulator answers one
-/// (base64) for the two-factor setup route.
+/// surrounds the symbol. Tests decode these files with `zbarimg`; the two-factor setup route of
+/// the simulator is meant to answer one in base64 (``base64PNG(text:level:)``).
 ///
 /// ```swift
 /// let png = try QRPNGRenderer(scale: 8).render(try QRCode(text: payload))
