@@ -78,6 +78,10 @@ let package = Package(
         "ServerBeeModels", "ServerBeeTransport", "ServerBeeSocketTransport", "COpenSSL",
       ],
       path: "Modules/ServerBeeServerKit"),
+    // Package-level: the QR code encoder (byte mode, versions 1-40) and its terminal and PNG
+    // renderers, for the command line and the simulator. Not a product.
+    .target(
+      name: "ServerBeeQR", dependencies: ["ServerBeeCore", "CZlib"], path: "Modules/ServerBeeQR"),
     // Package-level: the one AES-256-GCM (OpenSSL on Linux, CryptoKit on Apple platforms).
     .target(
       name: "ServerBeeCrypto",
@@ -164,7 +168,7 @@ let package = Package(
         "ServerBeeModels", "ServerBeeTransport", "SecureStore", "AuthSession", "RealtimeStream",
         "ServerBeeAPI", "ServerBeeKit", "NotificationPreferences", "PushEnvelopeCrypto",
         "DeepLinkValidation", "ServerBeeSimulator", "ServerBeeRelay", "ServerBeeSocketTransport",
-        "CZlib",
+        "ServerBeeQR",
       ],
       path: "Examples/ServerBeeCommandLine"),
     .executableTarget(
@@ -320,9 +324,16 @@ let package = Package(
         "PushEnvelopeCrypto", "ServerBeeSimulator", "ServerBeeRelay", "ServerBeeTestSupport",
       ],
       path: "Tests/DeepLinkValidationIntegrationTests"),
+    // The QR encoder; its round-trip tests decode every rendering with zbarimg (zbar-tools).
+    .testTarget(
+      name: "ServerBeeQRTests",
+      dependencies: ["ServerBeeQR", "ServerBeeCore", "CZlib", "ServerBeeTestSupport"],
+      path: "Tests/ServerBeeQRTests"),
     .testTarget(
       name: "ServerBeeCommandLineTests",
-      dependencies: ["ServerBeeCommandLine", "ServerBeeSocketTransport", "ServerBeeTestSupport"],
+      dependencies: [
+        "ServerBeeCommandLine", "ServerBeeQR", "ServerBeeSocketTransport", "ServerBeeTestSupport",
+      ],
       path: "Tests/ServerBeeCommandLineTests"),
     .testTarget(
       name: "ServerBeeSimulatorTests",

@@ -1,7 +1,7 @@
-import ServerBeeModels
+import ServerBeeCore
 import Testing
 
-@testable import ServerBeeCommandLine
+@testable import ServerBeeQR
 
 @Suite struct QRCodeTests {
   /// Byte-mode capacities of ISO/IEC 18004 Table 7 at a few versions, including both sides of
@@ -40,10 +40,10 @@ import Testing
   @Test(arguments: [(QRErrorCorrectionLevel.low, 2953), (.high, 1273)])
   func tooLargePayloadThrowsWithoutEchoingIt(level: QRErrorCorrectionLevel, limit: Int) throws {
     let payload = QRTestPayloads.ascii(count: limit + 1)
-    let error = try #require(throws: CommandLineError.self) {
+    let error = try #require(throws: ServerBeeQRError.self) {
       try QRCode(bytes: payload, level: level)
     }
-    #expect(error.code == .qrPayloadTooLarge)
+    #expect(error.code == .payloadTooLarge)
     #expect(error.message.contains("\(limit)"))
     #expect(!error.message.contains(String(decoding: payload.prefix(16), as: UTF8.self)))
   }

@@ -2,7 +2,12 @@
 ///
 /// Higher levels spend more codewords on error correction, so the same payload needs a larger
 /// version. `.medium` is the usual default for screens.
-enum QRErrorCorrectionLevel: CaseIterable, Sendable, Hashable, CustomStringConvertible {
+///
+/// ```swift
+/// let sturdy = try QRCode(text: payload, level: .quartile)
+/// print(sturdy.level)  // "Q"
+/// ```
+package enum QRErrorCorrectionLevel: CaseIterable, Sendable, Hashable, CustomStringConvertible {
   /// About 7 % of the codewords can be restored.
   case low
   /// About 15 % of the codewords can be restored.
@@ -33,7 +38,7 @@ enum QRErrorCorrectionLevel: CaseIterable, Sendable, Hashable, CustomStringConve
   }
 
   /// The level's letter: `L`, `M`, `Q` or `H`.
-  var description: String {
+  package var description: String {
     switch self {
     case .low: "L"
     case .medium: "M"

@@ -1,5 +1,5 @@
 import CZlib
-import ServerBeeModels
+import ServerBeeCore
 
 /// Writes 1-bit grayscale PNG images (PNG specification, ISO/IEC 15948).
 ///
@@ -15,13 +15,17 @@ enum PNGWriter {
   ///   - height: Rows, 1...``maximumDimension``.
   ///   - isBlack: Whether the pixel at `row`, `column` is black (otherwise white).
   /// - Returns: The bytes of the file.
-  /// - Throws: ``CommandLineError`` `.qrRenderingFailed` for a bad size or a zlib failure.
+  /// - Throws: ``ServerBeeQRError`` with code `.renderingFailed` for a bad size or a zlib
+  ///   failure.
   static func blackAndWhite(
     width: Int, height: Int, isBlack: (_ row: Int, _ column: Int) -> Bool
-  ) throws(CommandLineError) -> [UInt8] {
+  ) throws(ServerBeeQRError) -> [UInt8] {
     let range = 1...maximumDimension
     guard range.contains(width), range.contains(height) else {
-      throw CommandLineError(.qrRenderingFailed, "image size \(width)×\(height) is out of range")
+      throw ServerBeeQRError(
+        .renderingFailed,
+        "a PNG image of \(width)×\(height) pixels is out of range: each side must be "
+          + "1...\(maximumDimension)")
     }
     let rowBytes = (width + 7) / 8
     var raw = [UInt8](repeating: 0, count: (rowBytes + 1) * height)
@@ -43,7 +47,7 @@ enum PNGWriter {
   }
 
   /// One zlib stream (RFC 1950) of `bytes` at the best compression.
-  private static func deflate(_ bytes: [UInt8]) throws(CommandLineError) -> [UInt8] {
+  private static func deflate(_ bytes: [UInt8]) throws(ServerBeeQRError) -> [UInt8] {
     var capacity = compressBound(uLong(bytes.count))
     var output = [UInt8](repeating: 0, count: Int(capacity))
     let status = output.withUnsafeMutableBufferPointer { target in
@@ -54,7 +58,8 @@ enum PNGWriter {
       }
     }
     guard status == Z_OK else {
-      throw CommandLineError(.qrRenderingFailed, "zlib compress2 failed with status \(status)")
+      throw ServerBeeQRError(
+        .renderingFailed, "zlib could not compress the PNG image data (compress2 status \(status))")
     }
     return Array(output.prefix(Int(capacity)))
   }

@@ -1,13 +1,16 @@
-import ServerBeeModels
+import ServerBeeCore
 
 /// A QR code symbol (ISO/IEC 18004 Model 2) holding bytes in byte mode.
 ///
 /// The encoder picks the smallest version (1...40) that holds the payload at the requested
 /// error-correction level, adds Reed–Solomon codewords per block, interleaves the blocks, draws
 /// the function patterns, and keeps the data mask with the lowest penalty unless one is forced.
-/// The payload is never put in an error message: the pairing payload carries a secret code.
+/// The payload is never put in an error message: a pairing payload or an `otpauth://` URL
+/// carries a secret.
 ///
 /// ```swift
+/// import ServerBeeQR
+///
 /// let code = try QRCode(text: pairingJSON)  // level M by default
 /// print(QRTerminalRenderer().render(code))
 /// let png = try QRPNGRenderer(scale: 8).render(code)
@@ -17,28 +20,28 @@ import ServerBeeModels
 /// - ``init(bytes:level:mask:)``, ``init(text:level:mask:)``
 /// - ``version``, ``level``, ``mask``, ``size``, ``isDark(row:column:)``
 /// - ``maximumPayloadLength(level:version:)``
-struct QRCode: Sendable, Equatable {
+package struct QRCode: Sendable, Equatable {
   /// The symbol version, 1...40; the side is `17 + 4 * version` modules.
-  let version: Int
+  package let version: Int
   /// The error-correction level.
-  let level: QRErrorCorrectionLevel
+  package let level: QRErrorCorrectionLevel
   /// The data mask in use.
-  let mask: QRMask
+  package let mask: QRMask
   /// The finished modules.
   let matrix: QRMatrix
 
   /// The side length in modules, without quiet zone.
-  var size: Int { matrix.size }
+  package var size: Int { matrix.size }
 
   /// Encodes bytes.
   /// - Parameters:
   ///   - bytes: The payload, at most 2953 bytes (version 40-L; less at higher levels).
   ///   - level: The error-correction level; `.medium` by default.
   ///   - mask: A forced data mask; `nil` (the default) chooses the one with the lowest penalty.
-  /// - Throws: ``CommandLineError`` with code `.qrPayloadTooLarge` when no version holds the
+  /// - Throws: ``ServerBeeQRError`` with code `.payloadTooLarge` when no version holds the
   ///   payload at `level`.
-  init(bytes: [UInt8], level: QRErrorCorrectionLevel = .medium, mask: QRMask? = nil)
-    throws(CommandLineError)
+  package init(bytes: [UInt8], level: QRErrorCorrectionLevel = .medium, mask: QRMask? = nil)
+    throws(ServerBeeQRError)
   {
     guard
       let version = QRTables.versions.first(where: {
@@ -46,8 +49,8 @@ struct QRCode: Sendable, Equatable {
       })
     else {
       let limit = Self.maximumPayloadLength(level: level, version: 40)
-      throw CommandLineError(
-        .qrPayloadTooLarge,
+      throw ServerBeeQRError(
+        .payloadTooLarge,
         "a QR code at level \(level) holds at most \(limit) bytes; the payload has \(bytes.count)"
       )
     }
@@ -80,22 +83,22 @@ struct QRCode: Sendable, Equatable {
   ///   - text: The payload, at most 2953 UTF-8 bytes (version 40-L).
   ///   - level: The error-correction level; `.medium` by default.
   ///   - mask: A forced data mask; `nil` chooses the one with the lowest penalty.
-  /// - Throws: ``CommandLineError`` with code `.qrPayloadTooLarge` when it does not fit.
-  init(text: String, level: QRErrorCorrectionLevel = .medium, mask: QRMask? = nil)
-    throws(CommandLineError)
+  /// - Throws: ``ServerBeeQRError`` with code `.payloadTooLarge` when it does not fit.
+  package init(text: String, level: QRErrorCorrectionLevel = .medium, mask: QRMask? = nil)
+    throws(ServerBeeQRError)
   {
     try self.init(bytes: Array(text.utf8), level: level, mask: mask)
   }
 
   /// Whether the module at `row`, `column` (from the top-left, 0-based) is dark.
-  func isDark(row: Int, column: Int) -> Bool { matrix[row: row, column: column] }
+  package func isDark(row: Int, column: Int) -> Bool { matrix[row: row, column: column] }
 
   /// The largest byte-mode payload a symbol of `version` holds at `level`.
   /// - Parameters:
   ///   - level: The error-correction level.
   ///   - version: The symbol version, 1...40.
   /// - Returns: The byte count (for example 14 for 1-M, 2953 for 40-L).
-  static func maximumPayloadLength(level: QRErrorCorrectionLevel, version: Int) -> Int {
+  package static func maximumPayloadLength(level: QRErrorCorrectionLevel, version: Int) -> Int {
     let dataBits = dataCodewordCount(version: version, level: level) * 8
     return (dataBits - 4 - characterCountBits(version: version)) / 8
   }
@@ -163,33 +166,5 @@ struct QRCode: Sendable, Equatable {
       for block in correctionBlocks { result.append(block[column]) }
     }
     return result
-  }
-}
-
-/// A growing sequence of bits, most significant first, packed into bytes at the end.
-struct QRBitBuffer: Sendable {
-  private var storage: [Bool] = []
-
-  /// The number of bits appended so far.
-  var count: Int { storage.count }
-
-  /// Appends the low `count` bits of `value`, most significant first.
-  mutating func append(_ value: Int, count: Int) {
-    guard count > 0 else { return }
-    for shift in stride(from: count - 1, through: 0, by: -1) {
-      storage.append((value >> shift) & 1 != 0)
-    }
-  }
-
-  /// The bits packed into bytes; a partial last byte is padded with zero bits.
-  var bytes: [UInt8] {
-    stride(from: 0, to: storage.count, by: 8).map { start in
-      var byte: UInt8 = 0
-      for offset in 0..<8 {
-        byte <<= 1
-        if start + offset < storage.count, storage[start + offset] { byte |= 1 }
-      }
-      return byte
-    }
   }
 }

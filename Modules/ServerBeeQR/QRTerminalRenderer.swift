@@ -13,17 +13,17 @@
 /// let code = try QRCode(text: payload)
 /// print(QRTerminalRenderer().render(code))
 /// ```
-struct QRTerminalRenderer: Sendable {
+package struct QRTerminalRenderer: Sendable {
   /// Light modules around the symbol on every side.
-  var quietZone: Int
+  package var quietZone: Int
   /// `false`: the ink paints light modules (dark terminals); `true`: it paints dark modules.
-  var inverted: Bool
+  package var inverted: Bool
 
   /// Creates a renderer.
   /// - Parameters:
   ///   - quietZone: Light modules around the symbol; 4 by default, clamped to 0...16.
   ///   - inverted: Whether the ink paints dark modules (for light-background terminals).
-  init(quietZone: Int = 4, inverted: Bool = false) {
+  package init(quietZone: Int = 4, inverted: Bool = false) {
     self.quietZone = min(max(quietZone, 0), 16)
     self.inverted = inverted
   }
@@ -31,7 +31,7 @@ struct QRTerminalRenderer: Sendable {
   /// The code as lines separated by `\n`, without a trailing newline.
   /// - Parameter code: The symbol to draw.
   /// - Returns: `(size + 2·quietZone + 1) / 2` lines of `size + 2·quietZone` characters.
-  func render(_ code: QRCode) -> String {
+  package func render(_ code: QRCode) -> String {
     let width = code.size + 2 * quietZone
     var lines: [String] = []
     for top in stride(from: 0, to: width, by: 2) {

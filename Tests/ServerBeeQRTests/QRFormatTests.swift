@@ -1,6 +1,6 @@
 import Testing
 
-@testable import ServerBeeCommandLine
+@testable import ServerBeeQR
 
 @Suite struct QRFormatTests {
   /// Format information after masking with 0x5412, from ISO/IEC 18004 Annex C (Table C.1).

@@ -1,8 +1,9 @@
 import Foundation
+import ServerBeeCore
 import ServerBeeTestSupport
 import Testing
 
-@testable import ServerBeeCommandLine
+@testable import ServerBeeQR
 
 /// Every test renders PNG files, decodes them with `zbarimg` and expects the exact payload back.
 @Suite struct QRZBarRoundTripTests {
@@ -74,6 +75,14 @@ import Testing
     let everyByte = (0...255).map { UInt8(($0 * 167 + 13) % 256) }
     try await roundTrip(everyByte, level: .medium, binary: true)
     try await roundTrip([0x00, 0xFF, 0x80, 0x0A, 0x0D, 0x1B], level: .high, binary: true)
+  }
+
+  @Test func otpauthURLDecodesFromTheBase64PNG() async throws {
+    let url =
+      "otpauth://totp/ServerBee:ada?secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP&issuer=ServerBee"
+    let text = try QRPNGRenderer(scale: 4).base64PNG(text: url)
+    let png = try #require(Base64.decodeCanonical(text))
+    #expect(try await zbar.decode(png: png, name: "otpauth.png") == Array(url.utf8))
   }
 
   @Test func terminalTextDrawsADecodableCode() async throws {

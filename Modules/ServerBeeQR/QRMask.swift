@@ -3,22 +3,27 @@
 /// A mask flips the data modules where its condition holds, to avoid patterns that confuse
 /// readers. ``QRCode`` normally tries all eight and keeps the one with the lowest penalty; tests
 /// may force one.
-struct QRMask: RawRepresentable, Hashable, Sendable, CaseIterable, CustomStringConvertible {
+///
+/// ```swift
+/// let mask = try #require(QRMask(rawValue: 3))
+/// let code = try QRCode(text: payload, mask: mask)  // skips the penalty search
+/// ```
+package struct QRMask: RawRepresentable, Hashable, Sendable, CaseIterable, CustomStringConvertible {
   /// The mask reference, 0...7.
-  let rawValue: Int
+  package let rawValue: Int
 
   /// Creates a mask from its reference, or `nil` outside 0...7.
   /// - Parameter rawValue: The mask reference written in the format information.
-  init?(rawValue: Int) {
+  package init?(rawValue: Int) {
     guard (0...7).contains(rawValue) else { return nil }
     self.rawValue = rawValue
   }
 
   /// The eight masks in reference order.
-  static let allCases: [QRMask] = (0...7).compactMap { QRMask(rawValue: $0) }
+  package static let allCases: [QRMask] = (0...7).compactMap { QRMask(rawValue: $0) }
 
   /// `mask N`.
-  var description: String { "mask \(rawValue)" }
+  package var description: String { "mask \(rawValue)" }
 
   /// Whether the module at row `row`, column `column` is flipped by this mask.
   func flips(row: Int, column: Int) -> Bool {

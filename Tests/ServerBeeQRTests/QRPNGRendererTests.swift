@@ -1,8 +1,8 @@
 import CZlib
-import ServerBeeModels
+import ServerBeeCore
 import Testing
 
-@testable import ServerBeeCommandLine
+@testable import ServerBeeQR
 
 @Suite struct QRPNGRendererTests {
   /// A bitwise CRC-32 (reflected polynomial 0xEDB88320) written here, so the check does not
@@ -74,15 +74,15 @@ import Testing
   @Test(arguments: [(0, 4), (33, 4), (8, -1), (8, 17)])
   func outOfRangeScaleOrQuietZoneThrows(scale: Int, quietZone: Int) throws {
     let code = try QRCode(text: "range")
-    let error = try #require(throws: CommandLineError.self) {
+    let error = try #require(throws: ServerBeeQRError.self) {
       try QRPNGRenderer(scale: scale, quietZone: quietZone).render(code)
     }
-    #expect(error.code == .qrRenderingFailed)
+    #expect(error.code == .renderingFailed)
   }
 
   @Test func writerRejectsEmptyAndHugeImages() {
     for (width, height) in [(0, 1), (1, 0), (PNGWriter.maximumDimension + 1, 1)] {
-      #expect(throws: CommandLineError.self) {
+      #expect(throws: ServerBeeQRError.self) {
         try PNGWriter.blackAndWhite(width: width, height: height) { _, _ in true }
       }
     }

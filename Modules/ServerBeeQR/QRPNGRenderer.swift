@@ -1,26 +1,26 @@
-import ServerBeeModels
+import ServerBeeCore
 
 /// Draws a ``QRCode`` as a 1-bit grayscale PNG file: black modules on white.
 ///
 /// Each module becomes a `scale`×`scale` square, and a white quiet zone (4 modules by default)
-/// surrounds the symbol. Tests decode these files with `zbarimg`; the command line may write one
-/// for `--qr-png FILE`.
+/// surrounds the symbol. Tests decode these files with `zbarimg`; the two-factor setup route of
+/// the simulator is meant to answer one in base64 (``base64PNG(text:level:)``).
 ///
 /// ```swift
 /// let png = try QRPNGRenderer(scale: 8).render(try QRCode(text: payload))
 /// try Data(png).write(to: url)
 /// ```
-struct QRPNGRenderer: Sendable {
+package struct QRPNGRenderer: Sendable {
   /// Pixels per module side, 1...32.
-  var scale: Int
+  package var scale: Int
   /// White modules around the symbol on every side, 0...16.
-  var quietZone: Int
+  package var quietZone: Int
 
   /// Creates a renderer; the values are checked when rendering.
   /// - Parameters:
   ///   - scale: Pixels per module side, 1...32; 8 by default.
   ///   - quietZone: White modules around the symbol, 0...16; 4 by default.
-  init(scale: Int = 8, quietZone: Int = 4) {
+  package init(scale: Int = 8, quietZone: Int = 4) {
     self.scale = scale
     self.quietZone = quietZone
   }
@@ -28,12 +28,12 @@ struct QRPNGRenderer: Sendable {
   /// The PNG file of `code`.
   /// - Parameter code: The symbol to draw.
   /// - Returns: The file's bytes; the image is `(size + 2·quietZone)·scale` pixels square.
-  /// - Throws: ``CommandLineError`` `.qrRenderingFailed` for a scale or quiet zone out of range,
-  ///   or if zlib fails.
-  func render(_ code: QRCode) throws(CommandLineError) -> [UInt8] {
+  /// - Throws: ``ServerBeeQRError`` with code `.renderingFailed` for a scale or quiet zone out
+  ///   of range, or if zlib fails.
+  package func render(_ code: QRCode) throws(ServerBeeQRError) -> [UInt8] {
     guard (1...32).contains(scale), (0...16).contains(quietZone) else {
-      throw CommandLineError(
-        .qrRenderingFailed,
+      throw ServerBeeQRError(
+        .renderingFailed,
         "PNG scale must be 1...32 and quiet zone 0...16 (got \(scale) and \(quietZone))")
     }
     let modules = code.size + 2 * quietZone

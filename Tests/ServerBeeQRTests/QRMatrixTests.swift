@@ -1,6 +1,6 @@
 import Testing
 
-@testable import ServerBeeCommandLine
+@testable import ServerBeeQR
 
 @Suite struct QRMatrixTests {
   private static func code(version: Int, level: QRErrorCorrectionLevel = .medium) throws -> QRCode {

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import ServerBeeCommandLine
+@testable import ServerBeeQR
 
 @Suite struct QRMatrixPenaltyTests {
   @Test func allLightGridScoresRunsBlocksAndBalance() {
