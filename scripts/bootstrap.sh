@@ -9,7 +9,7 @@ for package in libsqlite3-dev libssl-dev zlib1g-dev pkg-config openssl; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" \
     || need+=("$package")
 done
-# zbarimg decodes the command line's QR codes in its tests (Tests/ServerBeeCommandLineTests).
+# zbarimg decodes the QR codes of ServerBeeQR in its tests (Tests/ServerBeeQRTests).
 command -v zbarimg >/dev/null || need+=(zbar-tools)
 # prlimit runs the simulator under a low descriptor limit in its tests (util-linux).
 command -v prlimit >/dev/null || need+=(util-linux)
