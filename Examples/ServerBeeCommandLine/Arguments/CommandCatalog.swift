@@ -97,13 +97,16 @@ enum CommandCatalog {
         """,
       examples: ["serverbee devices", "serverbee devices revoke 5f0c…"]),
     CommandSpec(
-      name: "account", summary: "change the password; list, create and delete API keys",
+      name: "account", summary: "password, two-factor sign-in, API keys",
       usage:
-        "account password [--old PW --new PW] | account api-keys "
-        + "[create NAME --output FILE | delete ID]",
+        "account password [--old PW --new PW] | account 2fa status|setup|enable|disable | "
+        + "account api-keys [create NAME --output FILE | delete ID]",
       options: [
         OptionSpec(name: "old", valueName: "PW", help: "the current password (else asked)"),
         OptionSpec(name: "new", valueName: "PW", help: "the new password, 8+ characters"),
+        OptionSpec(name: "code", valueName: "C", help: "2fa enable: the app's 6-digit code"),
+        OptionSpec(
+          name: "password", valueName: "PW", help: "2fa disable: the password (else asked)"),
         OptionSpec(name: "output", valueName: "FILE", help: "new file for a created key (0600)"),
         .apiKey,
       ],
@@ -111,13 +114,18 @@ enum CommandCatalog {
       discussion: """
         'password' changes this account's password (PUT /api/auth/password); the other \
         sessions end, this login stays. Passwords not given are asked for without echo. \
-        'api-keys' lists this account's keys; 'create NAME --output FILE' makes one (admins) \
+        '2fa status' says whether sign-in asks for a code; '2fa setup' draws the otpauth:// QR \
+        code for an authenticator app and prints its secret (the server keeps it pending 10 \
+        minutes); '2fa enable --code C' turns it on with a current code; '2fa disable' turns it \
+        off with the password. 'api-keys' lists this account's keys; 'create NAME --output FILE' makes one (admins) \
         and writes it to a new file readable only by you (the key is never printed); 'delete \
         ID' deletes one. 'api-keys' works with an API key instead of a mobile session \
-        (--api-key or $SERVERBEE_API_KEY, with --server); 'password' needs the session.
+        (--api-key or $SERVERBEE_API_KEY, with --server), and so does '2fa'; 'password' needs \
+        the session.
         """,
       examples: [
-        "serverbee account password", "serverbee account api-keys",
+        "serverbee account password", "serverbee account 2fa setup",
+        "serverbee account 2fa enable --code 123456", "serverbee account api-keys",
         "serverbee account api-keys create grafana --output ~/.grafana-key",
         "SERVERBEE_API_KEY=$(cat ~/.grafana-key) serverbee --server URL account api-keys",
       ]),

@@ -3,7 +3,7 @@ import ServerBeeAPI
 import ServerBeeModels
 import ServerBeeTransport
 
-/// `serverbee account password | api-keys [create NAME --output FILE | delete ID]` and
+/// `serverbee account password | 2fa … | api-keys [create NAME --output FILE | delete ID]` and
 /// `serverbee audit`: the account and administration routes (issue 26).
 enum AccountCommands {
   static func account(_ context: CommandContext) async throws {
@@ -11,10 +11,11 @@ enum AccountCommands {
     switch positionals.first {
     case "password": try await password(context)
     case "api-keys": try await apiKeys(context, Array(positionals.dropFirst()))
+    case "2fa": try await TwoFactorCommands.run(context, Array(positionals.dropFirst()))
     case let other:
       throw CommandLineError(
         .usage,
-        "use 'serverbee account password' or 'serverbee account api-keys'"
+        "use 'serverbee account password', 'account 2fa …' or 'account api-keys'"
           + (other.map { " ('\($0)' is not an account action)" } ?? ""))
     }
   }
