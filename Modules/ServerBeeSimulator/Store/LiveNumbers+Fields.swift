@@ -1,8 +1,8 @@
 import ServerBeeModels
 
 // The one map from a live-stream field (`MetricField`) to the live number that feeds it
-// (issue 25): the `full_sync` writer takes the numbers through it, so a new live number is a
-// stored property here and one case below.
+// (issue 25): the `full_sync` writer, `ServerStatus` and the `update` entry all take the
+// numbers through it, so a new live number is a stored property here and one case below.
 
 extension LiveNumbers {
   /// A live number, in the form it is stored in.
@@ -43,6 +43,24 @@ extension LiveNumbers {
       .region, .countryCode, .groupID, .features, .tags, .cpuCores, .agentAuthority, .hasToken,
       .outstandingEnrollment:
       nil
+    }
+  }
+
+  /// Stores the number that feeds `field` into a model through `writer`, as the field's kind
+  /// wants it; nothing for a field that is not a live number.
+  /// - Parameters:
+  ///   - field: A field the model holds.
+  ///   - writer: The model's field writer.
+  func store(_ field: MetricField, into writer: MetricFieldWriter) {
+    switch value(field) {
+    case .integer(let number):
+      if field.kind == .int {
+        writer.setInt(Int(number), field)
+      } else {
+        writer.setInt64(number, field)
+      }
+    case .float(let number): writer.setMetric(number, field)
+    case nil: break
     }
   }
 }
