@@ -4,9 +4,12 @@
 ///
 /// Everything that reads or writes the shape is driven by it: the Codable conformances of both
 /// models and their merge (through ``MetricLayout``), RealtimeStream's fast frame reader, and
-/// the simulator's frame writer. Adding a field means a case here (with its row in
+/// the simulator's frame writer (its `full_sync` entries key by key from this table; its
+/// `update` entries through `LiveMetrics`). Adding a field means a case here (with its row in
 /// `keyTable` and `kindTable`), a stored property on the model(s) that hold it, and its key path
-/// in that model's layout — nothing else.
+/// in that model's layout. The simulator then writes the key by itself and only needs the
+/// field's value: a live number in its `LiveNumbers` (whose exhaustive `value(_:)` switch asks),
+/// anything else from its server row (`WireFieldTests` fails until it has one).
 package enum MetricField: Int, CaseIterable, Sendable {
   case id, name, online, lastActive, uptime, cpu, memUsed, memTotal, swapUsed, swapTotal
   case diskUsed, diskTotal, netInSpeed, netOutSpeed, netInTransfer, netOutTransfer

@@ -34,7 +34,7 @@ struct ServerFragment: Sendable {
   /// - Throws: What ``WireWriter/statusClosing(_:_:)`` throws (nothing, in practice).
   init(_ row: Database.Columns) throws {
     var writer = WireWriter(capacity: 1024)
-    let opening = writer.statusOpening(row)
+    let opening = try writer.statusOpening(row)
     var opened: String?
     if opening.online {
       opened = writer.text
@@ -42,7 +42,7 @@ struct ServerFragment: Sendable {
     } else {
       writer.int(WireWriter.offlineLastActive(row))
     }
-    try writer.statusClosing(row, opening.live)
+    try writer.statusClosing(row, opening)
     // Cut at `"last_active":`, between ASCII bytes: each part is valid UTF-8 on its own, as
     // the whole object is (the writer repairs text columns as `String(decoding:)` does).
     if let opened {

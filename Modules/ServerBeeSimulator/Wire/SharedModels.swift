@@ -44,35 +44,64 @@ extension ServerRow {
       updatedAt: timestamp(updatedAt, .zulu))
   }
 
-  /// `ServerStatus` (wire contract v1 §4.5), an element of `full_sync.servers`.
+  /// `ServerStatus` (wire contract v1 §4.5), an element of `full_sync.servers`: every field
+  /// the model holds, from the ``MetricField`` table (issue 25).
   func status(nowSeconds: Int64) -> ServerStatus {
     let live = online ? (self.live ?? LiveNumbers()) : LiveNumbers()
-    return ServerStatus(
-      id: id, name: name, online: online,
-      lastActive: online ? nowSeconds : updatedAt / 1_000_000_000, uptime: live.uptime,
-      cpu: live.cpu, memUsed: live.memUsed, memTotal: memTotal ?? 0, swapUsed: live.swapUsed,
-      swapTotal: swapTotal ?? 0, diskUsed: live.diskUsed, diskTotal: diskTotal ?? 0,
-      netInSpeed: live.netInSpeed, netOutSpeed: live.netOutSpeed,
-      netInTransfer: live.netInTransfer, netOutTransfer: live.netOutTransfer, load1: live.load1,
-      load5: live.load5, load15: live.load15, tcpConn: Int(live.tcpConn),
-      udpConn: Int(live.udpConn), processCount: Int(live.processCount), cpuName: cpuName, os: os,
-      region: region, countryCode: countryCode, groupID: groupID, features: features,
-      diskReadBytesPerSec: live.diskReadBytesPerSec,
-      diskWriteBytesPerSec: live.diskWriteBytesPerSec, tags: tags.sorted(),
-      cpuCores: cpuCores.map(Int.init), agentAuthority: .simulated, hasToken: true)
+    var status = ServerStatus.empty
+    ServerStatus.layout.write(into: &status) { fields in
+      for field in ServerStatus.layout.fields {
+        store(field, into: fields, live: live, nowSeconds: nowSeconds)
+      }
+    }
+    return status
+  }
+
+  /// Stores `field`'s value in a `ServerStatus`: where the simulator takes each field from,
+  /// a property of the row, a constant, or (`default`) its ``LiveNumbers``. What
+  /// ``WireWriter/status(_:nowSeconds:)`` takes from the row's columns.
+  private func store(
+    _ field: MetricField, into fields: MetricFieldWriter, live: LiveNumbers, nowSeconds: Int64
+  ) {
+    switch field {
+    case .id: fields.setIdentity(id, field)
+    case .name: fields.setIdentity(name, field)
+    case .online: fields.setBool(online, field)
+    case .lastActive: fields.setInt64(online ? nowSeconds : updatedAt / 1_000_000_000, field)
+    case .memTotal: fields.setInt64(memTotal ?? 0, field)
+    case .swapTotal: fields.setInt64(swapTotal ?? 0, field)
+    case .diskTotal: fields.setInt64(diskTotal ?? 0, field)
+    case .cpuName: fields.setString(cpuName, field)
+    case .os: fields.setString(os, field)
+    case .region: fields.setString(region, field)
+    case .countryCode: fields.setString(countryCode, field)
+    case .groupID: fields.setString(groupID, field)
+    case .features: fields.setStrings(features, field)
+    case .tags: fields.setStrings(tags.sorted(), field)
+    case .cpuCores: fields.setInt(cpuCores.map(Int.init), field)
+    case .agentAuthority: fields.setAuthority(.simulated, field)
+    case .hasToken: fields.setBool(true, field)
+    case .outstandingEnrollment: fields.setOffer(nil, field)
+    default: live.store(field, into: fields)
+    }
   }
 }
 
 extension LiveNumbers {
-  /// `LiveMetrics` (wire contract v1 §4.6), the one element of an `update` frame: no totals or static fields.
+  /// `LiveMetrics` (wire contract v1 §4.6), the one element of an `update` frame: identity,
+  /// presence and the live numbers of the ``MetricField`` table, no totals or static fields.
   func metrics(id: String, name: String, nowSeconds: Int64) -> LiveMetrics {
-    LiveMetrics(
-      id: id, name: name, online: true, lastActive: nowSeconds, uptime: uptime, cpu: cpu,
-      memUsed: memUsed, swapUsed: swapUsed, diskUsed: diskUsed, netInSpeed: netInSpeed,
-      netOutSpeed: netOutSpeed, netInTransfer: netInTransfer, netOutTransfer: netOutTransfer,
-      load1: load1, load5: load5, load15: load15, tcpConn: Int(tcpConn), udpConn: Int(udpConn),
-      processCount: Int(processCount), diskReadBytesPerSec: diskReadBytesPerSec,
-      diskWriteBytesPerSec: diskWriteBytesPerSec)
+    var metrics = LiveMetrics(id: id, name: name)
+    LiveMetrics.layout.write(into: &metrics) { fields in
+      for field in LiveMetrics.layout.fields {
+        switch field {
+        case .online: fields.setBool(true, field)
+        case .lastActive: fields.setInt64(nowSeconds, field)
+        default: store(field, into: fields)
+        }
+      }
+    }
+    return metrics
   }
 
   /// A metric record (wire contract v1 §5.2) at `time` (nanoseconds).

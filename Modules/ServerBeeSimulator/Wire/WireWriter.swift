@@ -2,8 +2,10 @@ import Foundation
 import ServerBeeModels
 
 /// Writes the simulator's largest answers (`GET /api/servers`, `GET /api/servers/{id}`,
-/// `full_sync`) straight into bytes, keys in the contract's fixed order (wire contract v1 §4.5,
-/// §5.1), byte-identical to `WireJSON.encode` of the same values (`WireWriterTests`).
+/// `full_sync`) straight into bytes, keys in the contract's order, byte-identical to
+/// `WireJSON.encode` of the same values (`WireWriterTests`): `ServerResponse` (wire contract v1
+/// §5.1) written out key by key, a `full_sync` entry (§4.5) field by field from the
+/// `MetricField` table through ``WireField`` (issue 25), as the SDK's models encode it.
 ///
 /// Why (issue 24): the generic encoder builds a node tree and, for every key, searches the keys
 /// already written for a duplicate; at 1,000 servers that search was 47 % of a
@@ -169,6 +171,33 @@ struct WireWriter: ~Copyable {
     }
   }
 
+  /// Writes `entry`'s key, `{"key":` when it opens the object, else `,"key":`.
+  /// - Parameter entry: The key.
+  /// - Returns: Where the key begins, for ``absent(_:keyAt:)``.
+  mutating func key(_ entry: WireField) -> Int {
+    let start = count
+    // A direct copy: a closure over `self` here cost about 90 instructions a key (issue 25).
+    let key = entry.key.utf8Start
+    let length = entry.key.utf8CodeUnitCount
+    reserve(length + 4)
+    base[count] = entry.opensObject ? UInt8(ascii: "{") : UInt8(ascii: ",")
+    base[count + 1] = UInt8(ascii: "\"")
+    (base + count + 2).initialize(from: key, count: length)
+    base[count + length + 2] = UInt8(ascii: "\"")
+    base[count + length + 3] = UInt8(ascii: ":")
+    count += length + 4
+    return start
+  }
+
+  /// Ends a field that has no value as the table says: `null`, or its key taken back (the
+  /// key left out).
+  /// - Parameters:
+  ///   - entry: The field.
+  ///   - start: What ``key(_:)`` returned for it.
+  mutating func absent(_ entry: WireField, keyAt start: Int) {
+    if entry.nullWhenNil { raw("null") } else { count = start }
+  }
+
   /// Every simulated server has this authority: written once, copied after.
   private static let simulatedAuthority = try? Array(WireJSON.encode(AgentAuthority.simulated))
 }
@@ -259,83 +288,6 @@ extension WireWriter {
     raw("}")
   }
 
-  /// `ServerStatus` (wire contract v1 §4.5), as its `encode(to:)` writes it: unknown metrics
-  /// left out, the nullable facts as `null`.
-  mutating func write(_ server: ServerStatus) throws {
-    raw("{\"id\":")
-    string(server.id)
-    raw(",\"name\":")
-    string(server.name)
-    if let value = server.online {
-      raw(",\"online\":")
-      bool(value)
-    }
-    metric(",\"last_active\":", server.lastActive)
-    metric(",\"uptime\":", server.uptime)
-    measure(",\"cpu\":", server.cpu)
-    metric(",\"mem_used\":", server.memUsed)
-    metric(",\"mem_total\":", server.memTotal)
-    metric(",\"swap_used\":", server.swapUsed)
-    metric(",\"swap_total\":", server.swapTotal)
-    metric(",\"disk_used\":", server.diskUsed)
-    metric(",\"disk_total\":", server.diskTotal)
-    metric(",\"net_in_speed\":", server.netInSpeed)
-    metric(",\"net_out_speed\":", server.netOutSpeed)
-    metric(",\"net_in_transfer\":", server.netInTransfer)
-    metric(",\"net_out_transfer\":", server.netOutTransfer)
-    measure(",\"load1\":", server.load1)
-    measure(",\"load5\":", server.load5)
-    measure(",\"load15\":", server.load15)
-    metric(",\"tcp_conn\":", server.tcpConn.map(Int64.init))
-    metric(",\"udp_conn\":", server.udpConn.map(Int64.init))
-    metric(",\"process_count\":", server.processCount.map(Int64.init))
-    raw(",\"cpu_name\":")
-    string(server.cpuName)
-    raw(",\"os\":")
-    string(server.os)
-    raw(",\"region\":")
-    string(server.region)
-    raw(",\"country_code\":")
-    string(server.countryCode)
-    raw(",\"group_id\":")
-    string(server.groupID)
-    if let features = server.features {
-      raw(",\"features\":")
-      strings(features)
-    }
-    metric(",\"disk_read_bytes_per_sec\":", server.diskReadBytesPerSec)
-    metric(",\"disk_write_bytes_per_sec\":", server.diskWriteBytesPerSec)
-    if let tags = server.tags {
-      raw(",\"tags\":")
-      strings(tags)
-    }
-    raw(",\"cpu_cores\":")
-    int(server.cpuCores)
-    if let authority = server.agentAuthority {
-      raw(",\"agent_authority\":")
-      try agentAuthority(authority)
-    }
-    if let value = server.hasToken {
-      raw(",\"has_token\":")
-      bool(value)
-    }
-    raw(",\"outstanding_enrollment\":")
-    try encoded(server.outstandingEnrollment)
-    raw("}")
-  }
-
-  private mutating func measure(_ key: StaticString, _ value: Double?) {
-    guard let value else { return }
-    raw(key)
-    float(value)
-  }
-
-  private mutating func metric(_ key: StaticString, _ value: Int64?) {
-    guard let value else { return }
-    raw(key)
-    int(value)
-  }
-
   /// `{"data":[ServerResponse…]}` (`GET /api/servers`).
   static func serverList(_ servers: [ServerResponse]) throws -> Data {
     var writer = WireWriter(capacity: 64 + servers.count * 1100)
@@ -355,20 +307,5 @@ extension WireWriter {
     try writer.write(server)
     writer.raw("}")
     return writer.data
-  }
-
-  /// `{"type":"full_sync","servers":[ServerStatus…],"upgrades":[…]}` (wire contract v1 §4.4),
-  /// as the text the WebSocket sends: made once from the bytes, not per session.
-  static func fullSync(_ sync: FullSync) throws -> String {
-    var writer = WireWriter(capacity: 64 + sync.servers.count * 1000)
-    writer.raw("{\"type\":\"full_sync\",\"servers\":[")
-    for (index, server) in sync.servers.enumerated() {
-      if index > 0 { writer.raw(",") }
-      try writer.write(server)
-    }
-    writer.raw("],\"upgrades\":")
-    if sync.upgrades.isEmpty { writer.raw("[]") } else { try writer.encoded(sync.upgrades) }
-    writer.raw("}")
-    return writer.text
   }
 }
