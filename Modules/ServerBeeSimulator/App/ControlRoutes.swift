@@ -5,41 +5,8 @@ import ServerBeeTransport
 
 /// The control API under `/__simulator/` (guarded by the `X-Simulator-Token` header).
 extension SimulatorCore {
-  func controlBody(_ context: RequestContext) throws -> JSONBody {
-    context.request.body.isEmpty ? JSONBody(value: .object([])) : try context.jsonBody()
-  }
-
-  func object(_ members: [(String, JSONValue)]) -> HTTPResponse {
-    Reply.json(200, JSONValue.object(members.map { (key: $0.0, value: $0.1) }))
-  }
-
-  func createUser(
-    username: String, password: String, role: String, totpSecret: String? = nil,
-    mustChangePassword: Bool = false
-  ) throws -> String {
-    guard role == "admin" || role == "member" else {
-      throw APIError.validation("role must be admin or member")
-    }
-    if let totpSecret, TOTP.decodeBase32(totpSecret) == nil {
-      throw APIError.validation("totp_secret must be base32")
-    }
-    guard try user(named: username) == nil else { throw APIError.conflict("User already exists") }
-    let id = Crypto.uuid(random)
-    let (salt, hash) = hashPassword(password)
-    try db.execute(
-      """
-      INSERT INTO users (id, username, role, password_salt, password_hash, totp_secret,
-        must_change_password, password_changed_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?)
-      """,
-      [
-        .text(id), .text(username), .text(role), .text(salt), .text(hash), totpSecret.sql,
-        mustChangePassword.sql, .int(now),
-      ])
-    return id
-  }
-
   func controlCreateUser(_ context: RequestContext) throws -> HTTPResponse {
-    let body = try controlBody(context)
+    let body = try context.controlBody()
     let username = try body.string("username")
     let password = try body.string("password")
     guard !username.isEmpty, !password.isEmpty else {
@@ -50,11 +17,13 @@ extension SimulatorCore {
       username: username, password: password, role: role,
       totpSecret: try body.optionalString("totp_secret"),
       mustChangePassword: try body.bool("must_change_password") ?? false)
-    return object([("id", .string(id)), ("username", .string(username)), ("role", .string(role))])
+    return Reply.object([
+      ("id", .string(id)), ("username", .string(username)), ("role", .string(role)),
+    ])
   }
 
   func controlUpdateUser(_ context: RequestContext) throws -> HTTPResponse {
-    let body = try controlBody(context)
+    let body = try context.controlBody()
     guard let user = try user(id: context.parameter(0)) else {
       throw APIError.notFound("User not found")
     }
@@ -77,13 +46,13 @@ extension SimulatorCore {
       try db.execute(
         "UPDATE users SET must_change_password = ? WHERE id = ?", [flag.sql, .text(user.id)])
     }
-    return object([("id", .string(user.id))])
+    return Reply.object([("id", .string(user.id))])
   }
 
   func controlDeleteUser(_ context: RequestContext) throws -> HTTPResponse {
     let id = context.parameter(0)
     try db.transaction { try deleteUserEverywhere(id) }
-    return object([("deleted", .bool(true))])
+    return Reply.object([("deleted", .bool(true))])
   }
 
   func controlWebSession(_ context: RequestContext) throws -> HTTPResponse {
@@ -91,7 +60,7 @@ extension SimulatorCore {
       throw APIError.notFound("User not found")
     }
     let token = try issueAccessToken(userID: user.id, mobileSessionID: nil, source: "web")
-    return object([("session_token", .string(token))])
+    return Reply.object([("session_token", .string(token))])
   }
 
   func controlAPIKey(_ context: RequestContext) throws -> HTTPResponse {
@@ -99,18 +68,18 @@ extension SimulatorCore {
       throw APIError.notFound("User not found")
     }
     let (_, key) = try db.transaction { try insertAPIKey(userID: user.id, name: "control") }
-    return object([("api_key", .string(key))])
+    return Reply.object([("api_key", .string(key))])
   }
 
   func controlPairCode(_ context: RequestContext) throws -> HTTPResponse {
-    let body = try controlBody(context)
+    let body = try context.controlBody()
     guard let user = try user(id: context.parameter(0)) else {
       throw APIError.notFound("User not found")
     }
     let code = makePairCode(for: user)
     let base = try body.optionalString("server_url") ?? serverURL.withLock { $0 }
     let server = try ServerURL(base)
-    return object([
+    return Reply.object([
       ("code", .string(code.code)), ("expires_in_secs", .number(Double(code.expiresInSeconds))),
       ("qr_text", .string(PairingPayload(server: server, code: code.code).qrText)),
     ])
@@ -171,7 +140,7 @@ extension SimulatorCore {
   }
 
   func controlCreateServer(_ context: RequestContext) throws -> HTTPResponse {
-    let body = try controlBody(context)
+    let body = try context.controlBody()
     let name = try body.optionalString("name") ?? "server-\(Int(random(1)[0]))"
     let id = try createServer(name: name, body: body)
     guard let row = try server(id: id) else { throw APIError.notFound("Server not found") }
@@ -214,7 +183,7 @@ extension SimulatorCore {
   }
 
   func controlMetrics(_ context: RequestContext) throws -> HTTPResponse {
-    let body = try controlBody(context)
+    let body = try context.controlBody()
     guard let row = try server(id: context.parameter(0)) else {
       throw APIError.notFound("Server not found")
     }
@@ -235,7 +204,7 @@ extension SimulatorCore {
     live.udpConn = try body.int("udp_conn") ?? live.udpConn
     live.processCount = try body.int("process_count") ?? live.processCount
     try applyMetrics(serverID: row.id, live)
-    return object([("ok", .bool(true))])
+    return Reply.object([("ok", .bool(true))])
   }
 
   func setPresence(serverID: String, online: Bool) throws {
@@ -253,22 +222,22 @@ extension SimulatorCore {
       throw APIError.notFound("Server not found")
     }
     try setPresence(serverID: context.parameter(0), online: online)
-    return object([("online", .bool(online))])
+    return Reply.object([("online", .bool(online))])
   }
 
   func controlCreateGroup(_ context: RequestContext) throws -> HTTPResponse {
-    let body = try controlBody(context)
+    let body = try context.controlBody()
     let id = Crypto.uuid(random)
     try db.execute(
       "INSERT INTO server_groups VALUES (?, ?, ?, ?)",
       [.text(id), .text(try body.string("name")), .int(try body.int("weight") ?? 0), .int(now)])
-    return object([("id", .string(id))])
+    return Reply.object([("id", .string(id))])
   }
 
   /// The rule evaluated as firing now (created on first use); pushes as wire contract v2 §5 says
   /// (PushEvents.swift).
   func controlFireAlert(_ context: RequestContext) throws -> HTTPResponse {
-    let body = try controlBody(context)
+    let body = try context.controlBody()
     let serverID = try body.string("server_id")
     let ruleType = try body.optionalString("rule_type") ?? "cpu"
     let ruleID = try body.optionalString("rule_id") ?? Crypto.uuid(random)
@@ -286,7 +255,7 @@ extension SimulatorCore {
       }
       let (state, pushes) = try fireAlert(
         rule, serverID: serverID, eventKey: rule.isSecurity ? sourceIP : "")
-      return object([
+      return Reply.object([
         ("rule_id", .string(ruleID)), ("alert_key", .string(state?.alertKey ?? "")),
         ("count", .number(Double(state?.count ?? 0))), ("pushes", .number(Double(pushes))),
       ])
@@ -294,24 +263,24 @@ extension SimulatorCore {
   }
 
   func controlResolveAlert(_ context: RequestContext) throws -> HTTPResponse {
-    let body = try controlBody(context)
+    let body = try context.controlBody()
     let ruleID = try body.string("rule_id")
     let serverID = try body.string("server_id")
     let (resolved, pushes) = try db.transaction {
       try resolveAlerts(ruleID: ruleID, serverID: serverID)
     }
-    return object([
+    return Reply.object([
       ("resolved", .number(Double(resolved))), ("pushes", .number(Double(pushes))),
     ])
   }
 
   func controlDeleteRule(_ context: RequestContext) throws -> HTTPResponse {
     try db.execute("DELETE FROM alert_rules WHERE id = ?", [.text(context.parameter(0))])
-    return object([("deleted", .bool(true))])
+    return Reply.object([("deleted", .bool(true))])
   }
 
   func controlCreateTask(_ context: RequestContext) throws -> HTTPResponse {
-    let body = try controlBody(context)
+    let body = try context.controlBody()
     let id = Crypto.uuid(random)
     let type = try body.optionalString("task_type") ?? "oneshot"
     let servers = try body.strings("server_ids") ?? []
@@ -339,7 +308,7 @@ extension SimulatorCore {
   /// given exit code, earlier ones failed with 1). Scheduled runs get a `run_id`; oneshot null.
   /// A complete, uninterrupted scheduled run pushes its summary to the run owner (wire contract v2 §5).
   func controlFinishRun(_ context: RequestContext) throws -> HTTPResponse {
-    let body = try controlBody(context)
+    let body = try context.controlBody()
     let taskID = context.parameter(0)
     guard let task = try db.query("SELECT * FROM tasks WHERE id = ?", [.text(taskID)]).first
     else { throw APIError.notFound("Task \(taskID) not found") }
@@ -395,7 +364,7 @@ extension SimulatorCore {
           ownerID: trigger == "manual" ? initiator : task["created_by"].text,
           finalExitCodes: finals.map(\.exit), completedAt: completedAt)
       }
-      return object([
+      return Reply.object([
         ("run_id", runID.map(JSONValue.string) ?? .null), ("pushes", .number(Double(pushes))),
       ])
     }
@@ -415,7 +384,7 @@ extension SimulatorCore {
   /// Stores a raw security event, broadcasts it and pushes when a security rule admits it
   /// (wire contract v2 §5) → `{"data": SecurityEvent, "pushes": n}`.
   func controlSecurityEvent(_ context: RequestContext) throws -> HTTPResponse {
-    let body = try controlBody(context)
+    let body = try context.controlBody()
     let id = Crypto.uuid(random)
     let seconds = now / Self.second
     // Through the shared model: the known kinds are written in the server's key order (v1 §8.2).
@@ -448,14 +417,14 @@ extension SimulatorCore {
   }
 
   func controlAdvanceClock(_ context: RequestContext) throws -> HTTPResponse {
-    let body = try controlBody(context)
+    let body = try context.controlBody()
     clock.advance(by: try body.double("seconds") ?? 0)
-    return object([("now", .string(timestamp(now, .zulu).formatted(.zulu)))])
+    return Reply.object([("now", .string(timestamp(now, .zulu).formatted(.zulu)))])
   }
 
   func controlTick(_ context: RequestContext) throws -> HTTPResponse {
     try tick()
-    return object([("ok", .bool(true))])
+    return Reply.object([("ok", .bool(true))])
   }
 
   /// One simulated agent report for every online server.
@@ -475,7 +444,7 @@ extension SimulatorCore {
     } else {
       try deleteMobileSession(id)
     }
-    return object([("deleted", .bool(true))])
+    return Reply.object([("deleted", .bool(true))])
   }
 }
 

@@ -113,23 +113,9 @@ extension SimulatorCore {
     return Reply.data(row.response)
   }
 
-  static func queryTime(_ context: RequestContext, _ name: String, required: Bool) throws -> Int64?
-  {
-    guard let text = context.query[name] else {
-      if required {
-        throw APIError.plain(400, "Failed to deserialize query string: missing field `\(name)`")
-      }
-      return nil
-    }
-    guard let parsed = try? RFC3339Timestamp(parsing: text) else {
-      throw APIError.plain(400, "Failed to deserialize query string: \(name): invalid datetime")
-    }
-    return parsed.secondsSince1970 * Self.second + Int64(parsed.nanoseconds)
-  }
-
   func serverRecords(_ context: RequestContext, _ caller: Caller?) throws -> HTTPResponse {
-    guard let from = try Self.queryTime(context, "from", required: true),
-      let to = try Self.queryTime(context, "to", required: true)
+    guard let from = try context.queryTime("from", required: true),
+      let to = try context.queryTime("to", required: true)
     else { throw APIError.plain(400, "Failed to deserialize query string") }
     let interval = context.query["interval"] ?? "auto"
     let hourly = interval == "hourly" || (interval != "raw" && to - from > 24 * 3600 * Self.second)
@@ -248,19 +234,8 @@ extension SimulatorCore {
     "ssh_new_ip_login", "ssh_brute_force_detected", "port_scan_detected",
   ]
 
-  /// A non-negative integer query value (serde `u32`-like): anything else is a plain-text 400.
-  static func queryCount(_ context: RequestContext, _ name: String, default value: Int64) throws
-    -> Int64
-  {
-    guard let text = context.query[name] else { return value }
-    guard let parsed = Int64(text), parsed >= 0 else {
-      throw APIError.plain(400, "Failed to deserialize query string: \(name): invalid digit")
-    }
-    return parsed
-  }
-
   func alertEvents(_ context: RequestContext, _ caller: Caller?) throws -> HTTPResponse {
-    let limit = try Self.queryCount(context, "limit", default: 20)
+    let limit = try context.queryCount("limit", default: 20)
     let rows = try db.query(
       Self.alertStateSelect + " ORDER BY s.resolved ASC, s.updated_at DESC LIMIT ?", [.int(limit)])
     return Reply.data(rows.map { Self.alertState($0).event })
@@ -400,11 +375,11 @@ extension SimulatorCore {
         bindings.append(.text(value))
       }
     }
-    if let since = try queryTime(context, "since", required: false) {
+    if let since = try context.queryTime("since", required: false) {
       clauses.append("created_at >= ?")
       bindings.append(.int(since))
     }
-    if let until = try queryTime(context, "until", required: false) {
+    if let until = try context.queryTime("until", required: false) {
       clauses.append("created_at <= ?")
       bindings.append(.int(until))
     }
@@ -460,7 +435,7 @@ extension SimulatorCore {
         "Failed to deserialize query string: group_by: unknown variant `\(text)`, expected one of "
           + "`event_type`, `source_ip`, `day`")
     }
-    let limit = min(max(try Self.queryCount(context, "limit", default: 50), 1), 500)
+    let limit = min(max(try context.queryCount("limit", default: 50), 1), 500)
     let (clauses, bindings) = try Self.securityFilters(context, columns: ["server_id"])
     let filter = clauses.isEmpty ? "" : " WHERE " + clauses.joined(separator: " AND ")
     let rows = try db.query(

@@ -12,7 +12,7 @@ extension SimulatorCore {
   /// `exclude_users`?, `exclude_cidrs`?, `min_failed_count`?, `min_distinct_ports`?,
   /// `dedupe_window_seconds`? (600) → the rule. An existing id is a 409.
   func controlCreateRule(_ context: RequestContext) throws -> HTTPResponse {
-    let body = try controlBody(context)
+    let body = try context.controlBody()
     let id = try body.optionalString("id") ?? Crypto.uuid(random)
     let mode = try body.optionalString("trigger_mode") ?? "always"
     guard Self.triggerModes.contains(mode) else {
@@ -44,7 +44,7 @@ extension SimulatorCore {
   /// `PATCH /__simulator/alert-rules/{id}`: any of `name`, `enabled`, `trigger_mode` and the
   /// parameters of ``controlCreateRule(_:)`` (a `null` threshold clears it) → the rule.
   func controlUpdateRule(_ context: RequestContext) throws -> HTTPResponse {
-    let body = try controlBody(context)
+    let body = try context.controlBody()
     let id = context.parameter(0)
     var changes = try ruleParameters(body)
     if let name = try body.optionalString("name") { changes["name"] = .text(name) }
@@ -98,7 +98,7 @@ extension SimulatorCore {
       throw APIError.notFound("Alert rule \(id) not found")
     }
     func optional(_ value: Int64?) -> JSONValue { value.map { .number(Double($0)) } ?? .null }
-    return object([
+    return Reply.object([
       ("id", .string(rule.id)), ("name", .string(rule.name)),
       ("rule_type", .string(rule.ruleType)), ("enabled", .bool(rule.enabled)),
       ("trigger_mode", .string(rule.triggerMode)),
@@ -115,7 +115,7 @@ extension SimulatorCore {
   /// missing or null `server_id` covers every server; the window is `[starts_at, ends_at)`)
   /// → `{id, server_id, starts_at, ends_at}`.
   func controlCreateMaintenance(_ context: RequestContext) throws -> HTTPResponse {
-    let body = try controlBody(context)
+    let body = try context.controlBody()
     let serverID = try body.optionalString("server_id")
     let starts = try body.requiredInt("starts_at")
     let ends = try body.requiredInt("ends_at")
@@ -124,7 +124,7 @@ extension SimulatorCore {
     try db.execute(
       "INSERT INTO maintenance_windows VALUES (?, ?, ?, ?, ?)",
       [.text(id), serverID.sql, .int(starts), .int(ends), .int(now)])
-    return object([
+    return Reply.object([
       ("id", .string(id)), ("server_id", serverID.map(JSONValue.string) ?? .null),
       ("starts_at", .number(Double(starts))), ("ends_at", .number(Double(ends))),
     ])
@@ -134,6 +134,6 @@ extension SimulatorCore {
   func controlDeleteMaintenance(_ context: RequestContext) throws -> HTTPResponse {
     let changed = try db.execute(
       "DELETE FROM maintenance_windows WHERE id = ?", [.text(context.parameter(0))])
-    return object([("deleted", .bool(changed == 1))])
+    return Reply.object([("deleted", .bool(changed == 1))])
   }
 }

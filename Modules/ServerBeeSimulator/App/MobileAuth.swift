@@ -197,20 +197,6 @@ extension SimulatorCore {
       try createMobileSession(user: user, installationID: installationID, deviceName: deviceName))
   }
 
-  /// The mobile login behind the `Authorization: Bearer` header, whatever credential the
-  /// middleware accepted (wire contract v1 §2.7, §2.10 steps 3–4): no Bearer header (an API key or a cookie)
-  /// or an unknown token → 401 JSON; a web token → 400 `This session is not a mobile session`.
-  func mobileBearer(_ context: RequestContext) throws -> (caller: Caller, sessionID: String) {
-    guard let authorization = context.request.headers["authorization"],
-      authorization.hasPrefix("Bearer "),
-      let bearer = try caller(token: String(authorization.dropFirst(7)), viaBearer: true)
-    else { throw APIError.unauthorized }
-    guard bearer.source == "mobile", let sessionID = bearer.mobileSessionID else {
-      throw APIError.badRequest("This session is not a mobile session")
-    }
-    return (bearer, sessionID)
-  }
-
   func logout(_ context: RequestContext, _ caller: Caller?) throws -> HTTPResponse {
     guard caller != nil else { throw APIError.bare(401) }
     let (bearer, sessionID) = try mobileBearer(context)
@@ -333,20 +319,4 @@ extension SimulatorCore {
     return Reply.data("ok")
   }
 
-  /// Sets a password; ends all sessions but `keeping`'s (nil: an admin reset ends them all).
-  func setPassword(userID: String, _ password: String, keeping: Caller?) throws {
-    let (salt, hash) = hashPassword(password)
-    try db.transaction {
-      try db.execute(
-        """
-        UPDATE users SET password_salt = ?, password_hash = ?, password_changed_at = ?,
-          must_change_password = 0 WHERE id = ?
-        """, [.text(salt), .text(hash), .int(now), .text(userID)])
-      try deleteAllSessions(ofUser: userID, except: keeping)
-      if let kept = keeping?.mobileSessionID {
-        try db.execute(
-          "UPDATE mobile_sessions SET verified_at = ? WHERE id = ?", [.int(now), .text(kept)])
-      }
-    }
-  }
 }

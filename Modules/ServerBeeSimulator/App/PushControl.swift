@@ -10,7 +10,7 @@ extension SimulatorCore {
   /// `PUT /__simulator/push/relay {"url": string|null}`: sets `[push_relay].url`; the answer says
   /// whether the value is usable (wire contract v2 §3.7).
   func controlSetRelay(_ context: RequestContext) throws -> HTTPResponse {
-    let body = context.request.body.isEmpty ? JSONBody(value: .object([])) : try context.jsonBody()
+    let body = try context.controlBody()
     let url = try body.optionalString("url")
     relayURL.withLock { $0 = url }
     return Reply.json(

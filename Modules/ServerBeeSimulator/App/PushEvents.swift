@@ -236,11 +236,6 @@ extension SimulatorCore {
     String(String.UnicodeScalarView(name.unicodeScalars.prefix(pushNameLimit)))
   }
 
-  /// Whole Unix seconds of a simulator time (rounded down, as `created_at` is).
-  static func seconds(_ nanos: Int64) -> Int64 {
-    nanos >= 0 ? nanos / second : (nanos - second + 1) / second
-  }
-
   // MARK: Task runs
 
   /// A scheduled run whose every target reached its final attempt: one summary for the run

@@ -89,8 +89,6 @@ extension SimulatorCore {
   /// How long one attempt owns a job (30 s).
   static let leaseNanos: Int64 = 30 * second
 
-  var nowSeconds: Int64 { now / Self.second }
-
   /// Backoff after attempt `n`: `min(2^min(n+1, 8), 300)` seconds.
   static func backoff(afterAttempt attempt: Int64) -> Int64 {
     min(Int64(1) << min(max(attempt, 0) + 1, 8), 300)

@@ -6,20 +6,11 @@ import ServerBeeTransport
 // areas records its action here, and admins read it back with offset paging and filters.
 
 extension SimulatorCore {
-  /// Records one action by `caller` from the request's address.
-  func audit(_ caller: Caller, _ action: String, detail: String? = nil, _ context: RequestContext)
-    throws
-  {
-    try db.execute(
-      "INSERT INTO audit_logs (user_id, action, detail, ip, created_at) VALUES (?, ?, ?, ?, ?)",
-      [.text(caller.user.id), .text(action), detail.sql, .text(context.remoteAddress), .int(now)])
-  }
-
   /// `GET /api/audit-logs?limit&offset&action&user_id` (admin): newest first; `limit` defaults
   /// to 50 and is capped at 200; an empty `action` means no filter.
   func auditLogs(_ context: RequestContext, _ caller: Caller?) throws -> HTTPResponse {
-    let limit = min(try Self.queryCount(context, "limit", default: 50), 200)
-    let offset = try Self.queryCount(context, "offset", default: 0)
+    let limit = min(try context.queryCount("limit", default: 50), 200)
+    let offset = try context.queryCount("offset", default: 0)
     var conditions: [String] = []
     var bindings: [SQLValue] = []
     if let action = context.query["action"], !action.isEmpty {

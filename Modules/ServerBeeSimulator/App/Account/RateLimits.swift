@@ -7,9 +7,6 @@ import ServerBeeTransport
 // limiter, so only `login` buckets ever appear. Counters live in memory, as upstream's do.
 
 extension SimulatorCore {
-  static let loginMax = 5
-  static let loginWindowSeconds = 15 * 60
-
   /// `GET /api/admin/rate-limit`: live buckets, blocked first, then by count descending, then
   /// newest window first; expired windows are left out.
   func rateLimits(_ context: RequestContext, _ caller: Caller?) throws -> HTTPResponse {

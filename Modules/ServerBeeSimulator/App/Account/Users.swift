@@ -103,9 +103,4 @@ extension SimulatorCore {
     }
   }
 
-  static func checkPasswordLength(_ password: String) throws {
-    guard password.unicodeScalars.count >= 8 else {
-      throw APIError.validation("Password must be at least 8 characters")
-    }
-  }
 }
