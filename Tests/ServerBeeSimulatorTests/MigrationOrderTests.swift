@@ -44,6 +44,23 @@ import Testing
     #expect(ordered.map(\.version) == Array(1...ordered.count))
     #expect(Schema.migrations.count == ordered.count)
     #expect(ordered.count >= 9)
+    // Each area's migrations are collected.
+    for area in SimulatorCore.areas {
+      for migration in area.migrations {
+        #expect(ordered.contains(migration), "\(area): version \(migration.version)")
+      }
+    }
+    #expect(AccountArea.migrations.map(\.version) == [8, 9])
+  }
+
+  /// Versions 1–9 as they were before areas owned migrations (issue 25): the same statements,
+  /// byte for byte, under the same versions, whichever list now declares them.
+  @Test func theFirstNineVersionsAreUnchanged() throws {
+    let ordered = try Schema.ordered(Schema.allMigrations).prefix(9)
+    #expect(ordered.map(\.statements.count) == [20, 3, 5, 7, 1, 1, 2, 3, 1])
+    let text = ordered.map { $0.statements.joined(separator: "\n") }.joined(separator: "\n")
+    #expect(
+      SHA256.hex(text) == "4a4b8f03f5272a3791aa276771069e634d6f7fdb250e5b29b68dda76d0f6bc61")
   }
 
   @Test func aBrokenListStopsMigrationBeforeAnyStatement() throws {

@@ -68,6 +68,26 @@ import Testing
     #expect(SimulatorCore.controlRoutes.allSatisfy { $0.pattern.first == "__simulator" })
   }
 
+  /// Each area is listed once in `SimulatorCore.areas`, and each of its routes is in the table
+  /// the router reads for its kind of path.
+  @Test func everyAreaIsRegisteredOnceWithEveryRoute() {
+    let names = SimulatorCore.areas.map { String(describing: $0) }
+    #expect(Set(names).count == names.count)
+    let api = Set(SimulatorCore.apiRoutes.map(Self.signature))
+    let control = Set(SimulatorCore.controlRoutes.map(Self.signature))
+    for area in SimulatorCore.areas {
+      #expect(!area.routes.isEmpty || !area.controlRoutes.isEmpty, "\(area) has no route")
+      for route in area.routes {
+        #expect(api.contains(Self.signature(route)), "\(area): \(Self.signature(route))")
+        #expect(route.pattern.first == "api", "\(area): \(Self.signature(route))")
+      }
+      for route in area.controlRoutes {
+        #expect(control.contains(Self.signature(route)), "\(area): \(Self.signature(route))")
+        #expect(route.pattern.first == "__simulator", "\(area): \(Self.signature(route))")
+      }
+    }
+  }
+
   /// Two routes collide when one request could match both: the same method and, segment by
   /// segment, the same text or a `*` on either side. Then the table's order would decide the
   /// answer; without collisions it never does.

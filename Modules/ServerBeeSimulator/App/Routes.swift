@@ -1,9 +1,18 @@
 import ServerBeeTransport
 
-/// The route tables. Order matters only for readability: patterns never overlap.
+/// The one route table (issue 25): the areas, and the public and control tables built from
+/// them. No two routes can match the same request (`RouteTableTests`), so the order of the
+/// areas and of their routes changes no answer.
 extension SimulatorCore {
-  /// Every public route: this file's and each area's (`App/<Area>/<Area>Routes.swift`).
-  static let apiRoutes: [Route] = baseRoutes + accountRoutes
+  /// Every area of the simulator, each a folder under `App/`. The route tables and the schema's
+  /// migrations (``Schema/allMigrations``) are collected from this list.
+  static let areas: [any SimulatorArea.Type] = [AccountArea.self]
+
+  /// Every public route (`api/...`): the routes not yet in an area, then each area's.
+  static let apiRoutes: [Route] = baseRoutes + areas.flatMap { $0.routes }
+
+  /// Every control route (`__simulator/...`): those not yet in an area, then each area's.
+  static let controlRoutes: [Route] = baseControlRoutes + areas.flatMap { $0.controlRoutes }
 
   static let baseRoutes: [Route] = [
     Route("POST", "api/mobile/auth/login", .open) { core, context, _ in try core.login(context) },
@@ -47,6 +56,8 @@ extension SimulatorCore {
     Route("GET", "api/alert-events", .protected) { try $0.alertEvents($1, $2) },
     Route("GET", "api/alert-events/*", .protected) { try $0.alertEventDetail($1, $2) },
     Route("GET", "api/alert-rules", .admin) { try $0.alertRules($1, $2) },
+    Route("GET", "api/alert-rules/*", .admin) { try $0.alertRuleDetail($1, $2) },
+    Route("PUT", "api/alert-rules/*", .admin) { try $0.updateAlertRule($1, $2) },
     Route("GET", "api/tasks", .admin) { try $0.tasks($1, $2) },
     Route("GET", "api/tasks/*", .admin) { try $0.taskDetail($1, $2) },
     Route("GET", "api/tasks/*/results", .admin) { try $0.taskResults($1, $2) },
@@ -60,21 +71,9 @@ extension SimulatorCore {
     },
   ]
 
-  static let controlRoutes: [Route] = [
-    Route("POST", "__simulator/users", .open) { core, context, _ in
-      try core.controlCreateUser(context)
-    },
-    Route("PATCH", "__simulator/users/*", .open) { core, context, _ in
-      try core.controlUpdateUser(context)
-    },
-    Route("DELETE", "__simulator/users/*", .open) { core, context, _ in
-      try core.controlDeleteUser(context)
-    },
+  static let baseControlRoutes: [Route] = [
     Route("POST", "__simulator/users/*/web-session", .open) { core, context, _ in
       try core.controlWebSession(context)
-    },
-    Route("POST", "__simulator/users/*/api-key", .open) { core, context, _ in
-      try core.controlAPIKey(context)
     },
     Route("POST", "__simulator/users/*/pair-code", .open) { core, context, _ in
       try core.controlPairCode(context)

@@ -38,9 +38,13 @@ enum MigrationOrderError: Error, Equatable, CustomStringConvertible {
 /// Versioned schema migrations, applied in order and recorded in `PRAGMA user_version`.
 ///
 /// Times are stored as INTEGER nanoseconds since 1970 (UTC) so the RFC 3339 output keeps every
-/// digit. Each ``Migration`` carries its version, and ``migrate(_:_:)`` sorts them and refuses a
-/// version claimed twice or a gap (``MigrationOrderError``), before it touches the database.
-/// An existing migration is never edited: a change is a new version.
+/// digit. Migrations come from two places: ``baseMigrations`` (versions 1–7, history from before
+/// the simulator was organised by area, issue 25) and each area's ``SimulatorArea/migrations``
+/// (from version 8: 8 and 9 are the account area's). Each ``Migration`` carries its version, and
+/// ``migrate(_:_:)`` sorts them and refuses a version claimed twice or a gap
+/// (``MigrationOrderError``) before it touches the database, so two areas that claim the same
+/// version fail at start, never halfway through a data directory. An existing migration is
+/// never edited: a change is a new version, in the area that owns the table.
 ///
 /// Migration 2 adds `push_legacy_tokens` (wire contract v1 §2.10): one legacy APNs device token per
 /// installation, linked to the login that registered it. It has **no** foreign key on purpose,
@@ -71,8 +75,8 @@ enum MigrationOrderError: Error, Equatable, CustomStringConvertible {
 /// trigger that clears them when `live_json` changes without them. Rows written before it
 /// have none and are read from `live_json`, as before.
 enum Schema {
-  /// The statements of versions 1–9, in order: entry `n - 1` is version `n`. History: never
-  /// edited; a new version belongs to the area that owns its tables.
+  /// The statements of versions 1–7, in order: entry `n - 1` is version `n`. History: never
+  /// edited, never appended to (a new version belongs to the area that owns its tables).
   private static let history: [[String]] = [
     [
       """
@@ -258,37 +262,18 @@ enum Schema {
       BEGIN UPDATE servers SET live_numbers = NULL WHERE rowid = NEW.rowid; END
       """,
     ],
-    [
-      // Named API keys (app routes §3.1 #14–#16). The key authenticates through its
-      // `access_sessions` row (source `api_key`, same hash); this row gives it a name, an id
-      // and a prefix, and deleting it deletes that row too.
-      """
-      CREATE TABLE api_keys (
-        id TEXT PRIMARY KEY, user_id TEXT NOT NULL, name TEXT NOT NULL,
-        key_prefix TEXT NOT NULL, token_hash TEXT NOT NULL UNIQUE, created_at INTEGER NOT NULL)
-      """,
-      "CREATE INDEX api_keys_user ON api_keys(user_id)",
-      // The audit log (app routes §3.2 #115), newest first by id.
-      """
-      CREATE TABLE audit_logs (
-        id INTEGER PRIMARY KEY AUTOINCREMENT, user_id TEXT NOT NULL, action TEXT NOT NULL,
-        detail TEXT, ip TEXT NOT NULL, created_at INTEGER NOT NULL)
-      """,
-    ],
-    [
-      // `UserResponse.updated_at` (app routes §3.2 #111); NULL reads as `created_at`.
-      "ALTER TABLE users ADD COLUMN updated_at INTEGER"
-    ],
   ]
 
-  /// The migrations from before areas owned their tables, versions 1–9 (``history``).
+  /// The migrations from before areas owned their tables, versions 1–7 (``history``).
   static let baseMigrations: [Migration] = history.enumerated().map {
     Migration(version: $0.offset + 1, $0.element)
   }
 
-  /// Every migration the simulator declares, in no particular order; ``migrate(_:_:)`` orders
-  /// them.
-  static let allMigrations: [Migration] = baseMigrations
+  /// Every migration the simulator declares: ``baseMigrations`` and each area's
+  /// (``SimulatorArea/migrations``, areas listed in ``SimulatorCore/areas``), in no particular
+  /// order; ``migrate(_:_:)`` orders them.
+  static let allMigrations: [Migration] =
+    baseMigrations + SimulatorCore.areas.flatMap { $0.migrations }
 
   /// The statements of every migration in version order (`migrations[n - 1]` is version `n`),
   /// as ``migrate(_:_:)`` applies them; empty when ``allMigrations`` cannot be ordered.

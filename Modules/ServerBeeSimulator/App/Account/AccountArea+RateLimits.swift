@@ -6,21 +6,22 @@ import ServerBeeTransport
 // per IP (5 per 15 minutes, wire contract v1 §2.1); it has no registration or public-route
 // limiter, so only `login` buckets ever appear. Counters live in memory, as upstream's do.
 
-extension SimulatorCore {
+extension AccountArea {
   /// `GET /api/admin/rate-limit`: live buckets, blocked first, then by count descending, then
   /// newest window first; expired windows are left out.
   func rateLimits(_ context: RequestContext, _ caller: Caller?) throws -> HTTPResponse {
     let now = self.now
-    let window = Int64(Self.loginWindowSeconds) * Self.second
-    let live = loginWindows.withLock { windows in
+    let window = Int64(SimulatorCore.loginWindowSeconds) * Self.second
+    let live = core.loginWindows.withLock { windows in
       windows.filter { now - $0.value.start < window }
     }
     let buckets = live.map { ip, entry in
       RateLimitBucket(
-        scope: .login, ip: ip, count: entry.count, max: Self.loginMax,
-        windowSeconds: Self.loginWindowSeconds, windowStart: timestamp(entry.start, .utcOffset),
+        scope: .login, ip: ip, count: entry.count, max: SimulatorCore.loginMax,
+        windowSeconds: SimulatorCore.loginWindowSeconds,
+        windowStart: timestamp(entry.start, .utcOffset),
         secondsRemaining: max(0, Int((entry.start + window - now) / Self.second)),
-        blocked: entry.count >= Self.loginMax)
+        blocked: entry.count >= SimulatorCore.loginMax)
     }.sorted { a, b in
       if a.blocked != b.blocked { return a.blocked }
       if a.count != b.count { return a.count > b.count }
@@ -28,8 +29,8 @@ extension SimulatorCore {
     }
     return Reply.data(
       RateLimitStatus(
-        entries: buckets, loginMax: Self.loginMax, registerMax: 3, publicMax: 60,
-        authWindowSeconds: Self.loginWindowSeconds, publicWindowSeconds: 60))
+        entries: buckets, loginMax: SimulatorCore.loginMax, registerMax: 3, publicMax: 60,
+        authWindowSeconds: SimulatorCore.loginWindowSeconds, publicWindowSeconds: 60))
   }
 
   /// `POST /api/admin/rate-limit/reset {scope?, ip?}` (a JSON object is required; `{}` resets
@@ -41,13 +42,13 @@ extension SimulatorCore {
     let ip = try body.optionalString("ip").flatMap { $0.isEmpty ? nil : $0 }
     var cleared = 0
     if scope == nil || scope == "login" {
-      cleared = loginWindows.withLock { windows in
+      cleared = core.loginWindows.withLock { windows in
         if let ip { return windows.removeValue(forKey: ip) == nil ? 0 : 1 }
         defer { windows.removeAll() }
         return windows.count
       }
     }
-    try audit(caller, "rate_limit.reset", detail: scope ?? "all", context)
+    try core.audit(caller, "rate_limit.reset", detail: scope ?? "all", context)
     return Reply.data(RateLimitResetResult(cleared: cleared))
   }
 }

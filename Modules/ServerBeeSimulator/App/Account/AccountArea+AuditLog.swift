@@ -5,7 +5,7 @@ import ServerBeeTransport
 // The audit log (app routes §3.2 #115–#116): every route of the account and administration
 // areas records its action here, and admins read it back with offset paging and filters.
 
-extension SimulatorCore {
+extension AccountArea {
   /// `GET /api/audit-logs?limit&offset&action&user_id` (admin): newest first; `limit` defaults
   /// to 50 and is capped at 200; an empty `action` means no filter.
   func auditLogs(_ context: RequestContext, _ caller: Caller?) throws -> HTTPResponse {

@@ -6,7 +6,7 @@ import ServerBeeTransport
 // lookup: a "download" installs a simulated database, remembered across restarts in
 // `simulator_state` (its time), and the status reports it as `downloaded`.
 
-extension SimulatorCore {
+extension AccountArea {
   /// The two databases, by the path segment of their routes.
   enum GeoDatabase: String {
     case geoip, asn
@@ -43,7 +43,7 @@ extension SimulatorCore {
       "INSERT INTO simulator_state (key, value) VALUES (?, ?) "
         + "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
       [.text(database.stateKey), .real(Double(now))])
-    try audit(caller, "\(database.rawValue).download", context)
+    try core.audit(caller, "\(database.rawValue).download", context)
     return Reply.data(GeoDatabaseDownloadResult(success: true, message: database.installedMessage))
   }
 }

@@ -6,7 +6,7 @@ import ServerBeeTransport
 // API keys (app routes §3.1 #14–#16): `serverbee_` + 43 base64url characters, sent as
 // `X-API-Key`, permanent, with the creator's role. The plaintext is returned once.
 
-extension SimulatorCore {
+extension AccountArea {
   /// `GET /api/auth/api-keys` (member): the caller's own keys, oldest first, `key` null.
   func listAPIKeys(_ context: RequestContext, _ caller: Caller?) throws -> HTTPResponse {
     guard let caller else { throw APIError.bare(401) }
@@ -24,7 +24,7 @@ extension SimulatorCore {
     let (id, key) = try db.transaction {
       try insertAPIKey(userID: caller.user.id, name: name)
     }
-    try audit(caller, "api_key.create", detail: name, context)
+    try core.audit(caller, "api_key.create", detail: name, context)
     guard let row = try db.query("SELECT * FROM api_keys WHERE id = ?", [.text(id)]).first else {
       throw APIError.notFound("API key not found")
     }
@@ -47,14 +47,14 @@ extension SimulatorCore {
       return true
     }
     guard deleted else { throw APIError.notFound("API key not found") }
-    try audit(caller, "api_key.delete", detail: id, context)
+    try core.audit(caller, "api_key.delete", detail: id, context)
     return Reply.data("ok")
   }
 
   /// Stores a new key for `userID`: its authenticating `access_sessions` row and its named row.
   /// - Returns: The key id and the plaintext.
   func insertAPIKey(userID: String, name: String) throws -> (id: String, key: String) {
-    let key = try issueAccessToken(userID: userID, mobileSessionID: nil, source: "api_key")
+    let key = try core.issueAccessToken(userID: userID, mobileSessionID: nil, source: "api_key")
     let id = Crypto.uuid(random)
     try db.execute(
       "INSERT INTO api_keys VALUES (?, ?, ?, ?, ?, ?)",

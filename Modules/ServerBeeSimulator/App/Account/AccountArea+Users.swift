@@ -4,7 +4,7 @@ import ServerBeeTransport
 
 // User administration (app routes §3.2 #111–#114), admin only.
 
-extension SimulatorCore {
+extension AccountArea {
   /// `GET /api/users`: every user, oldest first.
   func listUsers(_ context: RequestContext, _ caller: Caller?) throws -> HTTPResponse {
     let rows = try db.query("SELECT * FROM users ORDER BY created_at, rowid")
@@ -19,12 +19,12 @@ extension SimulatorCore {
     let password = try body.string("password")
     let role = try body.optionalString("role") ?? "member"
     try Self.checkRole(role)
-    try Self.checkPasswordLength(password)
-    guard try user(named: username) == nil else {
+    try SimulatorCore.checkPasswordLength(password)
+    guard try core.user(named: username) == nil else {
       throw APIError.conflict("User '\(username)' already exists")
     }
-    let id = try createUser(username: username, password: password, role: role)
-    try audit(caller, "user.create", detail: username, context)
+    let id = try core.createUser(username: username, password: password, role: role)
+    try core.audit(caller, "user.create", detail: username, context)
     return Reply.data(try adminUser(id: id))
   }
 
@@ -33,7 +33,7 @@ extension SimulatorCore {
   func updateUserRoute(_ context: RequestContext, _ caller: Caller?) throws -> HTTPResponse {
     guard let caller else { throw APIError.bare(401) }
     let id = context.parameter(0)
-    guard let target = try user(id: id) else { throw APIError.notFound("User not found") }
+    guard let target = try core.user(id: id) else { throw APIError.notFound("User not found") }
     let body = try context.jsonBody()
     let role = try body.optionalString("role")
     let password = try body.optionalString("password")
@@ -43,13 +43,13 @@ extension SimulatorCore {
         throw APIError.badRequest("Cannot demote the last admin user")
       }
     }
-    if let password { try Self.checkPasswordLength(password) }
+    if let password { try SimulatorCore.checkPasswordLength(password) }
     // Both values were checked above; `setPassword` runs its own transaction.
-    if let password { try setPassword(userID: id, password, keeping: nil) }
+    if let password { try core.setPassword(userID: id, password, keeping: nil) }
     try db.execute(
       "UPDATE users SET role = COALESCE(?, role), updated_at = ? WHERE id = ?",
       [role.sql, .int(now), .text(id)])
-    try audit(caller, "user.update", detail: target.username, context)
+    try core.audit(caller, "user.update", detail: target.username, context)
     return Reply.data(try adminUser(id: id))
   }
 
@@ -59,18 +59,18 @@ extension SimulatorCore {
   func deleteUserRoute(_ context: RequestContext, _ caller: Caller?) throws -> HTTPResponse {
     guard let caller else { throw APIError.bare(401) }
     let id = context.parameter(0)
-    guard let target = try user(id: id) else { throw APIError.notFound("User not found") }
+    guard let target = try core.user(id: id) else { throw APIError.notFound("User not found") }
     if target.role == "admin", try adminCount() <= 1 {
       throw APIError.badRequest("Cannot delete the last admin user")
     }
     try db.transaction { try deleteUserEverywhere(id) }
-    try audit(caller, "user.delete", detail: target.username, context)
+    try core.audit(caller, "user.delete", detail: target.username, context)
     return Reply.data("ok")
   }
 
   /// Removes a user with its sessions (web and mobile, with their push rows) and API keys.
   func deleteUserEverywhere(_ id: String) throws {
-    try deleteAllSessions(ofUser: id)
+    try core.deleteAllSessions(ofUser: id)
     try db.execute(
       "DELETE FROM access_sessions WHERE user_id = ? AND source = 'api_key'", [.text(id)])
     try db.execute("DELETE FROM api_keys WHERE user_id = ?", [.text(id)])
