@@ -5,28 +5,6 @@ import ServerBeeTransport
 
 /// The control API under `/__simulator/` (guarded by the `X-Simulator-Token` header).
 extension SimulatorCore {
-  func controlWebSession(_ context: RequestContext) throws -> HTTPResponse {
-    guard let user = try user(id: context.parameter(0)) else {
-      throw APIError.notFound("User not found")
-    }
-    let token = try issueAccessToken(userID: user.id, mobileSessionID: nil, source: "web")
-    return Reply.object([("session_token", .string(token))])
-  }
-
-  func controlPairCode(_ context: RequestContext) throws -> HTTPResponse {
-    let body = try context.controlBody()
-    guard let user = try user(id: context.parameter(0)) else {
-      throw APIError.notFound("User not found")
-    }
-    let code = makePairCode(for: user)
-    let base = try body.optionalString("server_url") ?? serverURL.withLock { $0 }
-    let server = try ServerURL(base)
-    return Reply.object([
-      ("code", .string(code.code)), ("expires_in_secs", .number(Double(code.expiresInSeconds))),
-      ("qr_text", .string(PairingPayload(server: server, code: code.code).qrText)),
-    ])
-  }
-
   func createServer(name: String, body: JSONBody? = nil) throws -> String {
     let id = Crypto.uuid(random)
     let online = try body?.bool("online") ?? true
@@ -376,17 +354,6 @@ extension SimulatorCore {
     }
     // The next session then finds every `full_sync` object rewritten (issue 24).
     try serverCache.fragments.refreshIfKept(db)
-  }
-
-  func controlDeleteSession(_ context: RequestContext) throws -> HTTPResponse {
-    let id = context.parameter(0)
-    if context.query["keep_references"] == "true" {
-      // Test hook: an interrupted delete that leaves dangling state behind (v2 §2.5 table).
-      try db.execute("DELETE FROM mobile_sessions WHERE id = ?", [.text(id)])
-    } else {
-      try deleteMobileSession(id)
-    }
-    return Reply.object([("deleted", .bool(true))])
   }
 }
 

@@ -6,7 +6,7 @@ import ServerBeeTransport
 extension SimulatorCore {
   /// Every area of the simulator, each a folder under `App/`. The route tables and the schema's
   /// migrations (``Schema/allMigrations``) are collected from this list.
-  static let areas: [any SimulatorArea.Type] = [AccountArea.self]
+  static let areas: [any SimulatorArea.Type] = [AuthArea.self, AccountArea.self]
 
   /// Every public route (`api/...`): the routes not yet in an area, then each area's.
   static let apiRoutes: [Route] = baseRoutes + areas.flatMap { $0.routes }
@@ -15,19 +15,6 @@ extension SimulatorCore {
   static let controlRoutes: [Route] = baseControlRoutes + areas.flatMap { $0.controlRoutes }
 
   static let baseRoutes: [Route] = [
-    Route("POST", "api/mobile/auth/login", .open) { core, context, _ in try core.login(context) },
-    Route("POST", "api/mobile/auth/refresh", .open) { core, context, _ in try core.refresh(context)
-    },
-    Route("POST", "api/mobile/auth/pair", .open) { core, context, _ in
-      try core.redeemPairCode(context)
-    },
-    Route("POST", "api/mobile/auth/revoke", .open) { core, context, _ in try core.revoke(context) },
-    Route("POST", "api/mobile/auth/recover", .open) { core, context, _ in try core.recover(context)
-    },
-    Route("POST", "api/mobile/pair", .protected) { try $0.generatePairCode($1, $2) },
-    Route("POST", "api/mobile/auth/logout", .protected) { try $0.logout($1, $2) },
-    Route("GET", "api/mobile/auth/devices", .protected) { try $0.listDevices($1, $2) },
-    Route("DELETE", "api/mobile/auth/devices/*", .protected) { try $0.revokeDevice($1, $2) },
     Route("POST", "api/mobile/push/register", .protected) { try $0.registerLegacyPush($1, $2) },
     Route("POST", "api/mobile/push/unregister", .protected) {
       try $0.unregisterLegacyPush($1, $2)
@@ -47,8 +34,6 @@ extension SimulatorCore {
     Route("GET", "api/mobile/push/test/*", .open) { core, context, _ in
       try core.testPushStatus(context)
     },
-    Route("GET", "api/auth/me", .ungated) { try $0.me($1, $2) },
-    Route("PUT", "api/auth/password", .protected) { try $0.changePassword($1, $2) },
     Route("GET", "api/servers", .protected, answering: { try $0.listServers($1, $2) }),
     Route("GET", "api/servers/*", .protected) { try $0.serverDetail($1, $2) },
     Route("GET", "api/servers/*/records", .protected) { try $0.serverRecords($1, $2) },
@@ -72,12 +57,6 @@ extension SimulatorCore {
   ]
 
   static let baseControlRoutes: [Route] = [
-    Route("POST", "__simulator/users/*/web-session", .open) { core, context, _ in
-      try core.controlWebSession(context)
-    },
-    Route("POST", "__simulator/users/*/pair-code", .open) { core, context, _ in
-      try core.controlPairCode(context)
-    },
     Route("POST", "__simulator/servers", .open) { core, context, _ in
       try core.controlCreateServer(context)
     },
@@ -115,9 +94,6 @@ extension SimulatorCore {
       try core.controlAdvanceClock(context)
     },
     Route("POST", "__simulator/tick", .open) { core, context, _ in try core.controlTick(context) },
-    Route("DELETE", "__simulator/mobile-sessions/*", .open) { core, context, _ in
-      try core.controlDeleteSession(context)
-    },
     Route("PUT", "__simulator/push/relay", .open) { core, context, _ in
       try core.controlSetRelay(context)
     },

@@ -4,14 +4,6 @@ import ServerBeeModels
 import ServerBeeSocketTransport
 import ServerBeeTransport
 
-/// A pair code kept in memory (wire contract v1 §2.5: lost on restart), with the account snapshot taken at
-/// generation for QR recovery (wire contract v2 §2.3).
-struct PairCode: Sendable {
-  var userID: String
-  var createdAt: Int64
-  var snapshot: UserRow
-}
-
 /// The application: every route of the contract as a synchronous function of a request.
 ///
 /// All state lives in SQLite except pair codes and the login rate-limit window, which real

@@ -3,7 +3,10 @@ import ServerBeeCore
 import ServerBeeModels
 import ServerBeeTransport
 
-/// `POST /api/mobile/auth/recover` (wire contract v2 §2.7): delete the original session of a lost login.
+// `POST /api/mobile/auth/recover` (wire contract v2 §2.7): delete the original session of a lost
+// login, by password, by QR (a pair code) or with the grant a QR recovery handed out.
+
+// The texts of recovery's refusals, on the core where the recovery tests compare them.
 extension SimulatorCore {
   static let recoverShape =
     "Exactly one authentication mode and original mobile identity are required"
@@ -11,7 +14,9 @@ extension SimulatorCore {
     "The original mobile session cannot be safely identified or confirmed absent"
   static let tooManySessions = "Too many mobile sessions share this installation to recover safely"
   static let freshQR = "New state requires a fresh recovery QR code"
+}
 
+extension AuthArea {
   private enum Mode {
     case password(String, String, String?)
     case qr(String)
@@ -62,11 +67,11 @@ extension SimulatorCore {
         mode = .grant(grant)
       }
     }
-    guard let mode else { throw APIError.validation(Self.recoverShape) }
+    guard let mode else { throw APIError.validation(SimulatorCore.recoverShape) }
     if let expected = original.expectedSessionID, !UUIDText.isCanonical(expected) {
       throw APIError.validation("Invalid expected_session_id")
     }
-    guard consumeLoginAttempt(context.remoteAddress) else {
+    guard core.consumeLoginAttempt(context.remoteAddress) else {
       throw APIError.tooManyRequests("Too many login attempts. Please try again later.")
     }
     switch mode {
@@ -92,7 +97,7 @@ extension SimulatorCore {
 
   private func recoverWithPairingCode(_ code: String, _ original: Original) throws -> HTTPResponse {
     guard let (entry, expired) = takePairCode(code), !expired,
-      entry.userID == original.userID, let user = try user(id: entry.userID)
+      entry.userID == original.userID, let user = try core.user(id: entry.userID)
     else { throw APIError.unauthorized }
     // The account snapshot taken at generation must still hold (v2 §2.7).
     var snapshot = entry.snapshot
@@ -138,7 +143,7 @@ extension SimulatorCore {
         [.text(hash), .int(now)]
       ).first,
       grant["binding"].text == original.binding, grant["user_id"].text == original.userID,
-      let user = try user(id: original.userID)
+      let user = try core.user(id: original.userID)
     else { throw APIError.unauthorized }
     try checkAccount(user, original)
     func answer(_ outcome: RecoveryOutcome, _ id: String?, _ candidates: [RecoveryCandidate] = [])
@@ -159,7 +164,7 @@ extension SimulatorCore {
       guard expected == nil else { throw APIError.unauthorized }
       let ids = try identities(user: user, original)
       let candidates = try candidateList(user: user, installationID: original.installationID)
-      guard ids.isEmpty, candidates.isEmpty else { throw APIError.conflict(Self.freshQR) }
+      guard ids.isEmpty, candidates.isEmpty else { throw APIError.conflict(SimulatorCore.freshQR) }
       return answer(.alreadyAbsent, nil)
     default:
       let frozen =
@@ -193,10 +198,12 @@ extension SimulatorCore {
     if let expected = original.expectedSessionID {
       return (try resolveExpected(expected, user: user, original, ids), expected, [])
     }
-    guard ids.count <= 1 else { throw APIError.conflict(Self.cannotIdentify) }
+    guard ids.count <= 1 else { throw APIError.conflict(SimulatorCore.cannotIdentify) }
     if let id = ids.first {
-      guard try mobileSession(id: id) != nil else { throw APIError.conflict(Self.cannotIdentify) }
-      try deleteMobileSession(id)
+      guard try core.mobileSession(id: id) != nil else {
+        throw APIError.conflict(SimulatorCore.cannotIdentify)
+      }
+      try core.deleteMobileSession(id)
       return (.ok, id, [])
     }
     let candidates = try candidateList(user: user, installationID: original.installationID)
@@ -207,14 +214,16 @@ extension SimulatorCore {
     _ expected: String, user: UserRow, _ original: Original, _ ids: Set<String>
   ) throws -> RecoveryOutcome {
     guard ids.allSatisfy({ $0 == expected }) else { throw APIError.unauthorized }
-    if let session = try mobileSession(id: expected) {
+    if let session = try core.mobileSession(id: expected) {
       guard session.userID == user.id, session.installationID == original.installationID else {
         throw APIError.unauthorized
       }
-      try deleteMobileSession(expected)
+      try core.deleteMobileSession(expected)
       return .ok
     }
-    guard try !hasDanglingState(expected) else { throw APIError.conflict(Self.cannotIdentify) }
+    guard try !hasDanglingState(expected) else {
+      throw APIError.conflict(SimulatorCore.cannotIdentify)
+    }
     return .alreadyAbsent
   }
 
@@ -232,7 +241,7 @@ extension SimulatorCore {
     }
     for token in [original.refreshToken, original.revocationToken].compactMap({ $0 }) {
       guard let owner = try proofOwner(SHA256.hex(token)) else { continue }
-      if let session = try mobileSession(id: owner) {
+      if let session = try core.mobileSession(id: owner) {
         guard session.userID == user.id, session.installationID == original.installationID else {
           throw APIError.unauthorized
         }
@@ -242,7 +251,7 @@ extension SimulatorCore {
     let onInstallation = try db.query(
       "SELECT * FROM mobile_sessions WHERE installation_id = ?", [.text(original.installationID)]
     ).map(MobileSessionRow.init)
-    guard onInstallation.count <= 64 else { throw APIError.conflict(Self.tooManySessions) }
+    guard onInstallation.count <= 64 else { throw APIError.conflict(SimulatorCore.tooManySessions) }
     let refreshHash = SHA256.hex(original.refreshToken)
     for session in onInstallation where session.refreshHash == refreshHash {
       guard session.userID == user.id else { throw APIError.unauthorized }
@@ -258,7 +267,7 @@ extension SimulatorCore {
       ORDER BY created_at DESC
       """, [.text(user.id), .text(installationID)]
     ).map(MobileSessionRow.init)
-    guard sessions.count <= 64 else { throw APIError.conflict(Self.tooManySessions) }
+    guard sessions.count <= 64 else { throw APIError.conflict(SimulatorCore.tooManySessions) }
     let orphans =
       try db.scalar(
         """
@@ -266,7 +275,7 @@ extension SimulatorCore {
           AND NOT EXISTS (SELECT 1 FROM mobile_sessions m WHERE m.id = a.mobile_session_id)
         """, [.text(user.id)]
       ).int ?? 0
-    guard orphans == 0 else { throw APIError.conflict(Self.cannotIdentify) }
+    guard orphans == 0 else { throw APIError.conflict(SimulatorCore.cannotIdentify) }
     return sessions.map {
       RecoveryCandidate(
         mobileSessionID: $0.id, deviceName: $0.deviceName,
