@@ -6,7 +6,7 @@ import ServerBeeTransport
 extension SimulatorCore {
   /// Every area of the simulator, each a folder under `App/`. The route tables and the schema's
   /// migrations (``Schema/allMigrations``) are collected from this list.
-  static let areas: [any SimulatorArea.Type] = [AuthArea.self, AccountArea.self]
+  static let areas: [any SimulatorArea.Type] = [AuthArea.self, PushArea.self, AccountArea.self]
 
   /// Every public route (`api/...`): the routes not yet in an area, then each area's.
   static let apiRoutes: [Route] = baseRoutes + areas.flatMap { $0.routes }
@@ -15,25 +15,6 @@ extension SimulatorCore {
   static let controlRoutes: [Route] = baseControlRoutes + areas.flatMap { $0.controlRoutes }
 
   static let baseRoutes: [Route] = [
-    Route("POST", "api/mobile/push/register", .protected) { try $0.registerLegacyPush($1, $2) },
-    Route("POST", "api/mobile/push/unregister", .protected) {
-      try $0.unregisterLegacyPush($1, $2)
-    },
-    Route("GET", "api/mobile/push/settings", .open) { core, context, _ in
-      try core.pushSettings(context)
-    },
-    Route("PUT", "api/mobile/push/settings", .open) { core, context, _ in
-      try core.updatePushSettings(context)
-    },
-    Route("POST", "api/mobile/push/encrypted-register", .open) { core, context, _ in
-      try core.encryptedRegister(context)
-    },
-    Route("POST", "api/mobile/push/test", .open) { core, context, _ in
-      try core.sendTestPush(context)
-    },
-    Route("GET", "api/mobile/push/test/*", .open) { core, context, _ in
-      try core.testPushStatus(context)
-    },
     Route("GET", "api/servers", .protected, answering: { try $0.listServers($1, $2) }),
     Route("GET", "api/servers/*", .protected) { try $0.serverDetail($1, $2) },
     Route("GET", "api/servers/*/records", .protected) { try $0.serverRecords($1, $2) },
@@ -94,15 +75,6 @@ extension SimulatorCore {
       try core.controlAdvanceClock(context)
     },
     Route("POST", "__simulator/tick", .open) { core, context, _ in try core.controlTick(context) },
-    Route("PUT", "__simulator/push/relay", .open) { core, context, _ in
-      try core.controlSetRelay(context)
-    },
-    Route("GET", "__simulator/push/outbox", .open) { core, context, _ in
-      try core.controlOutbox(context)
-    },
-    Route("GET", "__simulator/push/registrations", .open) { core, context, _ in
-      try core.controlRegistrations(context)
-    },
     Route("POST", "__simulator/alert-rules", .open) { core, context, _ in
       try core.controlCreateRule(context)
     },

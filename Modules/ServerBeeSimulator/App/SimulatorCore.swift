@@ -98,25 +98,6 @@ final class SimulatorCore: Sendable {
     }
   }
 
-  /// For `POST /__simulator/push/outbox/run`: a function that answers it around a pass of the
-  /// outbox (a bad control token is a bare 401); `nil` for every other request.
-  func outboxRunRequest(_ context: RequestContext) -> (
-    (() throws -> [OutboxRow]) -> HTTPResponse
-  )? {
-    guard context.segments == ["__simulator", "push", "outbox", "run"] else { return nil }
-    return { [self] pass in
-      guard context.method == "POST" else { return APIError.bare(405).response }
-      guard context.request.headers["x-simulator-token"] == controlToken else {
-        return APIError.bare(401).response
-      }
-      do {
-        return outboxReport(try pass())
-      } catch {
-        return Reply.error(500, .internalError, "Internal error: Database error")
-      }
-    }
-  }
-
   private func route(_ context: inout RequestContext) throws -> RouteAnswer {
     let segments = context.segments
     if segments == ["healthz"] {

@@ -2,22 +2,23 @@ import Foundation
 import ServerBeeModels
 import ServerBeeTransport
 
-/// The control API's push routes: the relay URL, the outbox and the registrations as stored.
-///
-/// What these routes show is what a server operator could see in the database: event ids,
-/// outcomes and reasons, never a content key or an envelope (only whether one is still kept).
-extension SimulatorCore {
+// The control API's push routes: the relay URL, the outbox and the registrations as stored.
+//
+// What these routes show is what a server operator could see in the database: event ids,
+// outcomes and reasons, never a content key or an envelope (only whether one is still kept).
+
+extension PushArea {
   /// `PUT /__simulator/push/relay {"url": string|null}`: sets `[push_relay].url`; the answer says
   /// whether the value is usable (wire contract v2 §3.7).
   func controlSetRelay(_ context: RequestContext) throws -> HTTPResponse {
     let body = try context.controlBody()
     let url = try body.optionalString("url")
-    relayURL.withLock { $0 = url }
+    core.relayURL.withLock { $0 = url }
     return Reply.json(
       200,
       JSONValue.object([
         (key: "url", value: url.map(JSONValue.string) ?? .null),
-        (key: "usable", value: .bool(usableRelayURL != nil)),
+        (key: "usable", value: .bool(core.usableRelayURL != nil)),
       ]))
   }
 
@@ -30,31 +31,7 @@ extension SimulatorCore {
       bindings.append(.text(eventID))
     }
     let rows = try db.query(sql + " ORDER BY admitted_at, event_id", bindings)
-    return outboxReport(rows.map(OutboxRow.init))
-  }
-
-  /// The JSON list the outbox control routes answer with.
-  func outboxReport(_ rows: [OutboxRow]) -> HTTPResponse {
-    let items: [JSONValue] = rows.map { row in
-      .object([
-        (key: "event_id", value: .string(row.eventID)),
-        (key: "installation_id", value: .string(row.installationID)),
-        (key: "kind", value: .string(row.kind)),
-        (key: "category", value: .string(row.category.rawValue)),
-        (key: "user_id", value: .string(row.userID)),
-        (key: "outcome", value: .string(row.outcome)),
-        (key: "reason", value: .string(row.reason)),
-        (key: "attempts", value: .number(Double(row.attempts))),
-        (key: "created_at", value: .number(Double(row.createdAt))),
-        (key: "expires_at", value: .number(Double(row.expiresAt))),
-        (
-          key: "next_attempt_at",
-          value: .string(timestamp(row.nextAttemptAt, .zulu).formatted(.zulu))
-        ),
-        (key: "has_ciphertext", value: .bool(row.envelopeJSON != nil)),
-      ])
-    }
-    return Reply.json(200, JSONValue.array(items))
+    return core.outboxReport(rows.map(OutboxRow.init))
   }
 
   /// `GET /__simulator/push/registrations`: each installation's row without the content key.

@@ -1,15 +1,17 @@
 import ServerBeeModels
 import ServerBeeTransport
 
-/// Legacy push registration, wire contract v1 §2.10 with the wire contract v2 §3.8 unregister scope.
-///
-/// One `push_legacy_tokens` row per installation, linked to the user and the login (mobile
-/// session) that last registered it. Refresh keeps it; logout, device revoke, `/auth/revoke`,
-/// recover and password changes delete the affected logins' rows (`deleteMobileSession`).
-/// After an encrypted registration of (installation, user), register answers 409 for ever
-/// (wire contract v2 §3.8); the check sits after the mobile-session check and before the owner check
-/// **[inferred]**. Unregister also deletes this login's encrypted registration.
-extension SimulatorCore {
+// Legacy push registration, wire contract v1 §2.10 with the wire contract v2 §3.8 unregister
+// scope.
+//
+// One `push_legacy_tokens` row per installation, linked to the user and the login (mobile
+// session) that last registered it. Refresh keeps it; logout, device revoke, `/auth/revoke`,
+// recover and password changes delete the affected logins' rows (`deleteMobileSession`).
+// After an encrypted registration of (installation, user), register answers 409 for ever
+// (wire contract v2 §3.8); the check sits after the mobile-session check and before the owner
+// check **[inferred]**. Unregister also deletes this login's encrypted registration.
+
+extension PushArea {
   /// `POST /api/mobile/push/register {"device_token"}`, checks in wire contract v1 §2.10's order.
   func registerLegacyPush(_ context: RequestContext, _ caller: Caller?) throws -> HTTPResponse {
     guard caller != nil else { throw APIError.bare(401) }
@@ -63,8 +65,8 @@ extension SimulatorCore {
 
   /// The Bearer's mobile login; a token whose session row is gone is 401.
   private func pushLogin(_ context: RequestContext) throws -> (Caller, MobileSessionRow) {
-    let (bearer, sessionID) = try mobileBearer(context)
-    guard let session = try mobileSession(id: sessionID) else { throw APIError.unauthorized }
+    let (bearer, sessionID) = try core.mobileBearer(context)
+    guard let session = try core.mobileSession(id: sessionID) else { throw APIError.unauthorized }
     return (bearer, session)
   }
 }
