@@ -6,7 +6,9 @@ import ServerBeeTransport
 extension SimulatorCore {
   /// Every area of the simulator, each a folder under `App/`. The route tables and the schema's
   /// migrations (``Schema/allMigrations``) are collected from this list.
-  static let areas: [any SimulatorArea.Type] = [AuthArea.self, PushArea.self, AccountArea.self]
+  static let areas: [any SimulatorArea.Type] = [
+    AuthArea.self, PushArea.self, ServersArea.self, AccountArea.self, ClockArea.self,
+  ]
 
   /// Every public route (`api/...`): the routes not yet in an area, then each area's.
   static let apiRoutes: [Route] = baseRoutes + areas.flatMap { $0.routes }
@@ -15,10 +17,6 @@ extension SimulatorCore {
   static let controlRoutes: [Route] = baseControlRoutes + areas.flatMap { $0.controlRoutes }
 
   static let baseRoutes: [Route] = [
-    Route("GET", "api/servers", .protected, answering: { try $0.listServers($1, $2) }),
-    Route("GET", "api/servers/*", .protected) { try $0.serverDetail($1, $2) },
-    Route("GET", "api/servers/*/records", .protected) { try $0.serverRecords($1, $2) },
-    Route("GET", "api/server-groups", .protected) { try $0.serverGroups($1, $2) },
     Route("GET", "api/alert-events", .protected) { try $0.alertEvents($1, $2) },
     Route("GET", "api/alert-events/*", .protected) { try $0.alertEventDetail($1, $2) },
     Route("GET", "api/alert-rules", .admin) { try $0.alertRules($1, $2) },
@@ -31,28 +29,9 @@ extension SimulatorCore {
     Route("GET", "api/security/events", .protected) { try $0.securityEvents($1, $2) },
     Route("GET", "api/security/events/*", .protected) { try $0.securityEventDetail($1, $2) },
     Route("DELETE", "api/security/events/*", .admin) { try $0.deleteSecurityEvent($1, $2) },
-    // The WebSocket route answers plain HTTP when no upgrade is requested.
-    Route("GET", "api/ws/servers", .protected) { _, _, _ in
-      Reply.text(400, "Connection header did not include 'upgrade'")
-    },
   ]
 
   static let baseControlRoutes: [Route] = [
-    Route("POST", "__simulator/servers", .open) { core, context, _ in
-      try core.controlCreateServer(context)
-    },
-    Route("POST", "__simulator/servers/*/metrics", .open) { core, context, _ in
-      try core.controlMetrics(context)
-    },
-    Route("POST", "__simulator/servers/*/online", .open) { core, context, _ in
-      try core.controlPresence(context, true)
-    },
-    Route("POST", "__simulator/servers/*/offline", .open) { core, context, _ in
-      try core.controlPresence(context, false)
-    },
-    Route("POST", "__simulator/server-groups", .open) { core, context, _ in
-      try core.controlCreateGroup(context)
-    },
     Route("POST", "__simulator/alerts/fire", .open) { core, context, _ in
       try core.controlFireAlert(context)
     },
@@ -71,10 +50,6 @@ extension SimulatorCore {
     Route("POST", "__simulator/security-events", .open) { core, context, _ in
       try core.controlSecurityEvent(context)
     },
-    Route("POST", "__simulator/clock/advance", .open) { core, context, _ in
-      try core.controlAdvanceClock(context)
-    },
-    Route("POST", "__simulator/tick", .open) { core, context, _ in try core.controlTick(context) },
     Route("POST", "__simulator/alert-rules", .open) { core, context, _ in
       try core.controlCreateRule(context)
     },
