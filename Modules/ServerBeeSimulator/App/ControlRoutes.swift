@@ -5,51 +5,6 @@ import ServerBeeTransport
 
 /// The control API under `/__simulator/` (guarded by the `X-Simulator-Token` header).
 extension SimulatorCore {
-  /// The rule evaluated as firing now (created on first use); pushes as wire contract v2 §5 says
-  /// (PushEvents.swift).
-  func controlFireAlert(_ context: RequestContext) throws -> HTTPResponse {
-    let body = try context.controlBody()
-    let serverID = try body.string("server_id")
-    let ruleType = try body.optionalString("rule_type") ?? "cpu"
-    let ruleID = try body.optionalString("rule_id") ?? Crypto.uuid(random)
-    let sourceIP = try body.optionalString("source_ip") ?? ""
-    let name = try body.optionalString("rule_name") ?? "High CPU"
-    let mode = try body.optionalString("trigger_mode") ?? "always"
-    return try db.transaction {
-      try db.execute(
-        """
-        INSERT OR IGNORE INTO alert_rules (id, name, rule_type, enabled, trigger_mode, created_at)
-        VALUES (?, ?, ?, 1, ?, ?)
-        """, [.text(ruleID), .text(name), .text(ruleType), .text(mode), .int(now)])
-      guard let rule = try alertRule(id: ruleID) else {
-        throw APIError.notFound("Alert rule \(ruleID) not found")
-      }
-      let (state, pushes) = try fireAlert(
-        rule, serverID: serverID, eventKey: rule.isSecurity ? sourceIP : "")
-      return Reply.object([
-        ("rule_id", .string(ruleID)), ("alert_key", .string(state?.alertKey ?? "")),
-        ("count", .number(Double(state?.count ?? 0))), ("pushes", .number(Double(pushes))),
-      ])
-    }
-  }
-
-  func controlResolveAlert(_ context: RequestContext) throws -> HTTPResponse {
-    let body = try context.controlBody()
-    let ruleID = try body.string("rule_id")
-    let serverID = try body.string("server_id")
-    let (resolved, pushes) = try db.transaction {
-      try resolveAlerts(ruleID: ruleID, serverID: serverID)
-    }
-    return Reply.object([
-      ("resolved", .number(Double(resolved))), ("pushes", .number(Double(pushes))),
-    ])
-  }
-
-  func controlDeleteRule(_ context: RequestContext) throws -> HTTPResponse {
-    try db.execute("DELETE FROM alert_rules WHERE id = ?", [.text(context.parameter(0))])
-    return Reply.object([("deleted", .bool(true))])
-  }
-
   func controlCreateTask(_ context: RequestContext) throws -> HTTPResponse {
     let body = try context.controlBody()
     let id = Crypto.uuid(random)

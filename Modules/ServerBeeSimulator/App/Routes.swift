@@ -7,7 +7,8 @@ extension SimulatorCore {
   /// Every area of the simulator, each a folder under `App/`. The route tables and the schema's
   /// migrations (``Schema/allMigrations``) are collected from this list.
   static let areas: [any SimulatorArea.Type] = [
-    AuthArea.self, PushArea.self, ServersArea.self, AccountArea.self, ClockArea.self,
+    AuthArea.self, PushArea.self, ServersArea.self, AlertsArea.self, AccountArea.self,
+    ClockArea.self,
   ]
 
   /// Every public route (`api/...`): the routes not yet in an area, then each area's.
@@ -17,11 +18,6 @@ extension SimulatorCore {
   static let controlRoutes: [Route] = baseControlRoutes + areas.flatMap { $0.controlRoutes }
 
   static let baseRoutes: [Route] = [
-    Route("GET", "api/alert-events", .protected) { try $0.alertEvents($1, $2) },
-    Route("GET", "api/alert-events/*", .protected) { try $0.alertEventDetail($1, $2) },
-    Route("GET", "api/alert-rules", .admin) { try $0.alertRules($1, $2) },
-    Route("GET", "api/alert-rules/*", .admin) { try $0.alertRuleDetail($1, $2) },
-    Route("PUT", "api/alert-rules/*", .admin) { try $0.updateAlertRule($1, $2) },
     Route("GET", "api/tasks", .admin) { try $0.tasks($1, $2) },
     Route("GET", "api/tasks/*", .admin) { try $0.taskDetail($1, $2) },
     Route("GET", "api/tasks/*/results", .admin) { try $0.taskResults($1, $2) },
@@ -32,15 +28,6 @@ extension SimulatorCore {
   ]
 
   static let baseControlRoutes: [Route] = [
-    Route("POST", "__simulator/alerts/fire", .open) { core, context, _ in
-      try core.controlFireAlert(context)
-    },
-    Route("POST", "__simulator/alerts/resolve", .open) { core, context, _ in
-      try core.controlResolveAlert(context)
-    },
-    Route("DELETE", "__simulator/alert-rules/*", .open) { core, context, _ in
-      try core.controlDeleteRule(context)
-    },
     Route("POST", "__simulator/tasks", .open) { core, context, _ in
       try core.controlCreateTask(context)
     },
@@ -49,18 +36,6 @@ extension SimulatorCore {
     },
     Route("POST", "__simulator/security-events", .open) { core, context, _ in
       try core.controlSecurityEvent(context)
-    },
-    Route("POST", "__simulator/alert-rules", .open) { core, context, _ in
-      try core.controlCreateRule(context)
-    },
-    Route("PATCH", "__simulator/alert-rules/*", .open) { core, context, _ in
-      try core.controlUpdateRule(context)
-    },
-    Route("POST", "__simulator/maintenance", .open) { core, context, _ in
-      try core.controlCreateMaintenance(context)
-    },
-    Route("DELETE", "__simulator/maintenance/*", .open) { core, context, _ in
-      try core.controlDeleteMaintenance(context)
     },
     // `POST __simulator/push/outbox/run` waits for the relay, so it is answered outside the
     // database lock (SimulatorCore.respond / Simulator.handle), not from this table.

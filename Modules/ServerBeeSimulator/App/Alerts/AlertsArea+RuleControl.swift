@@ -1,10 +1,12 @@
 import Foundation
+import ServerBeeCore
 import ServerBeeModels
 import ServerBeeTransport
 
-/// The control API's event setup: alert rules with their push parameters and maintenance
-/// windows (what PushEvents.swift reads).
-extension SimulatorCore {
+// The control API's event setup: alert rules with their push parameters and maintenance
+// windows (what firing alerts and admitting security events read).
+
+extension AlertsArea {
   static let triggerModes: Set<String> = ["always", "once"]
 
   /// `POST /__simulator/alert-rules`: `id`?, `name`? ("High CPU"), `rule_type`? (`cpu`),
@@ -35,7 +37,7 @@ extension SimulatorCore {
           parameters["server_ids_json"] ?? "[]", parameters["exclude_users_json"] ?? "[]",
           parameters["exclude_cidrs_json"] ?? "[]", parameters["min_failed_count"] ?? .null,
           parameters["min_distinct_ports"] ?? .null,
-          parameters["dedupe_window_seconds"] ?? .int(Self.defaultDedupeWindow),
+          parameters["dedupe_window_seconds"] ?? .int(SimulatorCore.defaultDedupeWindow),
         ])
       return try ruleReport(id)
     }
@@ -109,6 +111,11 @@ extension SimulatorCore {
       ("min_distinct_ports", optional(rule.minDistinctPorts)),
       ("dedupe_window_seconds", .number(Double(rule.dedupeWindowSeconds))),
     ])
+  }
+
+  func controlDeleteRule(_ context: RequestContext) throws -> HTTPResponse {
+    try db.execute("DELETE FROM alert_rules WHERE id = ?", [.text(context.parameter(0))])
+    return Reply.object([("deleted", .bool(true))])
   }
 
   /// `POST /__simulator/maintenance {server_id|null, starts_at, ends_at}` (Unix seconds; a
