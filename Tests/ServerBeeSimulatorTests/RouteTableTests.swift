@@ -88,6 +88,14 @@ import Testing
     }
   }
 
+  /// The tables hold the areas' routes and nothing else.
+  @Test func theTablesAreTheAreasRoutes() {
+    let areaRoutes = SimulatorCore.areas.flatMap { $0.routes }.map(Self.signature)
+    let areaControlRoutes = SimulatorCore.areas.flatMap { $0.controlRoutes }.map(Self.signature)
+    #expect(SimulatorCore.apiRoutes.map(Self.signature) == areaRoutes)
+    #expect(SimulatorCore.controlRoutes.map(Self.signature) == areaControlRoutes)
+  }
+
   /// Two routes collide when one request could match both: the same method and, segment by
   /// segment, the same text or a `*` on either side. Then the table's order would decide the
   /// answer; without collisions it never does.

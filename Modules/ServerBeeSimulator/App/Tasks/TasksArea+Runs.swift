@@ -3,8 +3,37 @@ import ServerBeeCore
 import ServerBeeModels
 import ServerBeeTransport
 
-/// The control API under `/__simulator/` (guarded by the `X-Simulator-Token` header).
-extension SimulatorCore {
+// The control API's tasks and runs (the simulator runs no command), and the summary push of a
+// finished scheduled run (wire contract v2 §4.4, §5).
+
+/// How many targets of one task run ended in each bucket (wire contract v2 §4.4): the final attempt of each
+/// target decides.
+struct TaskRunCounts: Sendable, Equatable {
+  var total: Int64 = 0
+  var failed: Int64 = 0
+  var timedOut: Int64 = 0
+  var offline: Int64 = 0
+  var denied: Int64 = 0
+
+  /// Buckets final exit codes: 0 success, −2 denied, −3 offline, −4 timed out, any other
+  /// non-zero failed (so an agent-side −1 timeout counts as failed, as the stored version does).
+  init(finalExitCodes: [Int64]) {
+    total = Int64(finalExitCodes.count)
+    for code in finalExitCodes {
+      switch code {
+      case 0: break
+      case -2: denied += 1
+      case -3: offline += 1
+      case -4: timedOut += 1
+      default: failed += 1
+      }
+    }
+  }
+
+  var allSucceeded: Bool { failed == 0 && timedOut == 0 && offline == 0 && denied == 0 }
+}
+
+extension TasksArea {
   func controlCreateTask(_ context: RequestContext) throws -> HTTPResponse {
     let body = try context.controlBody()
     let id = Crypto.uuid(random)
@@ -107,45 +136,23 @@ extension SimulatorCore {
     }
   }
 
-  /// Stores a raw security event, broadcasts it and pushes when a security rule admits it
-  /// (wire contract v2 §5) → `{"data": SecurityEvent, "pushes": n}`.
-  func controlSecurityEvent(_ context: RequestContext) throws -> HTTPResponse {
-    let body = try context.controlBody()
-    let id = Crypto.uuid(random)
-    let seconds = now / Self.second
-    // Through the shared model: the known kinds are written in the server's key order (v1 §8.2).
-    let evidence = try body.value["evidence"].flatMap {
-      $0 == .null
-        ? nil : try WireJSON.decode(SecurityEventEvidence.self, from: try WireJSON.encode($0))
-    }
-    let evidenceJSON = try evidence.map { String(decoding: try WireJSON.encode($0), as: UTF8.self) }
-    let (event, pushes) = try db.transaction {
-      try db.execute(
-        "INSERT INTO security_events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        [
-          .text(id), .text(try body.string("server_id")),
-          .text(try body.optionalString("event_type") ?? "ssh_login"),
-          .text(try body.optionalString("severity") ?? "info"),
-          .text(try body.optionalString("source_ip") ?? "203.0.113.7"),
-          (try body.int("source_port")).sql, (try body.optionalString("username")).sql,
-          .int(try body.int("started_at") ?? seconds), .int(try body.int("ended_at") ?? seconds),
-          (try body.bool("first_seen") ?? false).sql,
-          .text(try body.optionalString("detector_source") ?? "journal"), evidenceJSON.sql,
-          .int(now),
-        ])
-      guard let row = try db.query("SELECT * FROM security_events WHERE id = ?", [.text(id)]).first
-      else { throw APIError.notFound("security event \(id) not found") }
-      let event = Self.securityEvent(row)
-      return (event, try admitSecurityPush(event))
-    }
-    hub.broadcast(try WireJSON.encode(LiveStreamMessage.securityEvent(event)))
-    return Reply.json(200, SecurityEventAnswer(data: event.event, pushes: pushes))
+  /// A scheduled run whose every target reached its final attempt: one summary for the run
+  /// owner (the manual initiator, else the task's creator) while that user is an admin,
+  /// `task_failure` when any target did not succeed, else `task_success` (opt-in).
+  func admitTaskRunPush(
+    taskID: String, runID: String, ownerID: String?, finalExitCodes: [Int64], completedAt: Int64
+  ) throws -> Int {
+    guard let ownerID, !finalExitCodes.isEmpty else { return 0 }
+    let counts = TaskRunCounts(finalExitCodes: finalExitCodes)
+    let kind: PushContentKind = counts.allSucceeded ? .taskSuccess : .taskFailure
+    let content = PushContent(
+      kind: kind, deploymentID: "", userID: "", installationID: "", eventID: runID,
+      createdAt: SimulatorCore.seconds(completedAt), expiresAt: 0,
+      taskRun: PushTaskRunSummary(
+        taskID: taskID, runID: runID, total: counts.total, failed: counts.failed,
+        timedOut: counts.timedOut, offline: counts.offline, denied: counts.denied))
+    return try core.admitEverywhere(
+      content, category: counts.allSucceeded ? .taskSuccess : .taskFailure, adminOnly: true,
+      userID: ownerID)
   }
-}
-
-/// The control answer to `POST /__simulator/security-events`: the stored event as the REST
-/// detail shows it, then how many pushes were queued.
-struct SecurityEventAnswer: Encodable {
-  var data: SecurityEvent
-  var pushes: Int
 }
