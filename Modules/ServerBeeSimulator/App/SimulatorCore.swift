@@ -4,30 +4,49 @@ import ServerBeeModels
 import ServerBeeSocketTransport
 import ServerBeeTransport
 
-/// The application: every route of the contract as a synchronous function of a request.
+/// The application: every route of the contract as a synchronous function of a request, and
+/// the state every area shares.
+///
+/// The routes belong to areas (``SimulatorArea``, one folder each under `App/`, listed in
+/// ``areas``); this type routes a request to one, after checking its caller or the control
+/// token. What several areas use lives here: the database, the clock, randomness, the settings,
+/// the live hub and the in-memory state, with the shared helpers in `App/Shared/` (credentials,
+/// users, sessions, the audit log) and in the folders of the areas that own their tables.
 ///
 /// All state lives in SQLite except pair codes and the login rate-limit window, which real
 /// servers keep in memory too. Each request runs under the database lock, so every
 /// read-check-write sequence is atomic (one serial writer).
 final class SimulatorCore: Sendable {
+  /// The SQLite database; every route runs under its lock.
   let db: Database
+  /// The simulator's time (``now``), advanced by tests and the control API.
   let clock: SimulatorClock
+  /// The injected randomness (ids, tokens, salts, simulated numbers).
   let random: RandomBytes
+  /// The configuration the simulator was made with.
   let settings: Simulator.Configuration
+  /// The `X-Simulator-Token` the control routes need.
   let controlToken: String
+  /// The live stream's subscribers, which presence, metrics and security events reach.
   let hub: LiveHub
+  /// Live pair codes by code (wire contract v1 §2.5: kept in memory, lost on restart).
   let pairCodes = Locked<[String: PairCode]>([:])
+  /// Login attempts per IP in the current window (``consumeLoginAttempt(_:)``).
   let loginWindows = Locked<[String: (start: Int64, count: Int)]>([:])
+  /// The base URL the simulator is reached at, for pair-code QR payloads.
   let serverURL = Locked<String>("http://127.0.0.1")
   /// `[push_relay].url` (wire contract v2 §3.7); changeable at run time through the control API.
   let relayURL: Locked<String?>
+  /// The relay client the outbox sends through.
   let relayLink: RelayLink
+  /// Wakes the outbox workers when a job is admitted.
   let outboxSignal = OutboxSignal()
   /// The server rows and the `GET /api/servers` body while the database is unchanged.
   let serverCache: ServerCache
   /// The one log line for refused connections (``Simulator/Configuration/log``).
   let refusals: RefusalLog
 
+  /// One second in the unit of stored times (nanoseconds).
   static let second: Int64 = 1_000_000_000
 
   /// The largest relay answer read, 64 KiB. A verdict (wire contract v2 §7) is under 100 bytes;
@@ -77,6 +96,8 @@ final class SimulatorCore: Sendable {
 
   // MARK: Entry
 
+  /// Answers one request: `healthz`, the outbox run (outside the lock), or a route of the
+  /// tables; an ``APIError`` becomes its exact response, any other failure a 500.
   func respond(_ request: HTTPRequest, remoteAddress: String) -> HTTPResponse {
     var context = RequestContext(request, remoteAddress: remoteAddress)
     if let step = outboxRunRequest(context) {
@@ -98,6 +119,9 @@ final class SimulatorCore: Sendable {
     }
   }
 
+  /// Finds the route (``apiRoutes`` or ``controlRoutes``), checks the control token or the
+  /// caller against its ``RouteAccess``, and runs its handler; 404 for an unknown path, 405 for
+  /// a known path with another method.
   private func route(_ context: inout RequestContext) throws -> RouteAnswer {
     let segments = context.segments
     if segments == ["healthz"] {
@@ -135,5 +159,4 @@ final class SimulatorCore: Sendable {
     }
     throw APIError.bare(pathMatched ? 405 : 404)
   }
-
 }

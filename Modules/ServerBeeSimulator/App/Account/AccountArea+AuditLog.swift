@@ -2,8 +2,9 @@ import Foundation
 import ServerBeeModels
 import ServerBeeTransport
 
-// The audit log (app routes §3.2 #115–#116): every route of the account and administration
-// areas records its action here, and admins read it back with offset paging and filters.
+// The audit log (app routes §3.2 #115–#116): routes that change accounts or settings record
+// their action with the shared `SimulatorCore.audit`, and admins read it back here with offset
+// paging and filters.
 
 extension AccountArea {
   /// `GET /api/audit-logs?limit&offset&action&user_id` (admin): newest first; `limit` defaults
