@@ -5,6 +5,6 @@ extension Simulator {
   /// - Parameter proof: The proposed proof, as the client sent it.
   /// - Returns: Whether the server accepts its form (otherwise 422 before any lookup).
   @_spi(Fuzzing) public static func isCanonicalRevocationProof(_ proof: String) -> Bool {
-    SimulatorCore.isCanonicalProof(proof)
+    AuthArea.isCanonicalProof(proof)
   }
 }

@@ -1,146 +1,21 @@
-import ServerBeeTransport
-
-/// The route tables. Order matters only for readability: patterns never overlap.
+/// The one route table (issue 25): the list of areas, and the public and control tables built
+/// from it. No two routes can match the same request (`RouteTableTests`), so the order of the
+/// areas and of their routes changes no answer.
 extension SimulatorCore {
-  /// Every public route: this file's and each area's (`App/<Area>/<Area>Routes.swift`).
-  static let apiRoutes: [Route] = baseRoutes + accountRoutes
-
-  static let baseRoutes: [Route] = [
-    Route("POST", "api/mobile/auth/login", .open) { core, context, _ in try core.login(context) },
-    Route("POST", "api/mobile/auth/refresh", .open) { core, context, _ in try core.refresh(context)
-    },
-    Route("POST", "api/mobile/auth/pair", .open) { core, context, _ in
-      try core.redeemPairCode(context)
-    },
-    Route("POST", "api/mobile/auth/revoke", .open) { core, context, _ in try core.revoke(context) },
-    Route("POST", "api/mobile/auth/recover", .open) { core, context, _ in try core.recover(context)
-    },
-    Route("POST", "api/mobile/pair", .protected) { try $0.generatePairCode($1, $2) },
-    Route("POST", "api/mobile/auth/logout", .protected) { try $0.logout($1, $2) },
-    Route("GET", "api/mobile/auth/devices", .protected) { try $0.listDevices($1, $2) },
-    Route("DELETE", "api/mobile/auth/devices/*", .protected) { try $0.revokeDevice($1, $2) },
-    Route("POST", "api/mobile/push/register", .protected) { try $0.registerLegacyPush($1, $2) },
-    Route("POST", "api/mobile/push/unregister", .protected) {
-      try $0.unregisterLegacyPush($1, $2)
-    },
-    Route("GET", "api/mobile/push/settings", .open) { core, context, _ in
-      try core.pushSettings(context)
-    },
-    Route("PUT", "api/mobile/push/settings", .open) { core, context, _ in
-      try core.updatePushSettings(context)
-    },
-    Route("POST", "api/mobile/push/encrypted-register", .open) { core, context, _ in
-      try core.encryptedRegister(context)
-    },
-    Route("POST", "api/mobile/push/test", .open) { core, context, _ in
-      try core.sendTestPush(context)
-    },
-    Route("GET", "api/mobile/push/test/*", .open) { core, context, _ in
-      try core.testPushStatus(context)
-    },
-    Route("GET", "api/auth/me", .ungated) { try $0.me($1, $2) },
-    Route("PUT", "api/auth/password", .protected) { try $0.changePassword($1, $2) },
-    Route("GET", "api/servers", .protected, answering: { try $0.listServers($1, $2) }),
-    Route("GET", "api/servers/*", .protected) { try $0.serverDetail($1, $2) },
-    Route("GET", "api/servers/*/records", .protected) { try $0.serverRecords($1, $2) },
-    Route("GET", "api/server-groups", .protected) { try $0.serverGroups($1, $2) },
-    Route("GET", "api/alert-events", .protected) { try $0.alertEvents($1, $2) },
-    Route("GET", "api/alert-events/*", .protected) { try $0.alertEventDetail($1, $2) },
-    Route("GET", "api/alert-rules", .admin) { try $0.alertRules($1, $2) },
-    Route("GET", "api/tasks", .admin) { try $0.tasks($1, $2) },
-    Route("GET", "api/tasks/*", .admin) { try $0.taskDetail($1, $2) },
-    Route("GET", "api/tasks/*/results", .admin) { try $0.taskResults($1, $2) },
-    Route("GET", "api/security/stats", .protected) { try $0.securityStats($1, $2) },
-    Route("GET", "api/security/events", .protected) { try $0.securityEvents($1, $2) },
-    Route("GET", "api/security/events/*", .protected) { try $0.securityEventDetail($1, $2) },
-    Route("DELETE", "api/security/events/*", .admin) { try $0.deleteSecurityEvent($1, $2) },
-    // The WebSocket route answers plain HTTP when no upgrade is requested.
-    Route("GET", "api/ws/servers", .protected) { _, _, _ in
-      Reply.text(400, "Connection header did not include 'upgrade'")
-    },
+  /// Every area of the simulator, each a folder under `App/`. The route tables and the schema's
+  /// migrations (``Schema/allMigrations``) are collected from this list: registering an area
+  /// is one line here.
+  static let areas: [any SimulatorArea.Type] = [
+    AuthArea.self, PushArea.self, ServersArea.self, AlertsArea.self, TasksArea.self,
+    SecurityArea.self, AccountArea.self, ClockArea.self,
   ]
 
-  static let controlRoutes: [Route] = [
-    Route("POST", "__simulator/users", .open) { core, context, _ in
-      try core.controlCreateUser(context)
-    },
-    Route("PATCH", "__simulator/users/*", .open) { core, context, _ in
-      try core.controlUpdateUser(context)
-    },
-    Route("DELETE", "__simulator/users/*", .open) { core, context, _ in
-      try core.controlDeleteUser(context)
-    },
-    Route("POST", "__simulator/users/*/web-session", .open) { core, context, _ in
-      try core.controlWebSession(context)
-    },
-    Route("POST", "__simulator/users/*/api-key", .open) { core, context, _ in
-      try core.controlAPIKey(context)
-    },
-    Route("POST", "__simulator/users/*/pair-code", .open) { core, context, _ in
-      try core.controlPairCode(context)
-    },
-    Route("POST", "__simulator/servers", .open) { core, context, _ in
-      try core.controlCreateServer(context)
-    },
-    Route("POST", "__simulator/servers/*/metrics", .open) { core, context, _ in
-      try core.controlMetrics(context)
-    },
-    Route("POST", "__simulator/servers/*/online", .open) { core, context, _ in
-      try core.controlPresence(context, true)
-    },
-    Route("POST", "__simulator/servers/*/offline", .open) { core, context, _ in
-      try core.controlPresence(context, false)
-    },
-    Route("POST", "__simulator/server-groups", .open) { core, context, _ in
-      try core.controlCreateGroup(context)
-    },
-    Route("POST", "__simulator/alerts/fire", .open) { core, context, _ in
-      try core.controlFireAlert(context)
-    },
-    Route("POST", "__simulator/alerts/resolve", .open) { core, context, _ in
-      try core.controlResolveAlert(context)
-    },
-    Route("DELETE", "__simulator/alert-rules/*", .open) { core, context, _ in
-      try core.controlDeleteRule(context)
-    },
-    Route("POST", "__simulator/tasks", .open) { core, context, _ in
-      try core.controlCreateTask(context)
-    },
-    Route("POST", "__simulator/tasks/*/runs", .open) { core, context, _ in
-      try core.controlFinishRun(context)
-    },
-    Route("POST", "__simulator/security-events", .open) { core, context, _ in
-      try core.controlSecurityEvent(context)
-    },
-    Route("POST", "__simulator/clock/advance", .open) { core, context, _ in
-      try core.controlAdvanceClock(context)
-    },
-    Route("POST", "__simulator/tick", .open) { core, context, _ in try core.controlTick(context) },
-    Route("DELETE", "__simulator/mobile-sessions/*", .open) { core, context, _ in
-      try core.controlDeleteSession(context)
-    },
-    Route("PUT", "__simulator/push/relay", .open) { core, context, _ in
-      try core.controlSetRelay(context)
-    },
-    Route("GET", "__simulator/push/outbox", .open) { core, context, _ in
-      try core.controlOutbox(context)
-    },
-    Route("GET", "__simulator/push/registrations", .open) { core, context, _ in
-      try core.controlRegistrations(context)
-    },
-    Route("POST", "__simulator/alert-rules", .open) { core, context, _ in
-      try core.controlCreateRule(context)
-    },
-    Route("PATCH", "__simulator/alert-rules/*", .open) { core, context, _ in
-      try core.controlUpdateRule(context)
-    },
-    Route("POST", "__simulator/maintenance", .open) { core, context, _ in
-      try core.controlCreateMaintenance(context)
-    },
-    Route("DELETE", "__simulator/maintenance/*", .open) { core, context, _ in
-      try core.controlDeleteMaintenance(context)
-    },
-    // `POST __simulator/push/outbox/run` waits for the relay, so it is answered outside the
-    // database lock (SimulatorCore.respond / Simulator.handle), not from this table.
-  ]
+  /// Every public route (`api/...`), each area's in the order of ``areas``. `GET /healthz` is
+  /// answered before the tables (``respond(_:remoteAddress:)``).
+  static let apiRoutes: [Route] = areas.flatMap { $0.routes }
+
+  /// Every control route (`__simulator/...`), each area's in the order of ``areas``.
+  /// `POST /__simulator/push/outbox/run` waits for the relay, so it is answered before the
+  /// tables, outside the database lock (`Push/SimulatorCore+OutboxRun.swift`).
+  static let controlRoutes: [Route] = areas.flatMap { $0.controlRoutes }
 }

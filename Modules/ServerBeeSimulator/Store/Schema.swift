@@ -1,10 +1,50 @@
 import ServerBeeModels
 
+/// One step of the schema: the statements that take a database from `version - 1` to
+/// `version`, applied in one transaction.
+struct Migration: Sendable, Equatable {
+  /// The `PRAGMA user_version` the database has after this step (1 for the first).
+  let version: Int
+  /// The SQL, in order.
+  let statements: [String]
+
+  init(version: Int, _ statements: [String]) {
+    self.version = version
+    self.statements = statements
+  }
+}
+
+/// Why a list of migrations cannot be applied in order.
+enum MigrationOrderError: Error, Equatable, CustomStringConvertible {
+  /// Two migrations claim the same version.
+  case duplicateVersion(Int)
+  /// No migration has this version, although a later one does.
+  case missingVersion(Int)
+  /// A version below 1 (version 0 is an empty database).
+  case invalidVersion(Int)
+
+  var description: String {
+    switch self {
+    case .duplicateVersion(let version):
+      return "Two migrations claim schema version \(version)."
+    case .missingVersion(let version):
+      return "No migration has schema version \(version), although a later version exists."
+    case .invalidVersion(let version):
+      return "Schema version \(version) is not a migration version; versions start at 1."
+    }
+  }
+}
+
 /// Versioned schema migrations, applied in order and recorded in `PRAGMA user_version`.
 ///
 /// Times are stored as INTEGER nanoseconds since 1970 (UTC) so the RFC 3339 output keeps every
-/// digit. A later feature adds tables with a new entry at the end of ``migrations``; existing
-/// entries are never edited.
+/// digit. Migrations come from two places: ``baseMigrations`` (versions 1–7, history from before
+/// the simulator was organised by area, issue 25) and each area's ``SimulatorArea/migrations``
+/// (from version 8: 8 and 9 are the account area's). Each ``Migration`` carries its version, and
+/// ``migrate(_:_:)`` sorts them and refuses a version claimed twice or a gap
+/// (``MigrationOrderError``) before it touches the database, so two areas that claim the same
+/// version fail at start, never halfway through a data directory. An existing migration is
+/// never edited: a change is a new version, in the area that owns the table.
 ///
 /// Migration 2 adds `push_legacy_tokens` (wire contract v1 §2.10): one legacy APNs device token per
 /// installation, linked to the login that registered it. It has **no** foreign key on purpose,
@@ -35,7 +75,9 @@ import ServerBeeModels
 /// trigger that clears them when `live_json` changes without them. Rows written before it
 /// have none and are read from `live_json`, as before.
 enum Schema {
-  static let migrations: [[String]] = [
+  /// The statements of versions 1–7, in order: entry `n - 1` is version `n`. History: never
+  /// edited, never appended to (a new version belongs to the area that owns its tables).
+  private static let history: [[String]] = [
     [
       """
       CREATE TABLE users (
@@ -220,40 +262,68 @@ enum Schema {
       BEGIN UPDATE servers SET live_numbers = NULL WHERE rowid = NEW.rowid; END
       """,
     ],
-    [
-      // Named API keys (app routes §3.1 #14–#16). The key authenticates through its
-      // `access_sessions` row (source `api_key`, same hash); this row gives it a name, an id
-      // and a prefix, and deleting it deletes that row too.
-      """
-      CREATE TABLE api_keys (
-        id TEXT PRIMARY KEY, user_id TEXT NOT NULL, name TEXT NOT NULL,
-        key_prefix TEXT NOT NULL, token_hash TEXT NOT NULL UNIQUE, created_at INTEGER NOT NULL)
-      """,
-      "CREATE INDEX api_keys_user ON api_keys(user_id)",
-      // The audit log (app routes §3.2 #115), newest first by id.
-      """
-      CREATE TABLE audit_logs (
-        id INTEGER PRIMARY KEY AUTOINCREMENT, user_id TEXT NOT NULL, action TEXT NOT NULL,
-        detail TEXT, ip TEXT NOT NULL, created_at INTEGER NOT NULL)
-      """,
-    ],
-    [
-      // `UserResponse.updated_at` (app routes §3.2 #111); NULL reads as `created_at`.
-      "ALTER TABLE users ADD COLUMN updated_at INTEGER"
-    ],
   ]
 
-  /// Applies every migration newer than the database's `user_version`.
-  static func migrate(_ db: Database) throws {
+  /// The migrations from before areas owned their tables, versions 1–7 (``history``).
+  static let baseMigrations: [Migration] = history.enumerated().map {
+    Migration(version: $0.offset + 1, $0.element)
+  }
+
+  /// Every migration the simulator declares: ``baseMigrations`` and each area's
+  /// (``SimulatorArea/migrations``, areas listed in ``SimulatorCore/areas``), in no particular
+  /// order; ``migrate(_:_:)`` orders them.
+  static let allMigrations: [Migration] =
+    baseMigrations + SimulatorCore.areas.flatMap { $0.migrations }
+
+  /// The statements of every migration in version order (`migrations[n - 1]` is version `n`),
+  /// as ``migrate(_:_:)`` applies them; empty when ``allMigrations`` cannot be ordered.
+  static var migrations: [[String]] {
+    ((try? ordered(allMigrations)) ?? []).map(\.statements)
+  }
+
+  /// Sorts `migrations` by version.
+  /// - Parameter migrations: Migrations from any number of lists, in any order.
+  /// - Returns: The migrations in version order, from 1 to the highest.
+  /// - Throws: ``MigrationOrderError`` for a version below 1, a version claimed twice, or a
+  ///   gap.
+  static func ordered(_ migrations: [Migration]) throws(MigrationOrderError) -> [Migration] {
+    let sorted = migrations.sorted { $0.version < $1.version }
+    for (index, migration) in sorted.enumerated() {
+      guard migration.version >= 1 else { throw .invalidVersion(migration.version) }
+      if index > 0, sorted[index - 1].version == migration.version {
+        throw .duplicateVersion(migration.version)
+      }
+      guard migration.version == index + 1 else { throw .missingVersion(index + 1) }
+    }
+    return sorted
+  }
+
+  /// Applies every migration newer than the database's `user_version`, in version order, each
+  /// in its own transaction.
+  /// - Parameters:
+  ///   - db: The database.
+  ///   - migrations: The migrations, in any order; by default ``allMigrations``.
+  /// - Throws: ``ServerBeeSimulatorError`` with code `storageFailed` when the migrations
+  ///   cannot be ordered (the ``MigrationOrderError`` is its `underlying`), when the database
+  ///   is newer than them, or when a statement fails.
+  static func migrate(_ db: Database, _ migrations: [Migration] = allMigrations) throws {
+    let steps: [Migration]
+    do {
+      steps = try ordered(migrations)
+    } catch {
+      throw ServerBeeSimulatorError(
+        .storageFailed, "The simulator's migrations cannot be applied. \(error)",
+        underlying: error)
+    }
     let current = Int(try db.scalar("PRAGMA user_version").int ?? 0)
-    guard current <= migrations.count else {
+    guard current <= steps.count else {
       throw ServerBeeSimulatorError(
         .storageFailed, "the database schema version \(current) is newer than this simulator")
     }
-    for version in current..<migrations.count {
+    for migration in steps[current...] {
       try db.transaction {
-        for statement in migrations[version] { try db.execute(statement) }
-        try db.execute("PRAGMA user_version = \(version + 1)")
+        for statement in migration.statements { try db.execute(statement) }
+        try db.execute("PRAGMA user_version = \(migration.version)")
       }
     }
   }

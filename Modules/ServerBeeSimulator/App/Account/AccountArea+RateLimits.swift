@@ -1,0 +1,54 @@
+import Foundation
+import ServerBeeModels
+import ServerBeeTransport
+
+// Rate limits (app routes §3.2 #117–#118, admin only). The simulator counts login attempts
+// per IP (5 per 15 minutes, wire contract v1 §2.1); it has no registration or public-route
+// limiter, so only `login` buckets ever appear. Counters live in memory, as upstream's do.
+
+extension AccountArea {
+  /// `GET /api/admin/rate-limit`: live buckets, blocked first, then by count descending, then
+  /// newest window first; expired windows are left out.
+  func rateLimits(_ context: RequestContext, _ caller: Caller?) throws -> HTTPResponse {
+    let now = self.now
+    let window = Int64(SimulatorCore.loginWindowSeconds) * Self.second
+    let live = core.loginWindows.withLock { windows in
+      windows.filter { now - $0.value.start < window }
+    }
+    let buckets = live.map { ip, entry in
+      RateLimitBucket(
+        scope: .login, ip: ip, count: entry.count, max: SimulatorCore.loginMax,
+        windowSeconds: SimulatorCore.loginWindowSeconds,
+        windowStart: timestamp(entry.start, .utcOffset),
+        secondsRemaining: max(0, Int((entry.start + window - now) / Self.second)),
+        blocked: entry.count >= SimulatorCore.loginMax)
+    }.sorted { a, b in
+      if a.blocked != b.blocked { return a.blocked }
+      if a.count != b.count { return a.count > b.count }
+      return a.windowStart > b.windowStart
+    }
+    return Reply.data(
+      RateLimitStatus(
+        entries: buckets, loginMax: SimulatorCore.loginMax, registerMax: 3, publicMax: 60,
+        authWindowSeconds: SimulatorCore.loginWindowSeconds, publicWindowSeconds: 60))
+  }
+
+  /// `POST /api/admin/rate-limit/reset {scope?, ip?}` (a JSON object is required; `{}` resets
+  /// everything). Answers `{cleared}`.
+  func resetRateLimits(_ context: RequestContext, _ caller: Caller?) throws -> HTTPResponse {
+    guard let caller else { throw APIError.bare(401) }
+    let body = try context.jsonBody()
+    let scope = try body.optionalString("scope")
+    let ip = try body.optionalString("ip").flatMap { $0.isEmpty ? nil : $0 }
+    var cleared = 0
+    if scope == nil || scope == "login" {
+      cleared = core.loginWindows.withLock { windows in
+        if let ip { return windows.removeValue(forKey: ip) == nil ? 0 : 1 }
+        defer { windows.removeAll() }
+        return windows.count
+      }
+    }
+    try core.audit(caller, "rate_limit.reset", detail: scope ?? "all", context)
+    return Reply.data(RateLimitResetResult(cleared: cleared))
+  }
+}

@@ -1,0 +1,39 @@
+import ServerBeeTransport
+
+/// Mobile authentication (wire contract v1 §2, wire contract v2 §2.1–§2.7): login, refresh, pair
+/// codes, logout, devices, revoke, recover, the current user and the password, with the control
+/// API's web sessions, pair codes and session deletion.
+///
+/// Its tables (`mobile_sessions`, `session_proofs`, `access_sessions`, `recovery_grants`) are in
+/// ``Schema/baseMigrations``. Pair codes live in memory (``SimulatorCore/pairCodes``), as upstream
+/// keeps them. Credential checks other areas share (``SimulatorCore/authenticate(_:)``,
+/// ``SimulatorCore/mobileBearer(_:)``, session deletion) are in `Shared/`.
+struct AuthArea: SimulatorArea {
+  let core: SimulatorCore
+
+  static let mustChangeMobile =
+    "MUST_CHANGE_PASSWORD: complete onboarding via the web UI before using mobile"
+  static let proofPrefix = "sb-revoke-v1."
+
+  static let routes: [Route] = [
+    openRoute("POST", "api/mobile/auth/login", Self.login),
+    openRoute("POST", "api/mobile/auth/refresh", Self.refresh),
+    openRoute("POST", "api/mobile/auth/pair", Self.redeemPairCode),
+    openRoute("POST", "api/mobile/auth/revoke", Self.revoke),
+    openRoute("POST", "api/mobile/auth/recover", Self.recover),
+    route("POST", "api/mobile/pair", .protected, Self.generatePairCode),
+    route("POST", "api/mobile/auth/logout", .protected, Self.logout),
+    route("GET", "api/mobile/auth/devices", .protected, Self.listDevices),
+    route("DELETE", "api/mobile/auth/devices/*", .protected, Self.revokeDevice),
+    route("GET", "api/auth/me", .ungated, Self.me),
+    route("PUT", "api/auth/password", .protected, Self.changePassword),
+  ]
+
+  static let controlRoutes: [Route] = [
+    control("POST", "__simulator/users/*/web-session", Self.controlWebSession),
+    control("POST", "__simulator/users/*/pair-code", Self.controlPairCode),
+    control("DELETE", "__simulator/mobile-sessions/*", Self.controlDeleteSession),
+  ]
+
+  static let migrations: [Migration] = []
+}

@@ -1,0 +1,77 @@
+import Foundation
+import ServerBeeCore
+import ServerBeeModels
+import ServerBeeTransport
+
+// `POST /api/mobile/push/test` and `GET /api/mobile/push/test/{event_id}` (wire contract v2
+// §3.6): a test push is an outbox job of kind `test` for the caller's own login.
+
+extension PushArea {
+  func sendTestPush(_ context: RequestContext) throws -> HTTPResponse {
+    let caller = try pushCaller(context)
+    let body = try context.jsonBody()
+    try body.requireExactly(["event_id", "expected_revision"])
+    let rawID = try body.string("event_id")
+    guard UUIDText.isCanonical(rawID) else { throw APIError.validation("Invalid test event UUID") }
+    let eventID = rawID.lowercased()
+    let expected = try body.requiredInt("expected_revision")
+    return try db.transaction {
+      let installation = caller.session.installationID
+      if let existing = try core.outboxRow(eventID: eventID, installationID: installation),
+        existing.kind == PushContentKind.test.rawValue
+      {
+        guard existing.userID == caller.user.id, existing.mobileSessionID == caller.session.id
+        else { throw APIError.forbidden("This test belongs to another login") }
+        guard existing.revision == expected else {
+          throw APIError.conflict("Test identity already used with another revision")
+        }
+        return Reply.data(testStatus(existing))
+      }
+      guard let row = try core.pushRegistration(installationID: installation) else {
+        throw APIError.forbidden(Self.enableFirst)
+      }
+      guard row.userID == caller.user.id, row.mobileSessionID == caller.session.id else {
+        throw APIError.forbidden(Self.anotherLogin)
+      }
+      guard row.revision == expected else { throw APIError.conflict(Self.settingsChanged) }
+      guard row.isRegistered, core.usableRelayURL != nil else {
+        throw APIError.forbidden("Retry notification setup first")
+      }
+      guard caller.user.role == "admin" || caller.user.role == "member" else {
+        throw APIError.forbidden("Account role unavailable")
+      }
+      let content = PushContent(
+        kind: .test, deploymentID: "", userID: "", installationID: "", eventID: eventID,
+        createdAt: nowSeconds, expiresAt: nowSeconds + SimulatorCore.pushLifetime)
+      guard try core.admit(content, category: .test, to: row, role: caller.user.role) else {
+        throw APIError.forbidden("Content key is not registered")
+      }
+      guard let queued = try core.outboxRow(eventID: eventID, installationID: installation) else {
+        throw APIError.forbidden("Content key is not registered")
+      }
+      return Reply.data(testStatus(queued))
+    }
+  }
+
+  func testPushStatus(_ context: RequestContext) throws -> HTTPResponse {
+    let caller = try pushCaller(context)
+    guard
+      let row = try core.outboxRow(
+        eventID: context.parameter(0), installationID: caller.session.installationID),
+      row.kind == PushContentKind.test.rawValue, row.userID == caller.user.id,
+      row.mobileSessionID == caller.session.id
+    else { throw APIError.notFound("Test notification unavailable") }
+    return Reply.data(testStatus(row))
+  }
+
+  /// The stored status; a job still in progress past its deadline reads as expired (§3.6).
+  func testStatus(_ row: OutboxRow) -> TestPushResponse {
+    var outcome = PushOutcome(rawValue: row.outcome)
+    var reason = PushDeliveryReason(rawValue: row.reason)
+    if outcome.isInProgress, nowSeconds >= row.expiresAt {
+      outcome = .expired
+      reason = .expired
+    }
+    return TestPushResponse(eventID: row.eventID, outcome: outcome, reason: reason)
+  }
+}

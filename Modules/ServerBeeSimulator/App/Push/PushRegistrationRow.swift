@@ -1,0 +1,75 @@
+import ServerBeeModels
+
+/// One installation's encrypted-push registration (wire contract v2 §3.1–§3.5).
+struct PushRegistrationRow: Sendable, Equatable {
+  var installationID: String
+  var userID: String
+  var mobileSessionID: String
+  var revision: Int64
+  var preferences: PushPreferences
+  var deviceToken: String?
+  var environment: String?
+  var contentKeyID: String?
+  var contentKey: String?
+  var deploymentID: String?
+
+  init(_ row: Row) {
+    installationID = row["installation_id"].text ?? ""
+    userID = row["user_id"].text ?? ""
+    mobileSessionID = row["mobile_session_id"].text ?? ""
+    revision = row["revision"].int ?? 0
+    preferences = PushPreferences(
+      enabled: row["enabled"].bool, alerts: row["alerts"].bool, security: row["security"].bool,
+      taskFailure: row["task_failure"].bool, taskSuccess: row["task_success"].bool)
+    deviceToken = row["device_token"].text
+    environment = row["environment"].text
+    contentKeyID = row["content_key_id"].text
+    contentKey = row["content_key"].text
+    deploymentID = row["deployment_id"].text
+  }
+
+  /// `registered` of the settings document: enabled, and all five delivery values stored and
+  /// valid (a 410 clears the token, a disable clears all five).
+  var isRegistered: Bool {
+    guard preferences.enabled, let deviceToken, let environment, let contentKeyID, let contentKey,
+      let deploymentID
+    else { return false }
+    return PushRules.isValid(
+      deviceToken: deviceToken, environment: environment, contentKeyID: contentKeyID,
+      contentKey: contentKey, deploymentID: deploymentID)
+  }
+
+  /// Whether the row subscribes to an outbox category (`test` needs none).
+  func subscribes(to category: PushCategory) -> Bool {
+    switch category {
+    case .test: return true
+    case .alerts: return preferences.alerts
+    case .security: return preferences.security
+    case .taskFailure: return preferences.taskFailure
+    case .taskSuccess: return preferences.taskSuccess
+    }
+  }
+}
+
+/// The outbox category of a push: which preference admits it (wire contract v2 §5, §6).
+enum PushCategory: String, Sendable, CaseIterable {
+  case test
+  case alerts
+  case security
+  case taskFailure = "task_failure"
+  case taskSuccess = "task_success"
+
+  /// Security and task pushes go to administrators only.
+  var needsAdmin: Bool { self == .security || self == .taskFailure || self == .taskSuccess }
+}
+
+/// The validation rules the server applies to push input (wire contract v2 §3.5, §3.7): the
+/// shared `PushRegistrationRules` of ServerBeeModels, which clients check before sending too.
+typealias PushRules = PushRegistrationRules
+
+/// The caller of a push route: the Bearer of a live mobile session (wire contract v2 §3.1).
+struct PushCaller: Sendable {
+  var user: UserRow
+  var session: MobileSessionRow
+  var isAdmin: Bool { user.role == "admin" }
+}

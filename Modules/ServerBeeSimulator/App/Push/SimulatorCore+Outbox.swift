@@ -1,0 +1,143 @@
+import Foundation
+import PushEnvelopeCrypto
+import ServerBeeCore
+import ServerBeeModels
+import ServerBeeTransport
+
+/// Admission to the durable outbox (wire contract v2 §6), which alerts, security events, task
+/// runs and test pushes share: one sealed envelope per eligible installation, and the checks
+/// that keep a queued job eligible until it is sent.
+///
+/// Every time comes from the simulator clock, so a test covers the 30-minute lifetime by
+/// advancing it. Only the envelope (ciphertext) is stored; it is erased at any terminal outcome
+/// and the row is kept.
+extension SimulatorCore {
+  /// Every push lives exactly 30 minutes from its `created_at` (wire contract v2 §4.6).
+  static let pushLifetime: Int64 = 1800
+
+  func outboxRow(eventID: String, installationID: String) throws -> OutboxRow? {
+    try db.query(
+      "SELECT * FROM push_outbox WHERE event_id = ? AND installation_id = ?",
+      [.text(eventID), .text(installationID)]
+    ).first.map(OutboxRow.init)
+  }
+
+  /// Seals `template` for one registration and queues it; `false` when the registration has no
+  /// usable key material, the plaintext is over 2048 bytes or the event is past its lifetime.
+  /// A duplicate (event, installation) is ignored and still counts as queued. Run inside the
+  /// caller's transaction.
+  @discardableResult
+  func admit(
+    _ template: PushContent, category: PushCategory, to registration: PushRegistrationRow,
+    role: String
+  ) throws -> Bool {
+    guard template.createdAt + Self.pushLifetime > nowSeconds,
+      let deviceToken = registration.deviceToken, let environment = registration.environment,
+      let keyID = registration.contentKeyID, let key = registration.contentKey,
+      let deployment = registration.deploymentID
+    else { return false }
+    var content = template
+    content.deploymentID = deployment
+    content.userID = registration.userID
+    content.installationID = registration.installationID
+    content.expiresAt = content.createdAt + Self.pushLifetime
+    let contentKey = PushContentKey(
+      keyID: keyID, key: key, deploymentID: deployment, userID: registration.userID,
+      installationID: registration.installationID, scope: "")
+    let random = self.random
+    let envelope: PushEnvelope
+    do {
+      envelope = try PushEnvelopeSealer(randomBytes: { random($0) }).seal(content, with: contentKey)
+    } catch {
+      return false  // over 2048 bytes or an unusable key: skipped for this installation (§4.5)
+    }
+    let envelopeJSON = String(decoding: try WireJSON.encode(envelope), as: UTF8.self)
+    try db.execute(
+      """
+      INSERT OR IGNORE INTO push_outbox (event_id, installation_id, kind, category, user_id,
+        mobile_session_id, role, revision, device_token, environment, content_key_id,
+        content_key_digest, deployment_id, created_at, expires_at, envelope_json, outcome, reason,
+        attempts, next_attempt_at, admitted_at, updated_at)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', 'Queued', 0, ?, ?, ?)
+      """,
+      [
+        .text(content.eventID), .text(registration.installationID), .text(content.kind.rawValue),
+        .text(category.rawValue), .text(registration.userID),
+        .text(registration.mobileSessionID), .text(role), .int(registration.revision),
+        .text(deviceToken), .text(environment), .text(keyID), .text(SHA256.hex(key)),
+        .text(deployment), .int(content.createdAt), .int(content.expiresAt), .text(envelopeJSON),
+        .int(now), .int(now), .int(now),
+      ])
+    outboxSignal.signal()
+    return true
+  }
+
+  /// Admits an event for every eligible registration: enabled, subscribed to `category`,
+  /// registered, on a live login of a user who may receive it (`adminOnly`), optionally only
+  /// `userID`'s. Nothing is admitted without a usable relay. Returns how many were queued.
+  @discardableResult
+  func admitEverywhere(
+    _ template: PushContent, category: PushCategory, adminOnly: Bool, userID: String? = nil
+  ) throws -> Int {
+    guard usableRelayURL != nil, template.createdAt + Self.pushLifetime > nowSeconds else {
+      return 0
+    }
+    var queued = 0
+    let rows = try db.query("SELECT * FROM push_registrations WHERE enabled = 1")
+    for registration in rows.map(PushRegistrationRow.init) {
+      guard registration.isRegistered, registration.subscribes(to: category),
+        userID == nil || registration.userID == userID,
+        let user = try user(id: registration.userID), !adminOnly || user.role == "admin",
+        try liveLogin(registration, user) != nil
+      else { continue }
+      if try admit(template, category: category, to: registration, role: user.role) {
+        queued += 1
+      }
+    }
+    return queued
+  }
+
+  /// The registration's login when it is still alive: unexpired, on the same installation and
+  /// user, not older than a password change, and the user not `must_change_password`.
+  private func liveLogin(_ registration: PushRegistrationRow, _ user: UserRow) throws
+    -> MobileSessionRow?
+  {
+    guard let session = try mobileSession(id: registration.mobileSessionID),
+      session.expiresAt > now, session.installationID == registration.installationID,
+      session.userID == user.id, !user.mustChangePassword, loginIsCurrent(session, user)
+    else { return nil }
+    return session
+  }
+
+  /// Whether a queued job may still be sent (wire contract v2 §6): same user with the role recorded at
+  /// admission, same live login on the same installation, same registration revision,
+  /// registration complete and enabled, category still subscribed.
+  func isStillEligible(_ job: OutboxRow) throws -> Bool {
+    guard let registration = try pushRegistration(installationID: job.installationID),
+      registration.userID == job.userID, registration.mobileSessionID == job.mobileSessionID,
+      registration.revision == job.revision, registration.isRegistered,
+      registration.subscribes(to: job.category),
+      let user = try user(id: job.userID), user.role == job.role,
+      !job.category.needsAdmin || user.role == "admin",
+      try liveLogin(registration, user) != nil
+    else { return false }
+    return true
+  }
+
+  /// The relay URL when it is usable (wire contract v2 §3.7), else `nil`.
+  var usableRelayURL: String? {
+    relayURL.withLock { $0 }.flatMap { PushRules.isUsableURL($0) ? $0 : nil }
+  }
+
+  /// A login older than the user's last password change is dead ("token versioning").
+  func loginIsCurrent(_ session: MobileSessionRow, _ user: UserRow) -> Bool {
+    guard let changed = user.passwordChangedAt else { return true }
+    return session.verifiedAt >= changed
+  }
+
+  func pushRegistration(installationID: String) throws -> PushRegistrationRow? {
+    try db.query(
+      "SELECT * FROM push_registrations WHERE installation_id = ?", [.text(installationID)]
+    ).first.map(PushRegistrationRow.init)
+  }
+}

@@ -1,0 +1,192 @@
+import Foundation
+import PushEnvelopeCrypto
+import ServerBeeCore
+import ServerBeeModels
+import ServerBeeTransport
+
+/// Delivery from the durable outbox (wire contract v2 §6): ``claimDueAttempts(limit:)`` re-checks
+/// eligibility under the database lock and leases a job; ``record(_:_:)`` classifies the relay's
+/// answer with the table of ``classify(_:)``. The outbox workers and the outbox run route drive
+/// these (`Network/OutboxWorkers.swift`).
+extension SimulatorCore {
+  /// How long one attempt owns a job (30 s).
+  static let leaseNanos: Int64 = 30 * second
+
+  /// Backoff after attempt `n`: `min(2^min(n+1, 8), 300)` seconds.
+  static func backoff(afterAttempt attempt: Int64) -> Int64 {
+    min(Int64(1) << min(max(attempt, 0) + 1, 8), 300)
+  }
+
+  /// Leases up to `limit` due jobs. Jobs past their deadline become `expired`, ineligible ones
+  /// `permanent`/`Ineligible` (nothing sent), both with the ciphertext erased.
+  func claimDueAttempts(limit: Int) throws -> [RelayAttempt] {
+    try db.transaction {
+      let due = try db.query(
+        """
+        SELECT * FROM push_outbox WHERE outcome IN ('pending', 'retryable')
+          AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until <= ?)
+        ORDER BY next_attempt_at, admitted_at LIMIT ?
+        """, [.int(now), .int(now), .int(Int64(limit))]
+      ).map(OutboxRow.init)
+      var attempts: [RelayAttempt] = []
+      for job in due {
+        if job.expiresAt <= nowSeconds {
+          try finish(job, RelayClassification(outcome: .expired, reason: .expired))
+          continue
+        }
+        guard try isStillEligible(job) else {
+          try finish(job, RelayClassification(outcome: .permanent, reason: .ineligible))
+          continue
+        }
+        guard let relay = usableRelayURL, !relay.isEmpty, let body = try relayBody(job) else {
+          try finish(job, RelayClassification(outcome: .permanent, reason: .relayNotConfigured))
+          continue
+        }
+        let lease = Crypto.token(random, bytes: 16)
+        try db.execute(
+          """
+          UPDATE push_outbox SET lease_id = ?, lease_until = ?, attempts = attempts + 1,
+            updated_at = ? WHERE event_id = ? AND installation_id = ?
+          """,
+          [
+            .text(lease), .int(now + Self.leaseNanos), .int(now), .text(job.eventID),
+            .text(job.installationID),
+          ])
+        attempts.append(
+          RelayAttempt(
+            eventID: job.eventID, installationID: job.installationID, leaseID: lease, body: body))
+      }
+      return attempts
+    }
+  }
+
+  private func relayBody(_ job: OutboxRow) throws -> Data? {
+    guard let text = job.envelopeJSON,
+      let envelope = try? WireJSON.decode(PushEnvelope.self, from: Data(text.utf8))
+    else { return nil }
+    return try WireJSON.encode(
+      RelaySendRequest(
+        deviceToken: job.deviceToken, environment: PushEnvironment(rawValue: job.environment),
+        eventID: job.eventID, expiresAt: job.expiresAt, envelope: envelope))
+  }
+
+  /// Stores the answer to one attempt, if the attempt still holds its lease.
+  func record(_ attempt: RelayAttempt, _ answer: RelayAnswer) throws {
+    try db.transaction {
+      guard
+        let job = try outboxRow(eventID: attempt.eventID, installationID: attempt.installationID),
+        job.leaseID == attempt.leaseID
+      else { return }
+      var verdict = Self.classify(answer)
+      if verdict.outcome == .retryable {
+        if nowSeconds >= job.expiresAt {
+          verdict = RelayClassification(outcome: .expired, reason: .expired)
+        } else {
+          let next = min(
+            now + Self.backoff(afterAttempt: job.attempts) * Self.second,
+            job.expiresAt * Self.second)
+          try db.execute(
+            """
+            UPDATE push_outbox SET outcome = 'retryable', reason = ?, next_attempt_at = ?,
+              lease_id = NULL, lease_until = NULL, updated_at = ?
+            WHERE event_id = ? AND installation_id = ?
+            """,
+            [
+              .text(verdict.reason.rawValue), .int(next), .int(now), .text(job.eventID),
+              .text(job.installationID),
+            ])
+          return
+        }
+      }
+      try finish(job, verdict)
+      if verdict.outcome == .permanent, verdict.reason == .unregistered, verdict.deviceInvalid {
+        try clearUnregisteredToken(job)
+      }
+    }
+  }
+
+  /// A terminal outcome: stored, lease released, ciphertext erased, row kept.
+  private func finish(_ job: OutboxRow, _ verdict: RelayClassification) throws {
+    try db.execute(
+      """
+      UPDATE push_outbox SET outcome = ?, reason = ?, envelope_json = NULL, lease_id = NULL,
+        lease_until = NULL, updated_at = ? WHERE event_id = ? AND installation_id = ?
+      """,
+      [
+        .text(verdict.outcome.rawValue), .text(verdict.reason.rawValue), .int(now),
+        .text(job.eventID), .text(job.installationID),
+      ])
+  }
+
+  /// APNs 410: clears the device token and bumps the revision, only when the token,
+  /// environment, key id, key, deployment, login and revision are all still those of the send.
+  private func clearUnregisteredToken(_ job: OutboxRow) throws {
+    guard let registration = try pushRegistration(installationID: job.installationID),
+      registration.userID == job.userID, registration.mobileSessionID == job.mobileSessionID,
+      registration.revision == job.revision, registration.deviceToken == job.deviceToken,
+      registration.environment == job.environment, registration.contentKeyID == job.contentKeyID,
+      registration.contentKey.map(SHA256.hex) == job.contentKeyDigest,
+      registration.deploymentID == job.deploymentID
+    else { return }
+    try db.execute(
+      """
+      UPDATE push_registrations SET device_token = NULL, revision = revision + 1, updated_at = ?
+      WHERE installation_id = ? AND revision = ?
+      """, [.int(now), .text(job.installationID), .int(job.revision)])
+  }
+
+  /// The classification table of wire contract v2 §6.
+  static func classify(_ answer: RelayAnswer) -> RelayClassification {
+    guard case .response(let status, let body) = answer else {
+      return RelayClassification(outcome: .retryable, reason: .relayUnavailable)
+    }
+    switch status {
+    case 200..<300:
+      guard let verdict = try? WireJSON.decode(RelayVerdict.self, from: body) else {
+        return RelayClassification(outcome: .retryable, reason: .relayUnavailable)
+      }
+      let known = knownReasons.contains(verdict.reason)
+      switch verdict.outcome {
+      case .accepted:
+        return RelayClassification(outcome: .accepted, reason: known ? verdict.reason : .accepted)
+      case .retryable:
+        return RelayClassification(
+          outcome: .retryable, reason: known ? verdict.reason : .providerUnavailable)
+      case .expired:
+        return RelayClassification(outcome: .expired, reason: known ? verdict.reason : .expired)
+      case .permanent:
+        return RelayClassification(
+          outcome: .permanent, reason: known ? verdict.reason : "ProviderRejected",
+          deviceInvalid: verdict.deviceInvalid)
+      default:
+        return RelayClassification(outcome: .retryable, reason: .relayUnavailable)
+      }
+    case 408:
+      return RelayClassification(outcome: .retryable, reason: .requestTimeout)
+    case 503:
+      if let verdict = try? WireJSON.decode(RelayVerdict.self, from: body),
+        verdict.outcome == .permanent, verdict.reason == .relayNotConfigured
+      {
+        return RelayClassification(outcome: .permanent, reason: .relayNotConfigured)
+      }
+      return RelayClassification(outcome: .retryable, reason: .relayUnavailable)
+    case 429, 500..<600:
+      return RelayClassification(outcome: .retryable, reason: .relayUnavailable)
+    case 400..<500:
+      return RelayClassification(outcome: .permanent, reason: .relayPayloadRejected)
+    default:
+      // 1xx/3xx (redirects are never followed): the relay did not answer as a relay does.
+      return RelayClassification(outcome: .retryable, reason: .relayUnavailable)
+    }
+  }
+
+  /// The reasons wire contract v2 §3.6 lists; a relay's other reasons are mapped per outcome.
+  static let knownReasons: Set<PushDeliveryReason> = [
+    "Queued", "Accepted", "Expired", "Ineligible", "Unregistered", "BadTopic", "BadDeviceToken",
+    "DeviceTokenNotForTopic", "TooManyRequests", "ServiceUnavailable", "InternalServerError",
+    "Shutdown", "ProviderUnavailable", "NetworkUnavailable", "RequestTimeout",
+    "DeviceOrEnvironmentMismatch", "ProviderConfigurationOrPayload", "PayloadTooLarge",
+    "RelayUnavailable", "RelayNotConfigured", "RelayPayloadRejected", "InvalidEnvelope",
+    "ProviderRejected",
+  ]
+}

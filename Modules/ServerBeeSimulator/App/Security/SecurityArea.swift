@@ -1,0 +1,25 @@
+import ServerBeeTransport
+
+/// Security events (wire contract v1 §8, wire contract v2 §5): the event list, statistics, one
+/// event and deleting one, and the control API's raw events, which security rules may turn
+/// into pushes.
+///
+/// Its table (`security_events`) is in ``Schema/baseMigrations``. Security rules are alert
+/// rules (`alert_rules`), and an admitted event records its state in `alert_states` through
+/// ``SimulatorCore/recordTrigger(_:serverID:eventKey:decide:)``.
+struct SecurityArea: SimulatorArea {
+  let core: SimulatorCore
+
+  static let routes: [Route] = [
+    route("GET", "api/security/stats", .protected, Self.securityStats),
+    route("GET", "api/security/events", .protected, Self.securityEvents),
+    route("GET", "api/security/events/*", .protected, Self.securityEventDetail),
+    route("DELETE", "api/security/events/*", .admin, Self.deleteSecurityEvent),
+  ]
+
+  static let controlRoutes: [Route] = [
+    control("POST", "__simulator/security-events", Self.controlSecurityEvent)
+  ]
+
+  static let migrations: [Migration] = []
+}

@@ -1,0 +1,38 @@
+import ServerBeeTransport
+
+/// Servers (wire contract v1 §5): the list, one server, its records and the groups, the
+/// WebSocket route's plain-HTTP answer, and the control API's servers, live numbers, presence
+/// and groups.
+///
+/// Its tables (`servers`, `records`, `server_groups`, with the list index of migration 6 and
+/// the packed live numbers of migration 7) are in ``Schema/baseMigrations``. What the live
+/// stream and the other areas read (``SimulatorCore/allServers()``, the `full_sync` frame,
+/// ``SimulatorCore/applyMetrics(serverID:_:)``) is in `SimulatorCore+Servers.swift`.
+struct ServersArea: SimulatorArea {
+  let core: SimulatorCore
+
+  static let routes: [Route] = [
+    route("GET", "api/servers", .protected, answering: Self.listServers),
+    route("GET", "api/servers/*", .protected, Self.serverDetail),
+    route("GET", "api/servers/*/records", .protected, Self.serverRecords),
+    route("GET", "api/server-groups", .protected, Self.serverGroups),
+    // The WebSocket route answers plain HTTP when no upgrade is requested.
+    Route("GET", "api/ws/servers", .protected) { _, _, _ in
+      Reply.text(400, "Connection header did not include 'upgrade'")
+    },
+  ]
+
+  static let controlRoutes: [Route] = [
+    control("POST", "__simulator/servers", Self.controlCreateServer),
+    control("POST", "__simulator/servers/*/metrics", Self.controlMetrics),
+    control("POST", "__simulator/servers/*/online") { area, context in
+      try area.controlPresence(context, true)
+    },
+    control("POST", "__simulator/servers/*/offline") { area, context in
+      try area.controlPresence(context, false)
+    },
+    control("POST", "__simulator/server-groups", Self.controlCreateGroup),
+  ]
+
+  static let migrations: [Migration] = []
+}

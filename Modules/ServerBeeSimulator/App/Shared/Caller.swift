@@ -1,0 +1,65 @@
+import ServerBeeModels
+
+/// A stored user.
+struct UserRow: Sendable, Equatable {
+  var id: String
+  var username: String
+  var role: String
+  var salt: String
+  var passwordHash: String
+  var totpSecret: String?
+  var mustChangePassword: Bool
+  var passwordChangedAt: Int64?
+
+  init(_ row: Row) {
+    id = row["id"].text ?? ""
+    username = row["username"].text ?? ""
+    role = row["role"].text ?? "member"
+    salt = row["password_salt"].text ?? ""
+    passwordHash = row["password_hash"].text ?? ""
+    totpSecret = row["totp_secret"].text
+    mustChangePassword = row["must_change_password"].bool
+    passwordChangedAt = row["password_changed_at"].int
+  }
+
+  var sessionUser: SessionUser {
+    SessionUser(id: id, username: username, role: UserRole(rawValue: role))
+  }
+}
+
+/// A stored mobile session (one login).
+struct MobileSessionRow: Sendable {
+  var id: String
+  var userID: String
+  var refreshHash: String
+  var revocationHash: String?
+  var installationID: String
+  var deviceName: String
+  var createdAt: Int64
+  var expiresAt: Int64
+  var lastUsedAt: Int64
+  var verifiedAt: Int64
+
+  init(_ row: Row) {
+    id = row["id"].text ?? ""
+    userID = row["user_id"].text ?? ""
+    refreshHash = row["refresh_hash"].text ?? ""
+    revocationHash = row["revocation_hash"].text
+    installationID = row["installation_id"].text ?? ""
+    deviceName = row["device_name"].text ?? ""
+    createdAt = row["created_at"].int ?? 0
+    expiresAt = row["expires_at"].int ?? 0
+    lastUsedAt = row["last_used_at"].int ?? 0
+    verifiedAt = row["verified_at"].int ?? 0
+  }
+}
+
+/// The authenticated caller of a protected route.
+struct Caller: Sendable {
+  var user: UserRow
+  var source: String
+  var accessHash: String
+  var mobileSessionID: String?
+  var expiresAt: Int64
+  var viaBearer: Bool
+}

@@ -1,0 +1,128 @@
+import Foundation
+import ServerBeeCore
+import ServerBeeModels
+import ServerBeeTransport
+
+/// Credentials, shared by every area (wire contract v1 §1.7, §2.1): who the caller of a request
+/// is, the tokens the simulator issues, passwords and the per-IP login window.
+extension SimulatorCore {
+  /// Login attempts allowed per IP in one window (wire contract v1 §2.1).
+  static let loginMax = 5
+  /// The login window, counted from the first attempt.
+  static let loginWindowSeconds = 15 * 60
+
+  /// Cookie `session_token`, then `X-API-Key`, then `Authorization: Bearer` (wire contract v1 §1.7); an
+  /// invalid credential is skipped, not fatal.
+  func authenticate(_ headers: HTTPHeaders) throws -> Caller? {
+    if let cookie = headers["cookie"] {
+      for part in cookie.split(separator: ";") {
+        let pair = part.trimmingCharacters(in: .whitespaces)
+        if pair.hasPrefix("session_token="),
+          let caller = try caller(token: String(pair.dropFirst(14)), viaBearer: false)
+        {
+          return caller
+        }
+      }
+    }
+    if let key = headers["x-api-key"], key.hasPrefix("serverbee_"),
+      let caller = try caller(token: key, viaBearer: false), caller.source == "api_key"
+    {
+      return caller
+    }
+    if let authorization = headers["authorization"], authorization.hasPrefix("Bearer ") {
+      return try caller(token: String(authorization.dropFirst(7)), viaBearer: true)
+    }
+    return nil
+  }
+
+  /// The caller a token stands for while its access session lives, or `nil`.
+  func caller(token: String, viaBearer: Bool) throws -> Caller? {
+    guard !token.isEmpty else { return nil }
+    let hash = SHA256.hex(token)
+    guard
+      let row = try db.query(
+        "SELECT * FROM access_sessions WHERE token_hash = ? AND expires_at > ?",
+        [.text(hash), .int(now)]
+      ).first,
+      let user = try user(id: row["user_id"].text ?? "")
+    else { return nil }
+    let mobileID = row["mobile_session_id"].text
+    if let mobileID {
+      // `last_used_at` is bumped on use; at most once per second so read load stays read-only.
+      try db.execute(
+        "UPDATE mobile_sessions SET last_used_at = ? WHERE id = ? AND last_used_at < ?",
+        [.int(now), .text(mobileID), .int(now - Self.second)])
+    }
+    return Caller(
+      user: user, source: row["source"].text ?? "web", accessHash: hash,
+      mobileSessionID: mobileID, expiresAt: row["expires_at"].int ?? 0, viaBearer: viaBearer)
+  }
+
+  /// The mobile login behind the `Authorization: Bearer` header, whatever credential the
+  /// middleware accepted (wire contract v1 §2.7, §2.10 steps 3–4): no Bearer header (an API key or a cookie)
+  /// or an unknown token → 401 JSON; a web token → 400 `This session is not a mobile session`.
+  func mobileBearer(_ context: RequestContext) throws -> (caller: Caller, sessionID: String) {
+    guard let authorization = context.request.headers["authorization"],
+      authorization.hasPrefix("Bearer "),
+      let bearer = try caller(token: String(authorization.dropFirst(7)), viaBearer: true)
+    else { throw APIError.unauthorized }
+    guard bearer.source == "mobile", let sessionID = bearer.mobileSessionID else {
+      throw APIError.badRequest("This session is not a mobile session")
+    }
+    return (bearer, sessionID)
+  }
+
+  /// Issues an access token for `source` (`mobile`, `web` or `api_key`) with its lifetime.
+  func issueAccessToken(userID: String, mobileSessionID: String?, source: String) throws -> String {
+    let token = (source == "api_key" ? "serverbee_" : "") + Crypto.token(random)
+    let ttl: Int64
+    switch source {
+    case "mobile": ttl = settings.accessTTL
+    case "api_key": ttl = 100 * 365 * 86_400  // until deleted
+    default: ttl = settings.webSessionTTL
+    }
+    try db.execute(
+      "INSERT INTO access_sessions VALUES (?, ?, ?, ?, ?, ?)",
+      [
+        .text(SHA256.hex(token)), .text(userID), .text(source), mobileSessionID.sql,
+        .int(now), .int(now + ttl * Self.second),
+      ])
+    return token
+  }
+
+  /// Counts one login attempt for `ip`: 5 per 15-minute window from the first attempt.
+  func consumeLoginAttempt(_ ip: String) -> Bool {
+    let now = self.now
+    let window = Int64(Self.loginWindowSeconds) * Self.second
+    return loginWindows.withLock { windows in
+      var entry = windows[ip] ?? (start: now, count: 0)
+      if now - entry.start >= window { entry = (start: now, count: 0) }
+      guard entry.count < Self.loginMax else {
+        windows[ip] = entry
+        return false
+      }
+      entry.count += 1
+      windows[ip] = entry
+      return true
+    }
+  }
+
+  /// Whether `password` is the user's (PBKDF2 with the stored salt).
+  func passwordMatches(_ user: UserRow, _ password: String) -> Bool {
+    guard let salt = Base64URL.decode(user.salt) else { return false }
+    return Hex.encode(Crypto.pbkdf2(password: password, salt: salt)) == user.passwordHash
+  }
+
+  /// A fresh salt and the PBKDF2 hash of `password`, both as stored.
+  func hashPassword(_ password: String) -> (salt: String, hash: String) {
+    let salt = random(16)
+    return (Base64URL.encode(salt), Hex.encode(Crypto.pbkdf2(password: password, salt: salt)))
+  }
+
+  /// At least 8 Unicode scalars, else 422 (app routes §3.1 #9, §3.2 #112).
+  static func checkPasswordLength(_ password: String) throws {
+    guard password.unicodeScalars.count >= 8 else {
+      throw APIError.validation("Password must be at least 8 characters")
+    }
+  }
+}

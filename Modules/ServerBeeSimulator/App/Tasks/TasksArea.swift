@@ -1,0 +1,22 @@
+import ServerBeeTransport
+
+/// Tasks (wire contract v1 §7, wire contract v2 §4.4): the task list, one task and its results
+/// (admin only), and the control API's tasks and finished runs, whose summary may push.
+///
+/// Its tables (`tasks`, `task_results`) are in ``Schema/baseMigrations``.
+struct TasksArea: SimulatorArea {
+  let core: SimulatorCore
+
+  static let routes: [Route] = [
+    route("GET", "api/tasks", .admin, Self.tasks),
+    route("GET", "api/tasks/*", .admin, Self.taskDetail),
+    route("GET", "api/tasks/*/results", .admin, Self.taskResults),
+  ]
+
+  static let controlRoutes: [Route] = [
+    control("POST", "__simulator/tasks", Self.controlCreateTask),
+    control("POST", "__simulator/tasks/*/runs", Self.controlFinishRun),
+  ]
+
+  static let migrations: [Migration] = []
+}
