@@ -141,6 +141,8 @@ let package = Package(
       dependencies: [
         "ServerBeeModels", "ServerBeeTransport", "ServerBeeSocketTransport", "ServerBeeServerKit",
         "PushEnvelopeCrypto", "CSQLite", "COpenSSL",
+        // The two-factor setup's QR code PNG (app routes §3.1 #11).
+        "ServerBeeQR",
       ],
       path: "Modules/ServerBeeSimulator"),
     // The push relay (v2 §7); it never sees content keys, so never PushEnvelopeCrypto.

@@ -31,6 +31,9 @@ final class SimulatorCore: Sendable {
   let hub: LiveHub
   /// Live pair codes by code (wire contract v1 §2.5: kept in memory, lost on restart).
   let pairCodes = Locked<[String: PairCode]>([:])
+  /// Two-factor setups waiting for their first code, by user id (app routes §3.1 #11: kept in
+  /// memory for 10 minutes, lost on restart, a new setup replaces the pending one).
+  let pendingTwoFactor = Locked<[String: PendingTwoFactor]>([:])
   /// Login attempts per IP in the current window (``consumeLoginAttempt(_:)``).
   let loginWindows = Locked<[String: (start: Int64, count: Int)]>([:])
   /// The base URL the simulator is reached at, for pair-code QR payloads.

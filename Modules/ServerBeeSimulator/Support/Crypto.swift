@@ -41,6 +41,25 @@ enum Crypto {
 
 /// RFC 6238 TOTP: HMAC-SHA1, 6 digits, 30-second steps.
 enum TOTP {
+  /// RFC 4648 base32 without padding, upper case (the form authenticator apps take).
+  static func encodeBase32(_ bytes: [UInt8]) -> String {
+    let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567".utf8)
+    var out: [UInt8] = []
+    var buffer = 0
+    var bits = 0
+    for byte in bytes {
+      buffer = (buffer << 8) | Int(byte)
+      bits += 8
+      while bits >= 5 {
+        bits -= 5
+        out.append(alphabet[(buffer >> bits) & 0x1F])
+      }
+      buffer &= (1 << bits) - 1
+    }
+    if bits > 0 { out.append(alphabet[(buffer << (5 - bits)) & 0x1F]) }
+    return String(decoding: out, as: UTF8.self)
+  }
+
   static func decodeBase32(_ text: String) -> [UInt8]? {
     let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567".utf8)
     var buffer = 0

@@ -1,6 +1,7 @@
 import ServerBeeTransport
 
-/// The account and administration area (issue 26; app routes §3.1, §3.2): API keys, users,
+/// The account and administration area (issue 26; app routes §3.1, §3.2): two-factor sign-in,
+/// API keys, users,
 /// the audit log, rate limits and the GeoIP and ASN databases, with the control API's users
 /// and API keys.
 ///
@@ -11,6 +12,10 @@ struct AccountArea: SimulatorArea {
   let core: SimulatorCore
 
   static let routes: [Route] = [
+    route("GET", "api/auth/2fa/status", .protected, Self.twoFactorStatus),
+    route("POST", "api/auth/2fa/setup", .protected, Self.setUpTwoFactor),
+    route("POST", "api/auth/2fa/enable", .protected, Self.enableTwoFactor),
+    route("POST", "api/auth/2fa/disable", .protected, Self.disableTwoFactor),
     route("GET", "api/auth/api-keys", .protected, Self.listAPIKeys),
     route("POST", "api/auth/api-keys", .admin, Self.createAPIKey),
     route("DELETE", "api/auth/api-keys/*", .protected, Self.deleteAPIKey),
