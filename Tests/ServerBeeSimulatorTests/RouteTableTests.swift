@@ -6,7 +6,8 @@ import Testing
 /// area is still there with the same access, no two routes can answer the same request, and
 /// each table holds only its own kind of path.
 @Suite struct RouteTableTests {
-  /// `METHOD pattern access` of every public route, as the simulator had them before issue 25.
+  /// `METHOD pattern access` of every public route: what the simulator had before issue 25,
+  /// then two-factor sign-in and notification channels (issue 26).
   static let publicRoutes: Set<String> = [
     "DELETE api/auth/api-keys/* protected", "DELETE api/mobile/auth/devices/* protected",
     "DELETE api/security/events/* admin", "DELETE api/users/* admin",
@@ -30,6 +31,10 @@ import Testing
     "POST api/mobile/push/unregister protected", "POST api/users admin",
     "PUT api/alert-rules/* admin", "PUT api/auth/password protected",
     "PUT api/mobile/push/settings open", "PUT api/users/* admin",
+    "GET api/auth/2fa/status protected", "POST api/auth/2fa/setup protected",
+    "POST api/auth/2fa/enable protected", "POST api/auth/2fa/disable protected",
+    "GET api/notifications admin", "PUT api/notifications/* admin",
+    "POST api/notifications/*/test admin",
   ]
 
   /// `METHOD pattern` of every control route, as before issue 25 (`POST
@@ -48,6 +53,7 @@ import Testing
     "POST __simulator/users", "POST __simulator/users/*/api-key",
     "POST __simulator/users/*/pair-code", "POST __simulator/users/*/web-session",
     "PUT __simulator/push/relay",
+    "POST __simulator/notification-channels", "GET __simulator/notification-channels/*",
   ]
 
   private static func signature(_ route: Route) -> String {

@@ -1,11 +1,13 @@
 import ServerBeeTransport
 
 /// Alerts (wire contract v1 §6, wire contract v2 §5, §9.1; app routes §3.11): alert events,
-/// alert rules (the list, one rule, and turning it on or off), and the control API's firing,
-/// resolving, rules and maintenance windows.
+/// alert rules (the list, one rule, and turning it on or off), notification channels (list,
+/// change, test), and the control API's firing, resolving, rules, maintenance windows and
+/// channels.
 ///
 /// Its tables (`alert_rules`, `alert_states`, with the rule parameters and
-/// `maintenance_windows` of migration 4) are in ``Schema/baseMigrations``. Security rules are
+/// `maintenance_windows` of migration 4) are in ``Schema/baseMigrations``; the channels'
+/// tables are its migration 10. Security rules are
 /// alert rules too: the security area admits its events against them through the shared
 /// alert states (`SimulatorCore+AlertStates.swift`).
 struct AlertsArea: SimulatorArea {
@@ -17,6 +19,9 @@ struct AlertsArea: SimulatorArea {
     route("GET", "api/alert-rules", .admin, Self.alertRules),
     route("GET", "api/alert-rules/*", .admin, Self.alertRuleDetail),
     route("PUT", "api/alert-rules/*", .admin, Self.updateAlertRule),
+    route("GET", "api/notifications", .admin, Self.notificationChannels),
+    route("PUT", "api/notifications/*", .admin, Self.updateNotificationChannel),
+    route("POST", "api/notifications/*/test", .admin, Self.testNotificationChannel),
   ]
 
   static let controlRoutes: [Route] = [
@@ -27,7 +32,29 @@ struct AlertsArea: SimulatorArea {
     control("DELETE", "__simulator/alert-rules/*", Self.controlDeleteRule),
     control("POST", "__simulator/maintenance", Self.controlCreateMaintenance),
     control("DELETE", "__simulator/maintenance/*", Self.controlDeleteMaintenance),
+    control("POST", "__simulator/notification-channels", Self.controlCreateChannel),
+    control("GET", "__simulator/notification-channels/*", Self.controlChannel),
   ]
 
-  static let migrations: [Migration] = []
+  static let migrations: [Migration] = [
+    Migration(
+      version: 10,
+      [
+        // Notification channels (app routes §3.11 #84–#86). `config_json` is the channel's
+        // configuration as JSON text (its secrets); `test_failure`, set by the control API, is
+        // the delivery error a test answers with, since the simulator sends nothing.
+        """
+        CREATE TABLE notification_channels (
+          id TEXT PRIMARY KEY, name TEXT NOT NULL, notify_type TEXT NOT NULL,
+          config_json TEXT NOT NULL, enabled INTEGER NOT NULL, created_at INTEGER NOT NULL,
+          test_failure TEXT)
+        """,
+        // Each test sent through a channel, for the control API.
+        """
+        CREATE TABLE notification_channel_tests (
+          id INTEGER PRIMARY KEY AUTOINCREMENT, channel_id TEXT NOT NULL,
+          sent_at INTEGER NOT NULL)
+        """,
+      ])
+  ]
 }
