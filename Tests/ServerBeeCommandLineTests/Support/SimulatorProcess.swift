@@ -129,7 +129,8 @@ final class SimulatorProcess: Sendable {
     if process.isRunning { process.endGroup() }
   }
 
-  /// Calls the control API with a JSON object body and returns the decoded JSON object.
+  /// Calls the control API with a JSON object body (none for a GET) and returns the decoded
+  /// JSON object.
   func control(_ method: String, _ path: String, _ body: [String: Any] = [:]) async throws
     -> [String: Any]
   {
@@ -139,8 +140,10 @@ final class SimulatorProcess: Sendable {
     var request = URLRequest(url: endpoint)
     request.httpMethod = method
     request.setValue(controlToken, forHTTPHeaderField: "X-Simulator-Token")
-    request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-    request.httpBody = try JSONSerialization.data(withJSONObject: body)
+    if method != "GET" {
+      request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+      request.httpBody = try JSONSerialization.data(withJSONObject: body)
+    }
     let (data, response) = try await URLSession.shared.data(for: request)
     let status = (response as? HTTPURLResponse)?.statusCode ?? 0
     guard (200..<300).contains(status) else {
