@@ -125,7 +125,10 @@ import Testing
     // The delivery failure is the channel's own sentence, without control characters.
     let failed = try await serverbee(["channels", "test", "c2"], home: home)
     #expect(failed.status == 1)
-    #expect(failed.stderr.contains("Webhook request failed: connection refused"))
+    #expect(
+      failed.stderr.hasPrefix(
+        "serverbee: the channel could not deliver the test: Webhook request failed: "
+          + "connection refused"))
     #expect(!failed.stderr.contains("\u{1B}"))
     let unknown = try await serverbee(["channels", "disable", "nope"], home: home)
     #expect(

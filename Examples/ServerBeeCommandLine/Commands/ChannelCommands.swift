@@ -49,11 +49,20 @@ enum ChannelCommands {
       }
     case ("test", 2):
       let id = positionals[1]
-      try await APIRequest.run(
-        "Sending a test through the channel", console: console,
-        notFound: "no notification channel '\(id)' (see 'serverbee channels')",
-        forbidden: forbidden
-      ) { try await api.testNotificationChannel(id: id) }
+      do {
+        try await APIRequest.run(
+          "Sending a test through the channel", console: console,
+          notFound: "no notification channel '\(id)' (see 'serverbee channels')",
+          forbidden: forbidden
+        ) { try await api.testNotificationChannel(id: id) }
+      } catch let error as ServerBeeAPIError where error.httpStatus == 502 {
+        // The channel's own delivery failure (app routes §3.11 #86), not the server's.
+        let reason = (error.underlying as? APIFailure)?.message ?? "no reason given"
+        throw CommandLineError(
+          .unexpectedAnswer,
+          TerminalText.safe("the channel could not deliver the test: \(reason.prefix(200))"),
+          underlying: error)
+      }
       if console.json {
         console.json(try WireJSON.encode(["sent": true]))
       } else {

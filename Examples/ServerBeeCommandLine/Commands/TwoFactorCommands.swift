@@ -33,11 +33,9 @@ enum TwoFactorCommands {
       }
       if let drawing = QRDrawing.text(for: setup.otpauthURL) { console.line(drawing) }
       console.line(
-        TerminalText.safe(
-          """
-          Scan the code with an authenticator app, or type in the secret: \(setup.secret)
-          Then, within 10 minutes: serverbee account 2fa enable --code CODE
-          """))
+        "Scan the code with an authenticator app, or type in the secret: "
+          + TerminalText.safe(setup.secret))
+      console.line("Then, within 10 minutes: serverbee account 2fa enable --code CODE")
     case ("enable", 1):
       let code = try Prompt.value(
         context.arguments.values["code"], option: "code", label: "Code from the app",
