@@ -9,12 +9,6 @@ import Testing
 /// `serverbee pair-code`, `recover` and terminal prompts, run as built executables against the built
 /// simulator.
 @Suite struct CommandLineAccountTests {
-  private func serverbee(_ arguments: [String], home: URL) async throws -> RunResult {
-    try await ChildProcess.run(
-      try BuiltExecutables.url("serverbee"), ["--home", home.path] + arguments,
-      scratch: home.deletingLastPathComponent())
-  }
-
   @Test func aPairCodeFromOneClientPairsAnother() async throws {
     let temporary = try TemporaryDirectory()
     let first = temporary.url.appendingPathComponent("first")

@@ -5,14 +5,6 @@ import Testing
 /// `serverbee account …` and `serverbee audit` (issue 26), run as built executables against the
 /// built simulator, with a mobile session and with an API key alone.
 @Suite(.timeLimit(.minutes(5))) struct CommandLineAdministrationTests {
-  private func serverbee(
-    _ arguments: [String], home: URL, environment: [String: String] = [:]
-  ) async throws -> RunResult {
-    try await ChildProcess.run(
-      try BuiltExecutables.url("serverbee"), ["--home", home.path] + arguments,
-      scratch: home.deletingLastPathComponent(), timeout: 120, environment: environment)
-  }
-
   /// `serverbee login` with a password into `home`; the test fails if it does not sign in.
   private func signIn(
     _ simulator: SimulatorProcess, _ username: String, _ password: String, home: URL,

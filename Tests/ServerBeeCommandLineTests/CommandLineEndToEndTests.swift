@@ -5,13 +5,6 @@ import Testing
 /// Runs the built `serverbee` against the built `serverbee-simulator`, as a user would.
 @Suite struct CommandLineEndToEndTests {
   /// Runs `serverbee` with `--home` and the given arguments.
-  private func serverbee(_ arguments: [String], home: URL, timeout: Double = 60) async throws
-    -> RunResult
-  {
-    try await ChildProcess.run(
-      try BuiltExecutables.url("serverbee"), ["--home", home.path] + arguments,
-      scratch: home.deletingLastPathComponent(), timeout: timeout)
-  }
 
   /// Whether a `serverbee` output file in `directory` holds a JSON frame whose `connection` is
   /// `state` (`ChildProcess` writes each run's standard output to a file there).

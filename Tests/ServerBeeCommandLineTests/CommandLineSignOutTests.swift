@@ -7,12 +7,6 @@ import Testing
 
 /// Signing out while the server is down, run as built executables against the built simulator.
 @Suite struct CommandLineSignOutTests {
-  private func serverbee(_ arguments: [String], home: URL) async throws -> RunResult {
-    try await ChildProcess.run(
-      try BuiltExecutables.url("serverbee"), ["--home", home.path] + arguments,
-      scratch: home.deletingLastPathComponent())
-  }
-
   @Test func aQueuedSignOutThatKeepsFailingShowsItsErrorAndCanBeForgotten() async throws {
     let temporary = try TemporaryDirectory()
     let home = temporary.url.appendingPathComponent("home")

@@ -6,14 +6,6 @@ import Testing
 /// against the built simulator. The TOTP codes are computed by Python's standard library, a
 /// peer independent of the simulator's own TOTP.
 @Suite(.timeLimit(.minutes(5))) struct CommandLineTwoFactorAndChannelTests {
-  private func serverbee(
-    _ arguments: [String], home: URL, environment: [String: String] = [:]
-  ) async throws -> RunResult {
-    try await ChildProcess.run(
-      try BuiltExecutables.url("serverbee"), ["--home", home.path] + arguments,
-      scratch: home.deletingLastPathComponent(), timeout: 120, environment: environment)
-  }
-
   /// The RFC 6238 code of `secret` now (SHA-1, 6 digits, 30 s), by Python's `hmac`.
   private func totp(_ secret: String, scratch: URL) async throws -> String {
     let script = """

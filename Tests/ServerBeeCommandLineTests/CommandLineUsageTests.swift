@@ -4,12 +4,6 @@ import Testing
 
 /// What `serverbee` says about arguments it cannot use, without touching the network.
 @Suite struct CommandLineUsageTests {
-  private func serverbee(_ arguments: [String], home: URL) async throws -> RunResult {
-    try await ChildProcess.run(
-      try BuiltExecutables.url("serverbee"), ["--home", home.path] + arguments,
-      scratch: home.deletingLastPathComponent())
-  }
-
   @Test func bareServerbeeShowsTheHelp() async throws {
     let temporary = try TemporaryDirectory()
     let result = try await ChildProcess.run(

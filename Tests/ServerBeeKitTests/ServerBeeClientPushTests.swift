@@ -8,18 +8,37 @@ import Testing
 /// The facade's push half as an integrator uses it: enable notifications (server-confirmed),
 /// send a test and follow it to `accepted`, against the simulator and a real relay on loopback.
 @Suite(.timeLimit(.minutes(5))) struct ServerBeeClientPushTests {
-  @Test func enableThenSendATestThatTheProviderAccepts() async throws {
+  /// A real relay with a scripted provider, and a simulator that delivers through it, with the
+  /// admin `ada` (password `pw`).
+  struct PushWorld {
     let provider = ScriptedPushProvider()
-    let relay = RelayServer(provider: provider)
-    let relayURL = try await Task(priority: .high) { try relay.start() }.value
-    defer { relay.stop() }
-    var configuration = Simulator.Configuration()
-    configuration.metricsInterval = nil
-    configuration.relayURL = relayURL.absoluteString
-    let simulator = try Simulator(configuration: configuration)
-    try simulator.createUser(username: "ada", password: "pw", role: "admin")
-    let url = try await Task(priority: .high) { try simulator.start() }.value
-    defer { simulator.stop() }
+    let relay: RelayServer
+    let simulator: Simulator
+    let url: URL
+
+    init() async throws {
+      relay = RelayServer(provider: provider)
+      let relay = relay
+      let relayURL = try await Task(priority: .high) { try relay.start() }.value
+      var configuration = Simulator.Configuration()
+      configuration.metricsInterval = nil
+      configuration.relayURL = relayURL.absoluteString
+      let simulator = try Simulator(configuration: configuration)
+      self.simulator = simulator
+      try simulator.createUser(username: "ada", password: "pw", role: "admin")
+      url = try await Task(priority: .high) { try simulator.start() }.value
+    }
+
+    func stop() {
+      simulator.stop()
+      relay.stop()
+    }
+  }
+
+  @Test func enableThenSendATestThatTheProviderAccepts() async throws {
+    let world = try await PushWorld()
+    defer { world.stop() }
+    let (provider, url) = (world.provider, world.url)
 
     let client = ServerBeeClient(
       store: InMemoryCredentialStore(), configuration: .init(deviceName: "Status board"))
@@ -42,17 +61,9 @@ import Testing
   /// callback hands it over with `deliverDeviceToken`, and the relay gets exactly that token in
   /// the APNs environment of the configuration.
   @Test func anAppDelegatesTokenIsTheOneTheRelayDeliversTo() async throws {
-    let provider = ScriptedPushProvider()
-    let relay = RelayServer(provider: provider)
-    let relayURL = try await Task(priority: .high) { try relay.start() }.value
-    defer { relay.stop() }
-    var configuration = Simulator.Configuration()
-    configuration.metricsInterval = nil
-    configuration.relayURL = relayURL.absoluteString
-    let simulator = try Simulator(configuration: configuration)
-    try simulator.createUser(username: "ada", password: "pw", role: "admin")
-    let url = try await Task(priority: .high) { try simulator.start() }.value
-    defer { simulator.stop() }
+    let world = try await PushWorld()
+    defer { world.stop() }
+    let (provider, url) = (world.provider, world.url)
 
     let asked = Locked(0)
     let clientBox = Locked<ServerBeeClient?>(nil)
@@ -90,17 +101,9 @@ import Testing
       let client = clientBox.withLock { $0 }
       Task { client?.failDeviceTokenRegistration(NoAPNs()) }
     }
-    let provider = ScriptedPushProvider()
-    let relay = RelayServer(provider: provider)
-    let relayURL = try await Task(priority: .high) { try relay.start() }.value
-    defer { relay.stop() }
-    var configuration = Simulator.Configuration()
-    configuration.metricsInterval = nil
-    configuration.relayURL = relayURL.absoluteString
-    let simulator = try Simulator(configuration: configuration)
-    try simulator.createUser(username: "ada", password: "pw", role: "admin")
-    let url = try await Task(priority: .high) { try simulator.start() }.value
-    defer { simulator.stop() }
+    let world = try await PushWorld()
+    defer { world.stop() }
+    let (provider, url) = (world.provider, world.url)
     let client = ServerBeeClient(
       store: InMemoryCredentialStore(), configuration: .init(deviceName: "Phone"),
       push: .remoteNotifications(tokens, authorization: AlwaysAuthorizedPushAuthorization()))
