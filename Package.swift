@@ -108,7 +108,7 @@ let package = Package(
       path: "Modules/AuthSession"),
     .target(
       name: "RealtimeStream",
-      dependencies: ["ServerBeeModels", "ServerBeeTransport"],
+      dependencies: ["ServerBeeCore", "ServerBeeModels", "ServerBeeTransport"],
       path: "Modules/RealtimeStream"),
     .target(
       name: "ServerBeeAPI",

@@ -35,24 +35,4 @@ import Testing
       PushIdentity.canonicalArray(parts[0], parts[1], parts[2])
         == PushIdentity.canonicalArrayByWireJSON(parts))
   }
-
-  @Test func utf8ValidationMatchesTheStandardLibrary() {
-    var samples: [[UInt8]] = [
-      [], Array("plain".utf8), Array("东京 😀 é".utf8), [0x80], [0xC0, 0xAF], [0xC1, 0xBF],
-      [0xC2, 0x80], [0xE0, 0x80, 0x80], [0xE0, 0xA0, 0x80], [0xED, 0x9F, 0xBF],
-      [0xED, 0xA0, 0x80], [0xEF, 0xBF, 0xBF], [0xF0, 0x8F, 0xBF, 0xBF], [0xF0, 0x90, 0x80, 0x80],
-      [0xF4, 0x8F, 0xBF, 0xBF], [0xF4, 0x90, 0x80, 0x80], [0xF5, 0x80, 0x80, 0x80], [0xFF],
-      [0xE4, 0xB8], [0xF0, 0x9F, 0x98], [0x41, 0xE4, 0xB8, 0x41],
-    ]
-    // Every two-byte sequence, and lead bytes with every second byte.
-    for first in 0...255 {
-      samples.append([UInt8(first), 0x80])
-      samples.append([UInt8(first), 0xBF, 0x80])
-      samples.append([UInt8(first), 0x90, 0x80, 0x80])
-    }
-    for sample in samples {
-      let valid = sample.withUnsafeBufferPointer { UTF8Validation.isWellFormed($0) }
-      #expect(valid == (String(validating: sample, as: UTF8.self) != nil), "\(sample)")
-    }
-  }
 }

@@ -1,3 +1,4 @@
+import ServerBeeCore
 import ServerBeeModels
 
 #if canImport(FoundationEssentials)
@@ -416,7 +417,7 @@ struct PushJSONReader {
     case UInt8(ascii: "\""):
       let raw = UnsafeBufferPointer(rebasing: bytes[start..<index])
       index += 1
-      if run.sawNonASCII { guard UTF8Validation.isWellFormed(raw) else { throw Undecided() } }
+      if run.sawNonASCII { guard UTF8Sequence.isWellFormed(raw) else { throw Undecided() } }
       return decoding ? String(decoding: raw, as: UTF8.self) : nil
     case UInt8(ascii: "\\"):
       return try escapedString(from: start, decoding: decoding)
@@ -442,7 +443,7 @@ struct PushJSONReader {
       // Raw runs between escapes are checked on their own: a decoded escape always starts
       // with a lead byte, so it can neither complete nor continue a broken raw sequence.
       let raw = UnsafeBufferPointer(rebasing: bytes[runStart..<index])
-      guard UTF8Validation.isWellFormed(raw) else { throw Undecided() }
+      guard UTF8Sequence.isWellFormed(raw) else { throw Undecided() }
       out.append(contentsOf: raw)
       index += 1
       if byte == UInt8(ascii: "\"") {
@@ -541,48 +542,5 @@ struct PushJSONReader {
 
   private func isDigit(_ byte: UInt8) -> Bool {
     byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
-  }
-}
-
-/// Well-formed UTF-8 (Unicode §3.9, table 3-7): no overlong forms, no surrogates, nothing above
-/// U+10FFFF. `String(validating:)` would do, but needs iOS 18 / macOS 15.
-enum UTF8Validation {
-  static func isWellFormed(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-    var index = 0
-    let count = bytes.count
-    while index < count {
-      let lead = bytes[index]
-      if lead < 0x80 {
-        index += 1
-        continue
-      }
-      let length: Int
-      var low: UInt8 = 0x80
-      var high: UInt8 = 0xBF
-      switch lead {
-      case 0xC2...0xDF: length = 2
-      case 0xE0:
-        length = 3
-        low = 0xA0
-      case 0xE1...0xEC, 0xEE...0xEF: length = 3
-      case 0xED:
-        length = 3
-        high = 0x9F
-      case 0xF0:
-        length = 4
-        low = 0x90
-      case 0xF1...0xF3: length = 4
-      case 0xF4:
-        length = 4
-        high = 0x8F
-      default: return false
-      }
-      guard count - index >= length else { return false }
-      let second = bytes[index + 1]
-      guard second >= low, second <= high else { return false }
-      for offset in 2..<length where bytes[index + offset] & 0xC0 != 0x80 { return false }
-      index += length
-    }
-    return true
   }
 }

@@ -1,3 +1,5 @@
+import ServerBeeCore
+
 /// A forward-only JSON reader over UTF-8 bytes: the hot path of the live stream.
 ///
 /// Foundation's `JSONDecoder` builds a generic tree and goes through `Codable` containers, which
@@ -301,35 +303,8 @@ struct JSONScanner {
 
   /// At a byte ≥ 0x80: moves past one well-formed UTF-8 sequence (Unicode Table 3-7).
   private mutating func scanMultibyte() throws(Failure) {
-    let lead = bytes[index]
-    let length: Int
-    var low: UInt8 = 0x80
-    var high: UInt8 = 0xBF
-    switch lead {
-    case 0xC2...0xDF: length = 2
-    case 0xE0:
-      length = 3
-      low = 0xA0
-    case 0xE1...0xEC, 0xEE...0xEF: length = 3
-    case 0xED:
-      length = 3
-      high = 0x9F
-    case 0xF0:
-      length = 4
-      low = 0x90
-    case 0xF1...0xF3: length = 4
-    case 0xF4:
-      length = 4
-      high = 0x8F
-    default: throw fail("invalid UTF-8")
-    }
-    guard index + length <= bytes.count else { throw fail("invalid UTF-8") }
-    let second = bytes[index + 1]
-    guard second >= low, second <= high else { throw fail("invalid UTF-8") }
-    var i = 2
-    while i < length {
-      guard bytes[index + i] & 0xC0 == 0x80 else { throw fail("invalid UTF-8") }
-      i += 1
+    guard let length = UTF8Sequence.length(in: bytes, at: index) else {
+      throw fail("invalid UTF-8")
     }
     index += length
   }
