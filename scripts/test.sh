@@ -52,7 +52,7 @@ marked_processes() {
 
 echo "== no process left by the tests"
 # Each child ends with its test: its process group gets SIGTERM when the test releases it,
-# and SIGKILL 3 s later (ServerBeeTestSupport's Process.endGroup); a watchdog ends it if the test
+# and SIGKILL 3 s later (ServerBeeTestHarness's Process.endGroup); a watchdog ends it if the test
 # process itself died. Give stragglers a few seconds before calling them leftovers.
 leftovers=""
 for _ in $(seq 20); do
