@@ -27,6 +27,7 @@ let package = Package(
     .library(name: "ServerBeeSimulator", targets: ["ServerBeeSimulator"]),
     // Fakes for integrators' own tests (StubHTTPTransport, FakeWebSocketTransport,
     // FakeSessionContext, ManualClock, …); it links Swift Testing, so use it in test targets.
+    // The process/PKI/peer harness of this repository's tests is ServerBeeTestHarness (no product).
     .library(name: "ServerBeeTestSupport", targets: ["ServerBeeTestSupport"]),
     .library(name: "ServerBeeRelay", targets: ["ServerBeeRelay"]),
     .executable(name: "serverbee", targets: ["serverbee"]),
@@ -153,14 +154,23 @@ let package = Package(
         "ServerBeeModels", "ServerBeeTransport", "ServerBeeSocketTransport", "ServerBeeServerKit",
       ],
       path: "Modules/ServerBeeRelay"),
-    // The native stack and the server for RawSocket, the raw peer of both their test targets.
+    // Public fakes for integrators' tests (a product): stub HTTP, fake WebSocket, manual clock,
+    // fake session, static tokens, seeded randomness. Portable: it links Swift Testing and the
+    // two portable modules below it, nothing else.
     .target(
       name: "ServerBeeTestSupport",
+      dependencies: ["ServerBeeModels", "ServerBeeTransport"],
+      path: "Modules/ServerBeeTestSupport"),
+    // This repository's own test machinery, never a product: child processes under a watchdog,
+    // PKI made with `openssl`, Python and raw-socket peers (the native stack and the server
+    // for RawSocket), temporary directories, the crash writer's record.
+    .target(
+      name: "ServerBeeTestHarness",
       dependencies: [
         "ServerBeeModels", "ServerBeeTransport", "SecureStore", "ServerBeeSocketTransport",
         "ServerBeeServerKit",
       ],
-      path: "Modules/ServerBeeTestSupport"),
+      path: "Modules/ServerBeeTestHarness"),
 
     // The command line: its logic is a library so tests can drive it; `serverbee` is the
     // executable. It is an example client, so it may wire any module.
@@ -211,7 +221,7 @@ let package = Package(
     // The child process of SecureStore's crash and multi-process tests; never a product.
     .executableTarget(
       name: "securestore-crash-writer",
-      dependencies: ["SecureStore", "ServerBeeModels", "ServerBeeTestSupport"],
+      dependencies: ["SecureStore", "ServerBeeModels", "ServerBeeTestHarness"],
       path: "Tests/SecureStoreCrashWriter"),
     .executableTarget(
       name: "serverbee-simulator",
@@ -238,25 +248,28 @@ let package = Package(
     // target; `PeerProcess.peersDirectory` finds them).
     .testTarget(
       name: "ServerBeeTransportTests",
-      dependencies: ["ServerBeeTransport", "ServerBeeTestSupport"],
+      dependencies: ["ServerBeeTransport", "ServerBeeTestSupport", "ServerBeeTestHarness"],
       path: "Tests/ServerBeeTransportTests"),
     .testTarget(
       name: "ServerBeeURLSessionTransportTests",
-      dependencies: ["ServerBeeURLSessionTransport", "ServerBeeTestSupport"],
+      dependencies: ["ServerBeeURLSessionTransport", "ServerBeeTestHarness"],
       path: "Tests/ServerBeeURLSessionTransportTests"),
     // The native stack; ServerBeeServerKit's listener and server side are its loopback peers.
     .testTarget(
       name: "ServerBeeSocketTransportTests",
-      dependencies: ["ServerBeeSocketTransport", "ServerBeeServerKit", "ServerBeeTestSupport"],
+      dependencies: [
+        "ServerBeeSocketTransport", "ServerBeeServerKit", "ServerBeeTestSupport",
+        "ServerBeeTestHarness",
+      ],
       path: "Tests/ServerBeeSocketTransportTests"),
     // URLSessionHTTPTransport is one of the clients HTTPServerRequest is tested against.
     .testTarget(
       name: "ServerBeeServerKitTests",
-      dependencies: ["ServerBeeServerKit", "ServerBeeURLSessionTransport", "ServerBeeTestSupport"],
+      dependencies: ["ServerBeeServerKit", "ServerBeeURLSessionTransport", "ServerBeeTestHarness"],
       path: "Tests/ServerBeeServerKitTests"),
     .testTarget(
       name: "SecureStoreTests",
-      dependencies: ["SecureStore", "ServerBeeTestSupport", "CSQLite"],
+      dependencies: ["SecureStore", "ServerBeeTestHarness", "CSQLite"],
       path: "Tests/SecureStoreTests"),
     .testTarget(
       name: "PushEnvelopeCryptoTests",
@@ -279,7 +292,7 @@ let package = Package(
       name: "RealtimeStreamIntegrationTests",
       dependencies: [
         "RealtimeStream", "AuthSession", "SecureStore", "ServerBeeSimulator",
-        "ServerBeeSocketTransport", "ServerBeeTestSupport",
+        "ServerBeeSocketTransport", "ServerBeeTestSupport", "ServerBeeTestHarness",
       ],
       path: "Tests/RealtimeStreamIntegrationTests"),
     .testTarget(
@@ -291,7 +304,6 @@ let package = Package(
       name: "ServerBeeAPIIntegrationTests",
       dependencies: [
         "ServerBeeAPI", "ServerBeeSimulator", "AuthSession", "ServerBeeURLSessionTransport",
-        "ServerBeeTestSupport",
       ],
       path: "Tests/ServerBeeAPIIntegrationTests"),
     .testTarget(
@@ -307,6 +319,7 @@ let package = Package(
       dependencies: [
         "NotificationPreferences", "ServerBeeModels", "ServerBeeTransport", "SecureStore",
         "PushEnvelopeCrypto", "ServerBeeSimulator", "ServerBeeRelay", "ServerBeeTestSupport",
+        "ServerBeeTestHarness",
         // The device stream against a real relay over loopback.
         "ServerBeeSocketTransport",
       ],
@@ -329,18 +342,19 @@ let package = Package(
     // The QR encoder; its round-trip tests decode every rendering with zbarimg (zbar-tools).
     .testTarget(
       name: "ServerBeeQRTests",
-      dependencies: ["ServerBeeQR", "ServerBeeCore", "CZlib", "ServerBeeTestSupport"],
+      dependencies: ["ServerBeeQR", "ServerBeeCore", "CZlib", "ServerBeeTestHarness"],
       path: "Tests/ServerBeeQRTests"),
     .testTarget(
       name: "ServerBeeCommandLineTests",
       dependencies: [
-        "ServerBeeCommandLine", "ServerBeeQR", "ServerBeeSocketTransport", "ServerBeeTestSupport",
+        "ServerBeeCommandLine", "ServerBeeQR", "ServerBeeSocketTransport", "ServerBeeTestHarness",
       ],
       path: "Tests/ServerBeeCommandLineTests"),
     .testTarget(
       name: "ServerBeeSimulatorTests",
       dependencies: [
-        "ServerBeeSimulator", "ServerBeeTestSupport", "PushEnvelopeCrypto", "ServerBeeRelay",
+        "ServerBeeSimulator", "ServerBeeTestSupport", "ServerBeeTestHarness", "PushEnvelopeCrypto",
+        "ServerBeeRelay",
       ],
       path: "Tests/ServerBeeSimulatorTests"),
     .testTarget(
@@ -353,6 +367,7 @@ let package = Package(
       name: "ServerBeeRelayTests",
       dependencies: [
         "ServerBeeRelay", "ServerBeeModels", "ServerBeeTransport", "ServerBeeTestSupport",
+        "ServerBeeTestHarness",
       ],
       path: "Tests/ServerBeeRelayTests"),
   ]

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The test command: installs what the tests need when it is missing, builds, runs every test,
-# lints the sources, checks the module layering and smoke-runs every fuzz target. `.ci/run`
-# calls exactly this.
+# lints the sources, checks the module layering, builds and runs the Starter recipes and
+# smoke-runs every fuzz target. `.ci/run` calls exactly this.
 #
 #   scripts/test.sh
 set -euo pipefail
@@ -52,7 +52,7 @@ marked_processes() {
 
 echo "== no process left by the tests"
 # Each child ends with its test: its process group gets SIGTERM when the test releases it,
-# and SIGKILL 3 s later (ServerBeeTestSupport's Process.endGroup); a watchdog ends it if the test
+# and SIGKILL 3 s later (ServerBeeTestHarness's Process.endGroup); a watchdog ends it if the test
 # process itself died. Give stragglers a few seconds before calling them leftovers.
 leftovers=""
 for _ in $(seq 20); do
@@ -79,6 +79,11 @@ scripts/docs.sh
 
 echo "== layering"
 scripts/check-layering.sh
+
+# Examples/Starter, a package of its own on the public API only: about 75 s to build from a
+# cold .build/starter on two cores, then about 10 s of tests and end-to-end runs.
+echo "== Examples/Starter"
+scripts/starter.sh
 
 # Every fuzz target builds (debug, ASan + coverage) and runs 1 s from its seeds: about 60 s
 # to build from a cold Fuzz/.build-smoke on two quiet cores, then about 35 s of runs.

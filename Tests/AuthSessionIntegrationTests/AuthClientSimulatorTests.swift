@@ -1,7 +1,6 @@
 import Foundation
 import SecureStore
 import ServerBeeModels
-import ServerBeeTestSupport
 import ServerBeeTransport
 import Testing
 

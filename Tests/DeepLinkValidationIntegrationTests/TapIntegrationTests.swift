@@ -4,7 +4,6 @@ import PushEnvelopeCrypto
 import SecureStore
 import ServerBeeModels
 import ServerBeeSimulator
-import ServerBeeTestSupport
 import ServerBeeTransport
 import Testing
 

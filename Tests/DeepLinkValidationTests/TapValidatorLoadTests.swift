@@ -3,7 +3,6 @@ import Foundation
 import PushEnvelopeCrypto
 import ServerBeeAPI
 import ServerBeeModels
-import ServerBeeTestSupport
 import ServerBeeTransport
 import Testing
 

@@ -2,7 +2,6 @@ import DeepLinkValidation
 import Foundation
 import PushEnvelopeCrypto
 import ServerBeeModels
-import ServerBeeTestSupport
 import ServerBeeTransport
 import Testing
 

@@ -3,7 +3,7 @@ import SecureStore
 import ServerBeeModels
 import ServerBeeRelay
 import ServerBeeSocketTransport
-import ServerBeeTestSupport
+import ServerBeeTestHarness
 import ServerBeeTransport
 import Testing
 

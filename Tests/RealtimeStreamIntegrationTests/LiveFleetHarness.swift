@@ -3,7 +3,6 @@ import Foundation
 import SecureStore
 import ServerBeeModels
 import ServerBeeSimulator
-import ServerBeeTestSupport
 import ServerBeeTransport
 import Testing
 

@@ -2,6 +2,7 @@ import AuthSession
 import Foundation
 import ServerBeeModels
 import ServerBeeSimulator
+import ServerBeeTestHarness
 import ServerBeeTestSupport
 import ServerBeeTransport
 import Testing

@@ -8,7 +8,7 @@
 import Foundation
 import SecureStore
 import ServerBeeModels
-import ServerBeeTestSupport
+import ServerBeeTestHarness
 
 #if canImport(Glibc)
   import Glibc

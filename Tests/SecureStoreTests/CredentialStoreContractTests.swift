@@ -1,7 +1,7 @@
 import Foundation
 import SecureStore
 import ServerBeeModels
-import ServerBeeTestSupport
+import ServerBeeTestHarness
 import Testing
 
 /// The behaviour every ``CredentialStore`` shares, run against each store.

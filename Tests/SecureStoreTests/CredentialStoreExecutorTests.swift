@@ -1,7 +1,6 @@
 import Foundation
 import SecureStore
 import ServerBeeModels
-import ServerBeeTestSupport
 import Testing
 
 /// An actor on the store thread, as the store's callers are.

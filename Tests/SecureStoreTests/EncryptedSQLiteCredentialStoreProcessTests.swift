@@ -1,7 +1,7 @@
 import Foundation
 import SecureStore
 import ServerBeeModels
-import ServerBeeTestSupport
+import ServerBeeTestHarness
 import Testing
 
 #if canImport(Glibc)

@@ -4,7 +4,6 @@ import SecureStore
 import ServerBeeAPI
 import ServerBeeModels
 import ServerBeeSimulator
-import ServerBeeTestSupport
 import ServerBeeTransport
 import ServerBeeURLSessionTransport
 import Testing

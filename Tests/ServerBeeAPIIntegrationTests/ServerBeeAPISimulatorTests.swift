@@ -2,7 +2,6 @@ import AuthSession
 import Foundation
 import ServerBeeAPI
 import ServerBeeModels
-import ServerBeeTestSupport
 import ServerBeeTransport
 import Testing
 

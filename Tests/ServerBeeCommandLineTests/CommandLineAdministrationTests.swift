@@ -1,5 +1,5 @@
 import Foundation
-import ServerBeeTestSupport
+import ServerBeeTestHarness
 import Testing
 
 /// `serverbee account …` and `serverbee audit` (issue 26), run as built executables against the

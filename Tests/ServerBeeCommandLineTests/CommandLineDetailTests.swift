@@ -1,5 +1,4 @@
 import Foundation
-import ServerBeeTestSupport
 import Testing
 
 /// `alerts show`, `devices revoke`, `tasks`, `tasks results` and `security`: the built

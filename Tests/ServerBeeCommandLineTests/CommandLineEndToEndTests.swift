@@ -1,5 +1,5 @@
 import Foundation
-import ServerBeeTestSupport
+import ServerBeeTestHarness
 import Testing
 
 /// Runs the built `serverbee` against the built `serverbee-simulator`, as a user would.

@@ -1,6 +1,5 @@
 import Foundation
 import ServerBeeRelay
-import ServerBeeTestSupport
 import Testing
 
 /// `serverbee notifications` end to end: the built executable against the simulator

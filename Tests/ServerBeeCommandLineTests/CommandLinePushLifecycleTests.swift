@@ -1,6 +1,5 @@
 import Foundation
 import ServerBeeRelay
-import ServerBeeTestSupport
 import Testing
 
 /// The push half at its edges, run as a user would: built executables, fresh homes, the

@@ -1,6 +1,5 @@
 import Foundation
 import ServerBeeRelay
-import ServerBeeTestSupport
 import Testing
 
 /// `serverbee push listen`: the real end-to-end path on Linux. The simulator executable fires

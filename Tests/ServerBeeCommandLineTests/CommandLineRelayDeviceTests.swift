@@ -1,5 +1,4 @@
 import Foundation
-import ServerBeeTestSupport
 import Testing
 
 /// `serverbee` as a local device of the built `serverbee-relay`, with the built

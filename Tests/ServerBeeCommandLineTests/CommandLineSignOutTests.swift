@@ -1,6 +1,6 @@
 import AuthSession
 import Foundation
-import ServerBeeTestSupport
+import ServerBeeTestHarness
 import Testing
 
 @testable import ServerBeeCommandLine

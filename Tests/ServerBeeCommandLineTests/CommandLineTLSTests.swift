@@ -1,5 +1,5 @@
 import Foundation
-import ServerBeeTestSupport
+import ServerBeeTestHarness
 import Testing
 
 /// A self-hosted server with a private CA: `SERVERBEE_CA_FILE` makes `serverbee` trust it for

@@ -1,5 +1,5 @@
 import Foundation
-import ServerBeeTestSupport
+import ServerBeeTestHarness
 import Testing
 
 /// `serverbee account 2fa …` and `serverbee channels …` (issue 26), run as built executables

@@ -1,5 +1,5 @@
 import Foundation
-import ServerBeeTestSupport
+import ServerBeeTestHarness
 import Testing
 
 /// What `serverbee` says about arguments it cannot use, without touching the network.

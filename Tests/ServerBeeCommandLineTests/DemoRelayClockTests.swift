@@ -2,7 +2,7 @@ import Foundation
 import ServerBeeModels
 import ServerBeeRelay
 import ServerBeeSimulator
-import ServerBeeTestSupport
+import ServerBeeTestHarness
 import Testing
 
 @testable import ServerBeeCommandLine

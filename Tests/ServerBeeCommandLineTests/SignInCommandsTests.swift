@@ -5,7 +5,6 @@ import ServerBeeKit
 import ServerBeeModels
 import ServerBeeSimulator
 import ServerBeeSocketTransport
-import ServerBeeTestSupport
 import ServerBeeTransport
 import Testing
 

@@ -1,7 +1,7 @@
 import Foundation
 import ServerBeeModels
 import ServerBeeSocketTransport
-import ServerBeeTestSupport
+import ServerBeeTestHarness
 import ServerBeeTransport
 import Testing
 

@@ -2,7 +2,6 @@ import Foundation
 import ServerBeeKit
 import ServerBeeRelay
 import ServerBeeSimulator
-import ServerBeeTestSupport
 import Testing
 
 /// The facade's push half as an integrator uses it: enable notifications (server-confirmed),

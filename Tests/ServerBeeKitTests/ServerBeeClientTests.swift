@@ -1,7 +1,6 @@
 import Foundation
 import ServerBeeKit
 import ServerBeeSimulator
-import ServerBeeTestSupport
 import Testing
 
 /// The facade as an integrator uses it: sign in, list servers, watch the fleet, sign out —

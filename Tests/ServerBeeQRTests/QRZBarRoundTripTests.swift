@@ -1,6 +1,6 @@
 import Foundation
 import ServerBeeCore
-import ServerBeeTestSupport
+import ServerBeeTestHarness
 import Testing
 
 @testable import ServerBeeQR

@@ -1,7 +1,7 @@
 import Foundation
 import ServerBeeModels
 import ServerBeeRelay
-import ServerBeeTestSupport
+import ServerBeeTestHarness
 import Testing
 
 /// The control API under `/__relay/`.

@@ -1,7 +1,7 @@
 import Foundation
 import ServerBeeModels
 import ServerBeeRelay
-import ServerBeeTestSupport
+import ServerBeeTestHarness
 import Testing
 
 /// ``LocalDevicePushProvider`` behind the relay: a device subscribes to `/v1/devices/stream`

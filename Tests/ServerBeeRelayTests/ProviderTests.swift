@@ -1,7 +1,7 @@
 import Foundation
 import ServerBeeModels
 import ServerBeeRelay
-import ServerBeeTestSupport
+import ServerBeeTestHarness
 import Testing
 
 /// The provider side of `POST /v1/send`: each provider answer's verdict, the exact APNs payload

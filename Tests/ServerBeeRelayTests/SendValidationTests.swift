@@ -1,7 +1,7 @@
 import Foundation
 import ServerBeeModels
 import ServerBeeRelay
-import ServerBeeTestSupport
+import ServerBeeTestHarness
 import Testing
 
 /// Every key rule of `POST /v1/send` (v2 §7), over loopback HTTP: a broken body is 400

@@ -1,7 +1,7 @@
 import Foundation
 import ServerBeeModels
 import ServerBeeRelay
-import ServerBeeTestSupport
+import ServerBeeTestHarness
 import Testing
 
 /// The status rows of v2 §7 that do not depend on the provider: 404, 405, 413, 415, 408, 429,

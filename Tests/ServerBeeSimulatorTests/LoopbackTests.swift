@@ -1,5 +1,6 @@
 import Foundation
 import ServerBeeModels
+import ServerBeeTestHarness
 import ServerBeeTestSupport
 import ServerBeeTransport
 import Testing

@@ -1,5 +1,5 @@
 import Foundation
-import ServerBeeTestSupport
+import ServerBeeTestHarness
 
 /// The shared loopback client, with the simulator's `/api/ws/servers` handshake.
 typealias RawClient = LoopbackClient

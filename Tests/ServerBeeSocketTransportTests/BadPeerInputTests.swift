@@ -1,6 +1,6 @@
 import Foundation
 import ServerBeeModels
-import ServerBeeTestSupport
+import ServerBeeTestHarness
 import Testing
 
 @testable import ServerBeeServerKit

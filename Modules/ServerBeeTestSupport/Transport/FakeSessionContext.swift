@@ -2,7 +2,7 @@ import Foundation
 public import ServerBeeModels
 public import ServerBeeTransport
 
-/// A working in-memory ``SessionContext`` for code that depends on the session seam (push
+/// A working in-memory `SessionContext` for code that depends on the session seam (push
 /// settings, tap handling, your own features): sign in, switch account or sign out from the
 /// test, and count deletion-proof confirmations.
 ///

@@ -1,7 +1,7 @@
 import Foundation
 public import ServerBeeTransport
 
-/// An ``AccessTokenProvider`` that hands out scripted tokens and counts the calls.
+/// An `AccessTokenProvider` that hands out scripted tokens and counts the calls.
 ///
 /// ```swift
 /// let tokens = StaticAccessTokenProvider("t1", "t2")   // first call "t1", then "t2" forever

@@ -1,5 +1,5 @@
 import Foundation
-import ServerBeeTestSupport
+import ServerBeeTestHarness
 
 /// Finds the `serverbee` and `serverbee-simulator` executables of the same build as this test
 /// bundle (`swift build` and `swift test` put them next to it, in `.build/<configuration>`).

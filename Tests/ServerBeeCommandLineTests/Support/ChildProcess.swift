@@ -1,5 +1,5 @@
 import Foundation
-import ServerBeeTestSupport
+import ServerBeeTestHarness
 
 #if canImport(Glibc)
   import Glibc

@@ -1,6 +1,5 @@
 import Foundation
 import ServerBeeRelay
-import ServerBeeTestSupport
 import Testing
 
 /// One end-to-end setting: the `serverbee-simulator` executable whose outbox delivers through a

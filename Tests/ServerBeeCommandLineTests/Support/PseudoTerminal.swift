@@ -1,5 +1,5 @@
 import Foundation
-import ServerBeeTestSupport
+import ServerBeeTestHarness
 
 /// Runs a command under `script(1)` (util-linux, part of every Debian), so it has a real
 /// terminal, and types answers only after their prompt appeared (so the terminal's echo setting

@@ -1,5 +1,5 @@
 import Foundation
-import ServerBeeTestSupport
+import ServerBeeTestHarness
 
 /// Decodes QR code images with `zbarimg` (Debian `zbar-tools`), a reader nobody here wrote.
 ///

@@ -1,5 +1,5 @@
 import Foundation
-import ServerBeeTestSupport
+import ServerBeeTestHarness
 
 /// The shared loopback client, with the relay's device-stream handshake.
 typealias RelayClient = LoopbackClient

@@ -1,7 +1,7 @@
 import Foundation
 import ServerBeeModels
 import ServerBeeRelay
-import ServerBeeTestSupport
+import ServerBeeTestHarness
 import Testing
 
 /// A fresh relay on an ephemeral loopback port with a scripted provider and a manual clock.

@@ -3,7 +3,7 @@ package import Foundation
 extension PeerProcess {
   /// The directory of the Python peer scripts shared by the transport and server test targets:
   /// `Tests/Peers`, found from this file's place in the checkout
-  /// (`Modules/ServerBeeTestSupport/Process/`, three levels below the package root).
+  /// (`Modules/ServerBeeTestHarness/Process/`, three levels below the package root).
   package static let peersDirectory = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().appendingPathComponent("Tests").appendingPathComponent("Peers")

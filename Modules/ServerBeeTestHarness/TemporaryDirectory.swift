@@ -1,4 +1,6 @@
-// Fakes shared by the test targets: never a product. Each fake is created per test.
+// ServerBeeTestHarness: this repository's own test machinery (child processes under a
+// watchdog, PKI made with `openssl`, Python and raw-socket peers, temporary directories).
+// Package-only, never a product: integrators' fakes are the public ServerBeeTestSupport.
 package import Foundation
 
 /// Creates and removes a fresh temporary directory for one test.
