@@ -182,7 +182,7 @@ let package = Package(
         "DeepLinkValidation", "ServerBeeSimulator", "ServerBeeRelay", "ServerBeeSocketTransport",
         "ServerBeeQR",
       ],
-      path: "Examples/ServerBeeCommandLine"),
+      path: "Examples/ServerBeeCommandLine", exclude: ["README.md"]),
     .executableTarget(
       name: "serverbee", dependencies: ["ServerBeeCommandLine"], path: "Examples/serverbee"),
 
@@ -205,7 +205,7 @@ let package = Package(
     // The relay's cost per accepted send and its memory over many (issue 24).
     .executableTarget(
       name: "relay-bench", dependencies: ["ServerBeeRelay", "ServerBeeModels"],
-      path: "Benchmarks/relay-bench"),
+      path: "Benchmarks/relay-bench", exclude: ["instructions.sh"]),
     // A decode-only process for the live-stream memory floor (DESIGN §7, issue #13).
     .executableTarget(
       name: "decode-probe", dependencies: ["RealtimeStream", "ServerBeeModels"],
@@ -226,11 +226,11 @@ let package = Package(
     .executableTarget(
       name: "serverbee-simulator",
       dependencies: ["ServerBeeSimulator", "ServerBeeModels", "ServerBeeServerKit"],
-      path: "Examples/serverbee-simulator"),
+      path: "Examples/serverbee-simulator", exclude: ["README.md"]),
     .executableTarget(
       name: "serverbee-relay",
       dependencies: ["ServerBeeRelay", "ServerBeeModels", "ServerBeeServerKit"],
-      path: "Examples/serverbee-relay"),
+      path: "Examples/serverbee-relay", exclude: ["README.md"]),
 
     // Tests: one target per module.
     .testTarget(
