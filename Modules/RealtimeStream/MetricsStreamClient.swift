@@ -270,7 +270,7 @@ public actor MetricsStreamClient {
     let open: any WebSocketConnection
     do {
       open = try await transport.connect(
-        to: endpoint, headers: HTTPHeaders(["Authorization": "Bearer \(token)"]))
+        to: endpoint, headers: tokens.credentialHeaders(for: token))
     } catch let error as ServerBeeTransportError
       where error.code == .upgradeRejected && error.httpStatus == 401
     {

@@ -35,6 +35,29 @@ public struct APIKey: Hashable, Sendable, SecretBearing {
   }
 }
 
+extension APIKey: AccessTokenProvider {
+  /// The key itself: it never expires.
+  /// - Returns: The key text.
+  public func validAccessToken() async throws -> String { text }
+
+  /// A key is never refreshed: a rejected key stays rejected.
+  /// - Parameter rejected: The key the server refused.
+  /// - Returns: Never.
+  /// - Throws: ``ServerBeeAPIError`` `.unauthorized`.
+  public func accessToken(afterRejectionOf rejected: String) async throws -> String {
+    throw ServerBeeAPIError(
+      .unauthorized, "the server rejected the API key (deleted, or of another server)")
+  }
+
+  /// `X-API-Key: <key>`, so the key works wherever a token provider is taken, such as
+  /// RealtimeStream's `MetricsStreamClient` (the live stream accepts it, wire contract v1 §4.1).
+  /// - Parameter token: The key text.
+  /// - Returns: The header.
+  public func credentialHeaders(for token: String) -> HTTPHeaders {
+    HTTPHeaders(["X-API-Key": token])
+  }
+}
+
 /// An `HTTPTransport` decorator that signs each request with an ``APIKey`` (`X-API-Key`), for
 /// clients that work without a mobile session. It never refreshes or retries: a 401 means the
 /// key was deleted or is wrong, and the answer is returned as it is.

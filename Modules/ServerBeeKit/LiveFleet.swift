@@ -1,5 +1,6 @@
 public import Foundation
 public import RealtimeStream
+public import ServerBeeAPI
 public import ServerBeeModels
 
 /// The live fleet of the signed-in server: the `/api/ws/servers` stream with the server
@@ -18,6 +19,45 @@ public struct LiveFleet: Sendable {
   /// Wraps a started stream.
   /// - Parameter stream: The stream client.
   public init(stream: MetricsStreamClient) { self.stream = stream }
+
+  /// Starts the live fleet of `server` on an API key, without a mobile session (a bot, a
+  /// dashboard): `GET /api/servers` and the stream both send `X-API-Key`, and nothing is ever
+  /// refreshed (a deleted key makes the stream wait to reconnect; ``firstSync(timeout:)``
+  /// then fails).
+  ///
+  /// ```swift
+  /// let key = try APIKey(ProcessInfo.processInfo.environment["SERVERBEE_API_KEY"] ?? "")
+  /// let fleet = try await LiveFleet.watch(
+  ///   server: try ServerURL("https://monitor.example.com"), apiKey: key,
+  ///   transports: .platformDefault(.init(deviceName: "wallboard")))
+  /// print(try await fleet.firstSync().servers.count)
+  /// await fleet.stop()
+  /// ```
+  /// - Parameters:
+  ///   - server: The key's server.
+  ///   - apiKey: The key.
+  ///   - transports: HTTP and WebSocket, for example ``ServerBeeClient/Transports/platformDefault(_:)``.
+  /// - Returns: The started fleet; call ``stop()`` when done.
+  /// - Throws: `ServerBeeAPIError` from the configuration request (`.unauthorized` for a
+  ///   rejected key).
+  public static func watch(
+    server: ServerURL, apiKey: APIKey, transports: ServerBeeClient.Transports
+  ) async throws -> LiveFleet {
+    try await start(
+      api: ServerBeeAPIClient(server: server, apiKey: apiKey, transport: transports.http),
+      stream: MetricsStreamClient(server: server, tokens: apiKey, transport: transports.webSocket))
+  }
+
+  /// Fetches the configuration, merges it into `stream` (names and totals before the first
+  /// update) and starts it: the one way both credentials start a fleet.
+  static func start(api: ServerBeeAPIClient, stream: MetricsStreamClient) async throws
+    -> LiveFleet
+  {
+    let configurations = try await api.servers()
+    await stream.mergeConfiguration(configurations)
+    await stream.start()
+    return LiveFleet(stream: stream)
+  }
 
   /// Waits for the first `full_sync`.
   /// - Parameter timeout: The longest wait; 20 s by default.

@@ -219,11 +219,9 @@ public final class ServerBeeClient: Sendable {
   ///   configuration request (which also validates the session).
   public func watchFleet() async throws -> LiveFleet {
     let server = try signedInIdentity().server
-    let configurations = try await api().servers()
-    let stream = MetricsStreamClient(server: server, tokens: auth, transport: webSocket)
-    await stream.mergeConfiguration(configurations)
-    await stream.start()
-    return LiveFleet(stream: stream)
+    return try await LiveFleet.start(
+      api: try api(),
+      stream: MetricsStreamClient(server: server, tokens: auth, transport: webSocket))
   }
 
   /// Signs out with revocation; works offline (the revocation is queued and finished by a

@@ -5,7 +5,7 @@
 ///
 /// ```swift
 /// let token = try await provider.validAccessToken()
-/// headers["Authorization"] = "Bearer \(token)"
+/// var headers = provider.credentialHeaders(for: token)  // Authorization: Bearer …
 /// ```
 public protocol AccessTokenProvider: Sendable {
   /// A currently valid access token, refreshing it first if needed.
@@ -23,6 +23,13 @@ public protocol AccessTokenProvider: Sendable {
   /// - Returns: A different, currently valid token.
   /// - Throws: The provider's error when no valid token can be obtained.
   func accessToken(afterRejectionOf rejected: String) async throws -> String
+
+  /// The headers that present `token` to the server. The default is
+  /// `Authorization: Bearer <token>` (a mobile session); an API key presents itself as
+  /// `X-API-Key` (wire contract v1 §1.7, §4.1: REST and the live stream take both).
+  /// - Parameter token: A token from this provider.
+  /// - Returns: The headers to send.
+  func credentialHeaders(for token: String) -> HTTPHeaders
 }
 
 extension AccessTokenProvider {
@@ -32,5 +39,12 @@ extension AccessTokenProvider {
   /// - Throws: The provider's error.
   public func accessToken(afterRejectionOf rejected: String) async throws -> String {
     try await validAccessToken()
+  }
+
+  /// `Authorization: Bearer <token>`.
+  /// - Parameter token: The access token.
+  /// - Returns: The header.
+  public func credentialHeaders(for token: String) -> HTTPHeaders {
+    HTTPHeaders(["Authorization": "Bearer \(token)"])
   }
 }

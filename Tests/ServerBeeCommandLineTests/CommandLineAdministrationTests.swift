@@ -53,13 +53,21 @@ import Testing
     #expect(keys.status == 0, "\(keys.stderr)")
     #expect(keys.stdout.contains("grafana"))
     #expect(!keys.stdout.contains(key))
-    // The read-only data commands run on the key too.
-    for command in [["tasks", "--json"], ["alerts", "--json"], ["alerts", "rules", "--json"]] {
+    // The read-only data commands run on the key too, the live stream's included.
+    for command in [
+      ["tasks", "--json"], ["alerts", "--json"], ["alerts", "rules", "--json"],
+      ["servers", "--json"],
+    ] {
       let run = try await serverbee(
         ["--server", simulator.url] + command, home: bot, environment: ["SERVERBEE_API_KEY": key])
       #expect(run.status == 0, "\(command): \(run.stderr)")
       #expect(run.stdout.hasPrefix("["), "\(command)")
     }
+    let watch = try await serverbee(
+      ["--server", simulator.url, "watch", "--once", "--json"], home: bot,
+      environment: ["SERVERBEE_API_KEY": key])
+    #expect(watch.status == 0, "\(watch.stderr)")
+    #expect(watch.stdout.hasPrefix("{"))
     let noServer = try await serverbee(
       ["audit"], home: bot, environment: ["SERVERBEE_API_KEY": key])
     #expect(noServer.status == 64)

@@ -16,8 +16,8 @@ import Testing
     // The commands that take an API key instead of a session are named in one place.
     #expect(
       result.stdout.contains(
-        "SERVERBEE_API_KEY  an API key instead of a session, with --server, for: alerts, "
-          + "account, users, channels, audit, tasks"))
+        "SERVERBEE_API_KEY  an API key instead of a session, with --server, for: servers, "
+          + "watch, alerts, account, users, channels, audit, tasks"))
   }
 
   @Test(arguments: [

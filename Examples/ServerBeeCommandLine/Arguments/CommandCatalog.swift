@@ -50,8 +50,12 @@ enum CommandCatalog {
       ]),
     CommandSpec(
       name: "servers", summary: "list servers: live state merged with configuration",
-      usage: "servers", options: [],
-      discussion: "Waits for one full sync of the live stream and merges GET /api/servers.",
+      usage: "servers", options: [.apiKey],
+      discussion: """
+        Waits for one full sync of the live stream and merges GET /api/servers. Works with an \
+        API key instead of a mobile session (--api-key or $SERVERBEE_API_KEY, with --server): \
+        the live stream takes X-API-Key too.
+        """,
       examples: ["serverbee servers", "serverbee servers --json"]),
     CommandSpec(
       name: "watch", summary: "live table of CPU, memory, disk, network, online",
@@ -60,10 +64,12 @@ enum CommandCatalog {
         OptionSpec(name: "once", valueName: nil, help: "print one snapshot after the first sync"),
         OptionSpec(name: "duration", valueName: "S", help: "stop after S seconds"),
         OptionSpec(name: "interval", valueName: "S", help: "seconds between redraws (1)"),
+        .apiKey,
       ],
       discussion: """
         Redraws in place on a terminal; otherwise appends one snapshot per interval (one JSON \
-        object per line with --json). Stops on Ctrl-C or after --duration.
+        object per line with --json). Stops on Ctrl-C or after --duration. Works with an API \
+        key instead of a mobile session (--api-key or $SERVERBEE_API_KEY, with --server).
         """,
       examples: ["serverbee watch", "serverbee watch --once --json"]),
     CommandSpec(

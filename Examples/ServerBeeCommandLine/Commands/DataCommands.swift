@@ -8,9 +8,7 @@ import ServerBeeTransport
 enum DataCommands {
   /// Lists the servers: live state from one full sync merged with their configuration.
   static func servers(_ context: CommandContext) async throws {
-    let session = try await context.openSession()
-    let identity = try await session.requireSignedIn(server: context.server)
-    let rows = try await FleetFeed.with(session: session, server: identity.server) { feed in
+    let rows = try await FleetFeed.with(context) { feed, _ in
       try await Spinner.run("Waiting for the live stream", console: context.console) {
         ServerRow.rows(of: try await feed.firstSync())
       }

@@ -11,15 +11,13 @@ enum WatchCommand {
     let arguments = context.arguments
     let duration = try arguments.seconds("duration")
     let interval = try arguments.seconds("interval") ?? 1
-    let session = try await context.openSession()
-    let identity = try await session.requireSignedIn(server: context.server)
     let mode = LiveTable.mode(for: context.console)
     let once = arguments.flags.contains("once")
-    try await FleetFeed.with(session: session, server: identity.server) { feed in
+    try await FleetFeed.with(context) { feed, server in
       _ = try await Spinner.run("Connecting to the live stream", console: context.console) {
         try await feed.firstSync()
       }
-      var table = LiveTable(mode: mode, server: identity.server)
+      var table = LiveTable(mode: mode, server: server)
       try await stream(
         feed, into: &table, console: context.console, interval: interval,
         duration: once ? 0 : duration)

@@ -11,30 +11,37 @@ enum APICredential {
   /// The environment variable that holds an API key.
   static let environmentVariable = "SERVERBEE_API_KEY"
 
+  /// The API key and its server when one is given (`--api-key` or the environment, with
+  /// `--server`); `nil` when none is.
+  /// - Throws: ``CommandLineError`` `.usage` for a key without `--server` or a malformed key.
+  static func key(_ context: CommandContext) throws -> (server: ServerURL, key: APIKey)? {
+    let given =
+      context.arguments.values["api-key"]
+      ?? ProcessInfo.processInfo.environment[environmentVariable].flatMap { $0.isEmpty ? nil : $0 }
+    guard let given else { return nil }
+    guard let serverText = context.server else {
+      throw CommandLineError(.usage, "an API key needs --server URL (the key's server)")
+    }
+    let server = try ServerURL(try ServerOption.checked(serverText))
+    do {
+      return (server, try APIKey(given))
+    } catch {
+      throw CommandLineError(
+        .usage, "the API key is not usable: it is 1 to 512 visible ASCII characters")
+    }
+  }
+
+  /// The platform's transports under the same trust as a session (`SERVERBEE_CA_FILE`).
+  static func transports() -> ServerBeeClient.Transports {
+    .platformDefault(.init(deviceName: "serverbee", tls: ClientSession.tlsTrust()))
+  }
+
   /// A client for `context`: on the API key when one is given, else on the stored session.
   /// - Throws: ``CommandLineError`` (`.usage` for a key without `--server` or a malformed
   ///   key; `.notSignedIn` without a key or a session).
   static func client(_ context: CommandContext) async throws -> ServerBeeAPIClient {
-    let given =
-      context.arguments.values["api-key"]
-      ?? ProcessInfo.processInfo.environment[environmentVariable].flatMap { $0.isEmpty ? nil : $0 }
-    if let given {
-      guard let serverText = context.server else {
-        throw CommandLineError(.usage, "an API key needs --server URL (the key's server)")
-      }
-      let server = try ServerURL(try ServerOption.checked(serverText))
-      let key: APIKey
-      do {
-        key = try APIKey(given)
-      } catch {
-        throw CommandLineError(
-          .usage, "the API key is not usable: it is 1 to 512 visible ASCII characters")
-      }
-      // The platform's HTTP under the same trust as a session (`SERVERBEE_CA_FILE`).
-      let http = ServerBeeClient.Transports.platformDefault(
-        .init(deviceName: "serverbee", tls: ClientSession.tlsTrust())
-      ).http
-      return ServerBeeAPIClient(server: server, apiKey: key, transport: http)
+    if let (server, key) = try key(context) {
+      return ServerBeeAPIClient(server: server, apiKey: key, transport: transports().http)
     }
     let session = try await context.openSession()
     let identity = try await session.requireSignedIn(server: context.server)

@@ -23,7 +23,36 @@ struct FleetFeed: Sendable {
   static func with<T>(
     session: ClientSession, server: ServerURL, _ body: (FleetFeed) async throws -> T
   ) async throws -> T {
-    let feed = FleetFeed(fleet: try await session.client.watchFleet())
+    try await run(FleetFeed(fleet: try await session.client.watchFleet()), body)
+  }
+
+  /// Runs `body` with a feed on the command's credential: the API key when one is given
+  /// (`--api-key` or `SERVERBEE_API_KEY`, with `--server`), else the stored session.
+  /// - Parameters:
+  ///   - context: The command.
+  ///   - body: The work with the feed and its server.
+  /// - Returns: What `body` returns.
+  /// - Throws: ``CommandLineError`` for a bad key or no session, the errors of starting the
+  ///   fleet, and those of `body`.
+  static func with<T>(
+    _ context: CommandContext, _ body: (FleetFeed, ServerURL) async throws -> T
+  ) async throws -> T {
+    if let (server, key) = try APICredential.key(context) {
+      let fleet = try await LiveFleet.watch(
+        server: server, apiKey: key, transports: APICredential.transports())
+      return try await run(FleetFeed(fleet: fleet)) { try await body($0, server) }
+    }
+    let session = try await context.openSession()
+    let identity = try await session.requireSignedIn(server: context.server)
+    return try await with(session: session, server: identity.server) {
+      try await body($0, identity.server)
+    }
+  }
+
+  /// Runs `body`, then stops the feed whatever happened.
+  private static func run<T>(_ feed: FleetFeed, _ body: (FleetFeed) async throws -> T)
+    async throws -> T
+  {
     let result = await Result { try await body(feed) }
     await feed.stop()
     return try result.get()
