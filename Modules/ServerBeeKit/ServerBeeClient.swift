@@ -82,6 +82,8 @@ public final class ServerBeeClient: Sendable {
   private let webSocket: any WebSocketTransport
   /// Where the app delegate's APNs token goes, when push is APNs.
   private let remoteTokens: RemoteNotificationsDeviceTokenProvider?
+  /// This device's push token, as the push platform gives it.
+  private let deviceTokens: any PushDeviceTokenProvider
 
   /// A client whose credentials live in the encrypted store in `home` (created when missing,
   /// key file `0600`).
@@ -136,10 +138,25 @@ public final class ServerBeeClient: Sendable {
     self.auth = auth
     let authorized = AuthorizedHTTPTransport(wrapping: http, client: auth)
     let (authorization, deviceTokens) = push.make(store, configuration, http)
+    self.deviceTokens = deviceTokens
     notifications = NotificationPreferencesClient(
       transport: authorized, session: auth, store: store, authorization: authorization,
       deviceTokens: deviceTokens)
     taps = TapRouter(session: auth, store: store, transport: authorized)
+  }
+
+  /// This device's push token, from the client's push platform: for a local relay device the
+  /// token its relay issued (what `LocalRelayDeviceStream` listens with), on Apple platforms the
+  /// APNs token (it asks the system and waits for ``deliverDeviceToken(_:)``).
+  ///
+  /// ```swift
+  /// let token = try await client.pushDeviceToken()
+  /// let pushes = LocalRelayDeviceStream(relay: relayURL, deviceToken: token, transport: webSocket)
+  /// ```
+  /// - Returns: The token and its environment (its description never shows the token).
+  /// - Throws: The platform's error when it gives no token.
+  public func pushDeviceToken() async throws -> PushDeviceToken {
+    try await deviceTokens.deviceToken()
   }
 
   /// Hands the APNs token from the app delegate's

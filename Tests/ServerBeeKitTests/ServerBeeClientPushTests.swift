@@ -88,6 +88,10 @@ import Testing
     let delivered = try #require(provider.received().first)
     #expect(delivered.request.deviceToken == apnsToken.map { String(format: "%02x", $0) }.joined())
     #expect(delivered.request.environment == .sandbox)
+    // The facade hands out the same token (asking the system again, as APNs wants).
+    let again = try await client.pushDeviceToken()
+    #expect(again.hex == delivered.request.deviceToken && again.environment == .sandbox)
+    #expect(asked.withLock { $0 } == 2)
     _ = try await client.signOut()
   }
 

@@ -41,9 +41,7 @@ await runRecipe(usage: usage) { options in
   // The server confirms the settings; the relay issues the token; the content key is stored.
   let state = try await client.notifications.enable()
   if case .failed(let failure) = state.registration { throw failure.error }
-  let token = try await LocalRelayDeviceTokenProvider(
-    store: client.store, relay: relay, transport: client.http
-  ).deviceToken()
+  let token = try await client.pushDeviceToken()
   let stream = LocalRelayDeviceStream(
     relay: relay, deviceToken: token, transport: transports.webSocket)
   // What a notification service extension does: only the extension-shared content key.
