@@ -85,17 +85,20 @@ public final class ServerBeeClient: Sendable {
   /// This device's push token, as the push platform gives it.
   private let deviceTokens: any PushDeviceTokenProvider
 
-  /// A client whose credentials live in the encrypted store in `home` (created when missing,
-  /// key file `0600`).
-  /// - Parameters:
-  ///   - home: The state directory, for example `~/.serverbee`.
-  ///   - deviceName: The device name shown in the server's device list.
-  /// - Throws: `SecureStoreError` when the store cannot be opened.
-  public convenience init(home: URL, deviceName: String) throws {
-    self.init(
-      store: try EncryptedSQLiteCredentialStore(directory: home),
-      configuration: Configuration(deviceName: deviceName))
-  }
+  #if os(Linux)
+    /// A client whose credentials live in the encrypted store in `home` (created when missing,
+    /// key file `0600`). Linux only, like `EncryptedSQLiteCredentialStore` (OpenSSL); on Apple
+    /// platforms pass a `KeychainCredentialStore` to ``init(store:configuration:transports:push:)``.
+    /// - Parameters:
+    ///   - home: The state directory, for example `~/.serverbee`.
+    ///   - deviceName: The device name shown in the server's device list.
+    /// - Throws: `SecureStoreError` when the store cannot be opened.
+    public convenience init(home: URL, deviceName: String) throws {
+      self.init(
+        store: try EncryptedSQLiteCredentialStore(directory: home),
+        configuration: Configuration(deviceName: deviceName))
+    }
+  #endif
 
   /// A client over any credential store (the Keychain store on Apple platforms), with the
   /// platform's transports and push seams unless you pass your own.

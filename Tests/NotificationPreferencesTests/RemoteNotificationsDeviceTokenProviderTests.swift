@@ -46,4 +46,17 @@ import Testing
     let token = PushDeviceToken(bytes: [0xDE, 0xAD, 0xBE, 0xEF], environment: .production)
     #expect(!String(describing: token).contains("deadbeef"))
   }
+
+  @Test func noAnswerEndsTheWaitWithATypedErrorInsteadOfHanging() async throws {
+    let provider = RemoteNotificationsDeviceTokenProvider(
+      environment: .production, timeout: .milliseconds(50)
+    ) {}
+    let error = await #expect(throws: NotificationPreferencesError.self) {
+      _ = try await provider.deviceToken()
+    }
+    #expect(error?.code == .deviceTokenUnavailable)
+    #expect(error?.message.contains("push entitlement") == true)
+    // An answer after the wait ended resumes nobody twice.
+    provider.deliver(Data([0x01]))
+  }
 }
