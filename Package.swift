@@ -12,6 +12,8 @@ let package = Package(
   products: [
     .library(name: "ServerBeeModels", targets: ["ServerBeeModels"]),
     .library(name: "ServerBeeTransport", targets: ["ServerBeeTransport"]),
+    // The route catalogue and the one request path every client stack sends through.
+    .library(name: "ServerBeeRoutes", targets: ["ServerBeeRoutes"]),
     // URLSession HTTP and WebSocket transports (the Apple defaults; they compile on Linux).
     .library(name: "ServerBeeURLSessionTransport", targets: ["ServerBeeURLSessionTransport"]),
     // The native POSIX socket + OpenSSL + zlib stack (the Linux default transports).
@@ -59,6 +61,13 @@ let package = Package(
     .target(
       name: "ServerBeeTransport", dependencies: ["ServerBeeModels"],
       path: "Modules/ServerBeeTransport"),
+    // Portable: every route and socket declared once as a typed value, and the one request
+    // path (`RouteClient`) the REST client, AuthSession and NotificationPreferences send
+    // through; the simulator registers its handlers against the same values.
+    .target(
+      name: "ServerBeeRoutes",
+      dependencies: ["ServerBeeCore", "ServerBeeModels", "ServerBeeTransport"],
+      path: "Modules/ServerBeeRoutes"),
     // Portable: the URLSession adapters. Their own module because FoundationNetworking (libcurl
     // on Linux) costs a process about 5 MB: what only decodes the live stream never links it.
     .target(
@@ -104,20 +113,23 @@ let package = Package(
     .target(
       name: "AuthSession",
       dependencies: [
-        "ServerBeeModels", "ServerBeeTransport", "SecureStore",
+        "ServerBeeModels", "ServerBeeTransport", "ServerBeeRoutes", "SecureStore",
       ],
       path: "Modules/AuthSession"),
     .target(
       name: "RealtimeStream",
-      dependencies: ["ServerBeeCore", "ServerBeeModels", "ServerBeeTransport"],
+      dependencies: ["ServerBeeCore", "ServerBeeModels", "ServerBeeTransport", "ServerBeeRoutes"],
       path: "Modules/RealtimeStream"),
     .target(
       name: "ServerBeeAPI",
-      dependencies: ["ServerBeeModels", "ServerBeeTransport"],
+      dependencies: ["ServerBeeModels", "ServerBeeTransport", "ServerBeeRoutes"],
       path: "Modules/ServerBeeAPI"),
     .target(
       name: "NotificationPreferences",
-      dependencies: ["ServerBeeModels", "ServerBeeTransport", "SecureStore", "PushEnvelopeCrypto"],
+      dependencies: [
+        "ServerBeeModels", "ServerBeeTransport", "ServerBeeRoutes", "SecureStore",
+        "PushEnvelopeCrypto",
+      ],
       path: "Modules/NotificationPreferences"),
     .target(
       name: "DeepLinkValidation",
@@ -130,8 +142,9 @@ let package = Package(
     .target(
       name: "ServerBeeKit",
       dependencies: [
-        "ServerBeeModels", "ServerBeeTransport", "SecureStore", "AuthSession", "RealtimeStream",
-        "ServerBeeAPI", "PushEnvelopeCrypto", "NotificationPreferences", "DeepLinkValidation",
+        "ServerBeeModels", "ServerBeeTransport", "ServerBeeRoutes", "SecureStore", "AuthSession",
+        "RealtimeStream", "ServerBeeAPI", "PushEnvelopeCrypto", "NotificationPreferences",
+        "DeepLinkValidation",
         // The default transports: the native stack on Linux, URLSession elsewhere.
         .target(name: "ServerBeeSocketTransport", condition: .when(platforms: [.linux])),
         .target(name: "ServerBeeURLSessionTransport", condition: .when(platforms: applePlatforms)),
@@ -140,8 +153,8 @@ let package = Package(
     .target(
       name: "ServerBeeSimulator",
       dependencies: [
-        "ServerBeeModels", "ServerBeeTransport", "ServerBeeSocketTransport", "ServerBeeServerKit",
-        "PushEnvelopeCrypto", "CSQLite", "COpenSSL",
+        "ServerBeeModels", "ServerBeeTransport", "ServerBeeRoutes", "ServerBeeSocketTransport",
+        "ServerBeeServerKit", "PushEnvelopeCrypto", "CSQLite", "COpenSSL",
         // The two-factor setup's QR code PNG (app routes §3.1 #11).
         "ServerBeeQR",
       ],
@@ -309,16 +322,17 @@ let package = Package(
     .testTarget(
       name: "NotificationPreferencesTests",
       dependencies: [
-        "NotificationPreferences", "ServerBeeModels", "ServerBeeTransport", "SecureStore",
-        "ServerBeeTestSupport",
+        "NotificationPreferences", "ServerBeeModels", "ServerBeeTransport", "ServerBeeRoutes",
+        "SecureStore", "ServerBeeTestSupport",
       ],
       path: "Tests/NotificationPreferencesTests"),
     // NotificationPreferences against ServerBeeSimulator and a real ServerBeeRelay in process.
     .testTarget(
       name: "NotificationPreferencesIntegrationTests",
       dependencies: [
-        "NotificationPreferences", "ServerBeeModels", "ServerBeeTransport", "SecureStore",
-        "PushEnvelopeCrypto", "ServerBeeSimulator", "ServerBeeRelay", "ServerBeeTestSupport",
+        "NotificationPreferences", "ServerBeeModels", "ServerBeeTransport", "ServerBeeRoutes",
+        "SecureStore", "PushEnvelopeCrypto", "ServerBeeSimulator", "ServerBeeRelay",
+        "ServerBeeTestSupport",
         "ServerBeeTestHarness",
         // The device stream against a real relay over loopback.
         "ServerBeeSocketTransport",
@@ -354,9 +368,15 @@ let package = Package(
       name: "ServerBeeSimulatorTests",
       dependencies: [
         "ServerBeeSimulator", "ServerBeeTestSupport", "ServerBeeTestHarness", "PushEnvelopeCrypto",
-        "ServerBeeRelay",
+        "ServerBeeRelay", "ServerBeeRoutes",
       ],
       path: "Tests/ServerBeeSimulatorTests"),
+    .testTarget(
+      name: "ServerBeeRoutesTests",
+      dependencies: [
+        "ServerBeeRoutes", "ServerBeeModels", "ServerBeeTransport", "ServerBeeTestSupport",
+      ],
+      path: "Tests/ServerBeeRoutesTests"),
     .testTarget(
       name: "ServerBeeKitTests",
       dependencies: [

@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 modules=("$@")
 if [ ${#modules[@]} -eq 0 ]; then
-  modules=(ServerBeeCore ServerBeeCrypto ServerBeeModels ServerBeeTransport ServerBeeURLSessionTransport ServerBeeSocketTransport SecureStore PushEnvelopeCrypto AuthSession
+  modules=(ServerBeeCore ServerBeeCrypto ServerBeeModels ServerBeeTransport ServerBeeRoutes ServerBeeURLSessionTransport ServerBeeSocketTransport SecureStore PushEnvelopeCrypto AuthSession
     RealtimeStream ServerBeeAPI NotificationPreferences DeepLinkValidation ServerBeeSimulator ServerBeeRelay ServerBeeServerKit ServerBeeQR ServerBeeKit ServerBeeTestSupport)
 fi
 swift package dump-symbol-graph --minimum-access-level public >/dev/null 2>&1 \

@@ -1,6 +1,7 @@
 import Foundation
 import SecureStore
 import ServerBeeModels
+import ServerBeeRoutes
 import ServerBeeTransport
 
 extension AuthClient {
@@ -192,11 +193,11 @@ extension AuthClient {
   /// credential (wire contract v2 §2.5); a v1 server answers 404 and the session ends when it expires.
   func legacyLogout(_ current: LoginRecord) async throws -> LogoutOutcome {
     await unregisterPush(current)
-    let authorized = AuthorizedHTTPTransport(wrapping: transport, client: self)
     var outcome = LogoutOutcome.serverNotReached
     do {
-      let request = HTTPRequest(method: .post, url: current.server.endpoint(AuthPath.logout))
-      if try await authorized.send(request).status == 200 { outcome = .completed }
+      let response = try await exchange(
+        RouteCatalogue.Auth.logout, on: current.server, body: NoBody(), authorized: true)
+      if response.status == 200 { outcome = .completed }
     } catch let error as AuthSessionError
       where error.code == .sessionRejected || error.code == .recoveryRequired
     {
@@ -228,9 +229,9 @@ extension AuthClient {
   /// blocks a logout.
   func unregisterPush(_ current: LoginRecord) async {
     guard configuration.unregistersPushOnLogout, current.status == .active else { return }
-    let body: String? = nil
-    _ = try? await post(
-      AuthPath.pushUnregister, on: current.server, body: body, bearer: current.accessToken)
+    _ = try? await exchange(
+      RouteCatalogue.Push.unregister, on: current.server, body: NoBody(),
+      bearer: current.accessToken)
   }
 
   // MARK: Journal storage

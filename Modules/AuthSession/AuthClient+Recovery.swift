@@ -1,6 +1,7 @@
 import Foundation
 import SecureStore
 import ServerBeeModels
+import ServerBeeRoutes
 import ServerBeeTransport
 
 /// A QR-mode recovery grant (`sb_recover_…`), bound to the login it was issued for.
@@ -124,7 +125,8 @@ extension AuthClient {
       installationID: current.installationID, expectedSessionID: current.targetSessionID,
       accessToken: current.accessToken, refreshToken: current.refreshToken,
       revocationToken: current.revocationToken ?? current.confirmedDeletionProof)
-    let response = try await post(AuthPath.recover, on: current.server, body: request)
+    let response = try await exchange(
+      RouteCatalogue.Auth.recover, on: current.server, body: request)
     let isPasswordMode: Bool
     if case .password = authentication { isPasswordMode = true } else { isPasswordMode = false }
     guard response.status == 200 else {
@@ -135,7 +137,8 @@ extension AuthClient {
       if failure.code == .recoveryCodeRejected { recoveryGrant = nil }
       throw failure
     }
-    let answer = try decodePayload(RecoveryResponse.self, from: response, path: AuthPath.recover)
+    let answer = try decodePayload(
+      RecoveryResponse.self, from: response, path: RouteCatalogue.Auth.recover.template.text)
     try Self.validate(answer, for: current)
     guard let latest = record, latest.loginID == current.loginID else {
       throw AuthSessionError(.recoveryNotRequired, "the session changed during recovery")
@@ -152,7 +155,7 @@ extension AuthClient {
   }
 
   func recoveryFailure(_ response: HTTPResponse, passwordMode: Bool) -> AuthSessionError {
-    let path = AuthPath.recover
+    let path = RouteCatalogue.Auth.recover.template.text
     switch response.status {
     case 400:
       return AuthSessionError(
@@ -172,7 +175,8 @@ extension AuthClient {
   /// The response validation rules of wire contract v2 §2.7 (iOS `SessionRecoveryClient`).
   static func validate(_ answer: RecoveryResponse, for current: LoginRecord) throws {
     func invalid(_ why: String) -> AuthSessionError {
-      AuthSessionError(.invalidResponse, "\(AuthPath.recover): \(why)", httpStatus: 200)
+      AuthSessionError(
+        .invalidResponse, "\(RouteCatalogue.Auth.recover.template.text): \(why)", httpStatus: 200)
     }
     guard answer.userID == current.user.id, answer.installationID == current.installationID else {
       throw invalid("the answer is for another user or installation")

@@ -1,6 +1,7 @@
 import Foundation
 import SecureStore
 import ServerBeeModels
+import ServerBeeRoutes
 public import ServerBeeTransport
 
 extension AuthClient {
@@ -113,7 +114,8 @@ extension AuthClient {
     let request = RefreshRequest(
       refreshToken: current.refreshToken, installationID: current.installationID,
       revocationProof: proposal)
-    let response = try await post(AuthPath.refresh, on: current.server, body: request)
+    let response = try await exchange(
+      RouteCatalogue.Auth.refresh, on: current.server, body: request)
 
     // Reentrancy: a logout or recovery may have run during the request.
     guard let latest = record, latest.loginID == current.loginID, latest.status == .active else {
@@ -122,7 +124,7 @@ extension AuthClient {
     switch response.status {
     case 200:
       let tokens = try decodePayload(
-        MobileTokenResponse.self, from: response, path: AuthPath.refresh)
+        MobileTokenResponse.self, from: response, path: RouteCatalogue.Auth.refresh.template.text)
       let rotated = try rotated(latest, with: tokens, proposal: proposal)
       try save(rotated)  // stored before anyone gets the new access token
       publishState()
@@ -133,9 +135,9 @@ extension AuthClient {
       throw AuthSessionError(
         .sessionRejected, "the server rejected the session", httpStatus: response.status)
     case 422:
-      throw Self.failure(response, path: AuthPath.refresh)
+      throw Self.failure(response, path: RouteCatalogue.Auth.refresh.template.text)
     default:
-      var failure = Self.failure(response, path: AuthPath.refresh)
+      var failure = Self.failure(response, path: RouteCatalogue.Auth.refresh.template.text)
       failure.code = .serverError  // every other answer is temporary (v1 §2.4 iOS rule)
       throw failure
     }
@@ -145,7 +147,7 @@ extension AuthClient {
   func rotated(_ latest: LoginRecord, with tokens: MobileTokenResponse, proposal: String?) throws
     -> LoginRecord
   {
-    try Self.validate(tokens, path: AuthPath.refresh)
+    try Self.validate(tokens, path: RouteCatalogue.Auth.refresh.template.text)
     guard tokens.user.id == latest.user.id else {
       throw AuthSessionError(.identityMismatch, "the refresh answer is for another user")
     }

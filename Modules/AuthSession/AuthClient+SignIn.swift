@@ -1,6 +1,7 @@
 import Foundation
 import SecureStore
 import ServerBeeModels
+import ServerBeeRoutes
 public import ServerBeeTransport
 
 extension AuthClient {
@@ -44,14 +45,14 @@ extension AuthClient {
       username: username, password: password, installationID: installationID,
       deviceName: configuration.deviceName, totpCode: totpCode)
     return try await withSignInAttempt(server: serverURL, username: username) {
-      let response = try await post(AuthPath.login, on: serverURL, body: request)
+      let response = try await exchange(RouteCatalogue.Auth.login, on: serverURL, body: request)
       guard response.status == 200 else {
-        let failure = Self.failure(response, path: AuthPath.login)
+        let failure = Self.failure(response, path: RouteCatalogue.Auth.login.template.text)
         if failure.code == .twoFactorRequired { return .twoFactorRequired }
         throw failure
       }
       let tokens = try decodePayload(
-        MobileTokenResponse.self, from: response, path: AuthPath.login)
+        MobileTokenResponse.self, from: response, path: RouteCatalogue.Auth.login.template.text)
       return .signedIn(try await adopt(tokens, server: serverURL, installationID: installationID))
     }
   }
@@ -87,7 +88,8 @@ extension AuthClient {
     let request = PairRedeemRequest(
       code: payload.code, installationID: installationID, deviceName: configuration.deviceName)
     return try await withSignInAttempt(server: payload.server, username: nil) {
-      let response = try await post(AuthPath.pairRedeem, on: payload.server, body: request)
+      let response = try await exchange(
+        RouteCatalogue.Auth.pair, on: payload.server, body: request)
       switch response.status {
       case 200: break
       case 400:
@@ -96,10 +98,10 @@ extension AuthClient {
       case 404:
         throw AuthSessionError(
           .unsupportedByServer, "the server does not support pairing", httpStatus: 404)
-      default: throw Self.failure(response, path: AuthPath.pairRedeem)
+      default: throw Self.failure(response, path: RouteCatalogue.Auth.pair.template.text)
       }
       let tokens = try decodePayload(
-        MobileTokenResponse.self, from: response, path: AuthPath.pairRedeem)
+        MobileTokenResponse.self, from: response, path: RouteCatalogue.Auth.pair.template.text)
       return try await adopt(tokens, server: payload.server, installationID: installationID)
     }
   }
@@ -153,7 +155,7 @@ extension AuthClient {
   func adopt(_ tokens: MobileTokenResponse, server: ServerURL, installationID: String)
     async throws -> SessionIdentity
   {
-    try Self.validate(tokens, path: AuthPath.login)
+    try Self.validate(tokens, path: RouteCatalogue.Auth.login.template.text)
     let issuedAt = now()
     let newRecord = LoginRecord(
       loginID: makeUUID().uuidString.lowercased(), server: server, installationID: installationID,

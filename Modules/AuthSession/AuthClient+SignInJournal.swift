@@ -1,6 +1,7 @@
 import Foundation
 import SecureStore
 import ServerBeeModels
+import ServerBeeRoutes
 import ServerBeeTransport
 
 /// The sign-in journal: sign-ins whose answer may have been lost, and the sweep that revokes the
@@ -151,27 +152,34 @@ extension AuthClient {
 
   /// The lower-cased ids of the account's sessions bound to this installation.
   private func sessionsOfThisInstallation(_ current: LoginRecord) async throws -> [String] {
-    let response = try await sendAuthorized(.get, AuthPath.devices, on: current.server)
-    guard response.status == 200 else { throw Self.failure(response, path: AuthPath.devices) }
+    let route = RouteCatalogue.Auth.devices
+    let response = try await exchange(
+      route, on: current.server, body: NoBody(), authorized: true)
+    guard response.status == 200 else {
+      throw Self.failure(response, path: route.template.text)
+    }
+    // Only the two fields the sweep needs are read (not the route's whole `MobileDevice`): a
+    // change in the other fields must not block the cleanup.
     let entries = try decodePayload(
-      [SessionListEntry].self, from: response, path: AuthPath.devices)
+      [SessionListEntry].self, from: response, path: route.template.text)
     let installation = current.installationID.lowercased()
     let ids = entries.filter { $0.installationID.lowercased() == installation }
       .map { $0.id.lowercased() }
     // The id goes into a URL path: only the UUIDs the contract promises are accepted.
     guard ids.allSatisfy(isUUID) else {
       throw AuthSessionError(
-        .invalidResponse, "\(AuthPath.devices): a session id is not a UUID", httpStatus: 200)
+        .invalidResponse, "\(route.template.text): a session id is not a UUID", httpStatus: 200)
     }
     return ids
   }
 
   /// `DELETE /api/mobile/auth/devices/{id}`; 200 revoked it and 404 proves it is gone.
   private func revokeOrphan(_ id: String, on server: ServerURL) async throws {
-    let path = AuthPath.devices + "/" + id
-    let response = try await sendAuthorized(.delete, path, on: server)
+    let route = RouteCatalogue.Auth.revokeDevice
+    let response = try await exchange(
+      route, PathID(id), on: server, body: NoBody(), authorized: true)
     guard response.status == 200 || response.status == 404 else {
-      throw Self.failure(response, path: AuthPath.devices + "/{id}")
+      throw Self.failure(response, path: route.template.text)
     }
   }
 

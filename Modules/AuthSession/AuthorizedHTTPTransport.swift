@@ -51,17 +51,11 @@ public struct AuthorizedHTTPTransport: HTTPTransport {
     }
     let token = try await client.validAccessToken()
     let first = try await base.send(Self.signed(request, with: token))
-    guard first.status == 401, Self.isMiddlewareRejection(first) else { return first }
+    guard first.status == 401,
+      APIFailure(status: first.status, body: first.body).kind == .unauthorized
+    else { return first }
     let fresh = try await client.accessToken(afterRejectionOf: token)
     return try await base.send(Self.signed(request, with: fresh))
-  }
-
-  /// A 401 without the JSON error envelope (empty, or anything else that is not a handler's).
-  static func isMiddlewareRejection(_ response: HTTPResponse) -> Bool {
-    if case .envelope = APIFailure(status: response.status, body: response.body).body {
-      return false
-    }
-    return true
   }
 
   private static func signed(_ request: HTTPRequest, with token: String) -> HTTPRequest {

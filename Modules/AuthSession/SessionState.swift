@@ -1,4 +1,4 @@
-public import ServerBeeModels
+import ServerBeeModels
 public import ServerBeeTransport
 
 /// Where the login lifecycle stands, as published by ``AuthClient/stateChanges()``.

@@ -1,4 +1,4 @@
-public import ServerBeeModels
+import ServerBeeModels
 public import ServerBeeTransport
 
 /// Direct-APNs push for a server without encrypted push: the raw APNs token registered with

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import SecureStore
 public import ServerBeeModels
 public import ServerBeeTransport
@@ -265,7 +265,7 @@ public actor TestPushTracker {
       try store.setValue(record, forKey: Self.storeKey, in: .appPrivate)
     } catch {
       throw NotificationPreferencesError(
-        .storageFailed, "the test could not be stored", underlying: error as? any Error & Sendable)
+        .storageFailed, "the test could not be stored", underlying: error)
     }
   }
 

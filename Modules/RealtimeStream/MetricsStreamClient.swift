@@ -1,4 +1,5 @@
 public import ServerBeeModels
+import ServerBeeRoutes
 public import ServerBeeTransport
 
 #if canImport(FoundationEssentials)
@@ -124,7 +125,7 @@ public actor MetricsStreamClient {
     now: @escaping @Sendable () -> Date = { Date(timeIntervalSince1970: 0) }
   ) {
     self.now = now
-    self.endpoint = server.webSocketEndpoint("/api/ws/servers")
+    self.endpoint = server.webSocketEndpoint(RouteCatalogue.Live.servers.template.text)
     self.tokens = tokens
     self.transport = transport
     self.configuration = configuration

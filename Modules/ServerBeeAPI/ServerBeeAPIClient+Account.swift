@@ -1,4 +1,5 @@
 public import ServerBeeModels
+import ServerBeeRoutes
 import ServerBeeTransport
 
 extension ServerBeeAPIClient {
@@ -12,7 +13,7 @@ extension ServerBeeAPIClient {
   /// - Returns: The user id, name, role and password-change flag.
   /// - Throws: ``ServerBeeAPIError``, or `CancellationError`.
   public func currentUser() async throws -> CurrentUser {
-    try await send(Endpoint(.get, "auth", "me"))
+    try await send(RouteCatalogue.Account.currentUser)
   }
 
   /// `GET /api/mobile/auth/devices`: the account's unexpired mobile sessions, most recently
@@ -28,7 +29,7 @@ extension ServerBeeAPIClient {
   /// - Returns: The devices.
   /// - Throws: ``ServerBeeAPIError``, or `CancellationError`.
   public func devices() async throws -> [MobileDevice] {
-    try await send(Endpoint(.get, "mobile", "auth", "devices"))
+    try await send(RouteCatalogue.Auth.devices)
   }
 
   /// `DELETE /api/mobile/auth/devices/{id}`: ends one of the account's own mobile sessions,
@@ -44,7 +45,7 @@ extension ServerBeeAPIClient {
   ///   user's session (admins included). Or `CancellationError`.
   public func revokeDevice(id: String) async throws {
     try Self.requireNonEmpty(id, "the device id")
-    let _: String = try await send(Endpoint(.delete, "mobile", "auth", "devices", id))
+    _ = try await send(RouteCatalogue.Auth.revokeDevice, PathID(id))
   }
 
   /// `POST /api/mobile/pair`: creates a pairing code as the signed-in account, for another
@@ -65,8 +66,8 @@ extension ServerBeeAPIClient {
   ///   (no such route), `.decoding` when the answer holds no usable code or lifetime, the other
   ///   status codes, `.transport`. Or `CancellationError`.
   public func createPairingCode() async throws -> PairingCode {
-    let endpoint = Endpoint(.post, "mobile", "pair")
-    let answer: PairCodeResponse = try await send(endpoint)
+    let route = RouteCatalogue.Auth.createPairingCode
+    let answer = try await send(route)
     let pairing = PairingCode(
       payload: PairingPayload(server: server, code: answer.code),
       expiresInSeconds: answer.expiresInSeconds)
@@ -74,7 +75,7 @@ extension ServerBeeAPIClient {
     guard answer.expiresInSeconds > 0, (try? PairingPayload(scanned: pairing.qrText)) != nil
     else {
       throw ServerBeeAPIError(
-        .decoding, "\(endpoint.summary): the answer holds no usable pairing code",
+        .decoding, "\(route.requestLine): the answer holds no usable pairing code",
         httpStatus: 200)
     }
     return pairing
@@ -100,9 +101,9 @@ extension ServerBeeAPIClient {
   ///   `.validation` (empty or shorter than 8), `.mustChangePassword` (finish onboarding in the
   ///   web UI). Or `CancellationError`.
   public func changePassword(from oldPassword: String, to newPassword: String) async throws {
-    let endpoint = try Endpoint(.put, "auth", "password")
-      .sending(PasswordChangeRequest(oldPassword: oldPassword, newPassword: newPassword))
-    let _: String = try await send(endpoint)
+    _ = try await send(
+      RouteCatalogue.Account.changePassword,
+      body: PasswordChangeRequest(oldPassword: oldPassword, newPassword: newPassword))
   }
 
   /// `GET /api/auth/2fa/status` (app routes §3.1 #10).
@@ -113,7 +114,7 @@ extension ServerBeeAPIClient {
   /// - Returns: Whether two-factor sign-in is on.
   /// - Throws: ``ServerBeeAPIError``, or `CancellationError`.
   public func twoFactorStatus() async throws -> TwoFactorStatus {
-    try await send(Endpoint(.get, "auth", "2fa", "status"))
+    try await send(RouteCatalogue.Account.twoFactorStatus)
   }
 
   /// `POST /api/auth/2fa/setup`: a new pending TOTP secret, kept by the server for 10 minutes;
@@ -127,7 +128,7 @@ extension ServerBeeAPIClient {
   /// - Returns: The secret, its `otpauth://` URL and a QR PNG.
   /// - Throws: ``ServerBeeAPIError``, or `CancellationError`.
   public func setUpTwoFactor() async throws -> TwoFactorSetup {
-    try await send(Endpoint(.post, "auth", "2fa", "setup"))
+    try await send(RouteCatalogue.Account.setUpTwoFactor)
   }
 
   /// `POST /api/auth/2fa/enable`: turns two-factor sign-in on with the current code of the
@@ -147,9 +148,8 @@ extension ServerBeeAPIClient {
   /// - Throws: ``ServerBeeAPIError``: `.refused` (wrong code), `.badRequest` (no pending
   ///   setup, or it expired after 10 minutes). Or `CancellationError`.
   public func enableTwoFactor(code: String) async throws {
-    let endpoint = try Endpoint(.post, "auth", "2fa", "enable")
-      .sending(TwoFactorCodeRequest(code: code))
-    let _: String = try await send(endpoint)
+    _ = try await send(
+      RouteCatalogue.Account.enableTwoFactor, body: TwoFactorCodeRequest(code: code))
   }
 
   /// `POST /api/auth/2fa/disable`: turns two-factor sign-in off; needs the password, not a
@@ -162,9 +162,8 @@ extension ServerBeeAPIClient {
   /// - Throws: ``ServerBeeAPIError``: `.badRequest` (`Password is incorrect`). Or
   ///   `CancellationError`.
   public func disableTwoFactor(password: String) async throws {
-    let endpoint = try Endpoint(.post, "auth", "2fa", "disable")
-      .sending(TwoFactorDisableRequest(password: password))
-    let _: String = try await send(endpoint)
+    _ = try await send(
+      RouteCatalogue.Account.disableTwoFactor, body: TwoFactorDisableRequest(password: password))
   }
 
   /// `GET /api/auth/api-keys`: the caller's own API keys, without their plaintext
@@ -176,7 +175,7 @@ extension ServerBeeAPIClient {
   /// - Returns: The keys, in the server's (unspecified) order.
   /// - Throws: ``ServerBeeAPIError``, or `CancellationError`.
   public func apiKeys() async throws -> [APIKeyRecord] {
-    try await send(Endpoint(.get, "auth", "api-keys"))
+    try await send(RouteCatalogue.Account.apiKeys)
   }
 
   /// `POST /api/auth/api-keys`: creates an API key. **Admin only** (a member gets
@@ -193,11 +192,11 @@ extension ServerBeeAPIClient {
   /// - Throws: ``ServerBeeAPIError``: `.forbidden` for a member, `.validation` for an empty
   ///   name, `.decoding` when the answer carries no key. Or `CancellationError`.
   public func createAPIKey(name: String) async throws -> APIKeyRecord {
-    let endpoint = try Endpoint(.post, "auth", "api-keys").sending(APIKeyCreateRequest(name: name))
-    let created: APIKeyRecord = try await send(endpoint)
+    let route = RouteCatalogue.Account.createAPIKey
+    let created = try await send(route, body: APIKeyCreateRequest(name: name))
     guard let key = created.key, !key.isEmpty else {
       throw ServerBeeAPIError(
-        .decoding, "\(endpoint.summary): the answer holds no key", httpStatus: 200)
+        .decoding, "\(route.requestLine): the answer holds no key", httpStatus: 200)
     }
     return created
   }
@@ -213,7 +212,7 @@ extension ServerBeeAPIClient {
   ///   `CancellationError`.
   public func deleteAPIKey(id: String) async throws {
     try Self.requireNonEmpty(id, "the API key id")
-    let _: String = try await send(Endpoint(.delete, "auth", "api-keys", id))
+    _ = try await send(RouteCatalogue.Account.deleteAPIKey, PathID(id))
   }
 
   /// `POST /api/mobile/push/register`: the legacy direct-APNs registration of servers without
@@ -232,8 +231,8 @@ extension ServerBeeAPIClient {
   ///   `CancellationError`.
   public func registerLegacyPush(deviceToken: String) async throws {
     try Self.requireNonEmpty(deviceToken, "the device token")
-    let endpoint = try Endpoint(.post, "mobile", "push", "register")
-      .sending(LegacyPushRegisterRequest(deviceToken: deviceToken))
-    let _: String = try await send(endpoint)
+    _ = try await send(
+      RouteCatalogue.Push.legacyRegister,
+      body: LegacyPushRegisterRequest(deviceToken: deviceToken))
   }
 }

@@ -1,4 +1,5 @@
 public import ServerBeeModels
+import ServerBeeRoutes
 import ServerBeeTransport
 
 // Administration (app routes §3.2): users, the audit log, rate limits, GeoIP and ASN. Every
@@ -13,7 +14,7 @@ extension ServerBeeAPIClient {
   /// - Returns: The users.
   /// - Throws: ``ServerBeeAPIError``, or `CancellationError`.
   public func users() async throws -> [AdminUser] {
-    try await send(Endpoint(.get, "users"))
+    try await send(RouteCatalogue.Administration.users)
   }
 
   /// `POST /api/users`: creates an account (app routes §3.2 #112). Admin only.
@@ -32,8 +33,8 @@ extension ServerBeeAPIClient {
     async throws -> AdminUser
   {
     try await send(
-      Endpoint(.post, "users").sending(
-        UserCreateRequest(username: username, password: password, role: role)))
+      RouteCatalogue.Administration.createUser,
+      body: UserCreateRequest(username: username, password: password, role: role))
   }
 
   /// `PUT /api/users/{id}`: changes a user's role, resets their password, or both
@@ -60,7 +61,8 @@ extension ServerBeeAPIClient {
       throw ServerBeeAPIError(.invalidArgument, "give a new role, a new password, or both")
     }
     return try await send(
-      Endpoint(.put, "users", id).sending(UserUpdateRequest(role: role, password: password)))
+      RouteCatalogue.Administration.updateUser, PathID(id),
+      body: UserUpdateRequest(role: role, password: password))
   }
 
   /// `DELETE /api/users/{id}` (app routes §3.2 #114). Admin only.
@@ -73,7 +75,7 @@ extension ServerBeeAPIClient {
   ///   `CancellationError`.
   public func deleteUser(id: String) async throws {
     try Self.requireNonEmpty(id, "the user id")
-    let _: String = try await send(Endpoint(.delete, "users", id))
+    _ = try await send(RouteCatalogue.Administration.deleteUser, PathID(id))
   }
 
   /// `GET /api/audit-logs`: one page of the audit log, newest first (app routes §3.2 #115).
@@ -101,12 +103,11 @@ extension ServerBeeAPIClient {
       throw ServerBeeAPIError(.invalidArgument, "the audit log offset must not be negative")
     }
     return try await send(
-      Endpoint(
-        .get, "audit-logs",
-        query: [
-          ("limit", limit.map(String.init)), ("offset", offset.map(String.init)),
-          ("action", action), ("user_id", userID),
-        ]))
+      RouteCatalogue.Administration.auditLog,
+      query: [
+        ("limit", limit.map(String.init)), ("offset", offset.map(String.init)),
+        ("action", action), ("user_id", userID),
+      ])
   }
 
   /// `GET /api/audit-logs/options`: the actions and users the log holds, for filters
@@ -118,7 +119,7 @@ extension ServerBeeAPIClient {
   /// - Returns: Distinct actions (sorted) and users.
   /// - Throws: ``ServerBeeAPIError``, or `CancellationError`.
   public func auditLogOptions() async throws -> AuditLogOptions {
-    try await send(Endpoint(.get, "audit-logs", "options"))
+    try await send(RouteCatalogue.Administration.auditLogOptions)
   }
 
   /// `GET /api/admin/rate-limit`: the live rate-limit buckets (app routes §3.2 #117). Admin
@@ -130,7 +131,7 @@ extension ServerBeeAPIClient {
   /// - Returns: Buckets and limits.
   /// - Throws: ``ServerBeeAPIError``, or `CancellationError`.
   public func rateLimits() async throws -> RateLimitStatus {
-    try await send(Endpoint(.get, "admin", "rate-limit"))
+    try await send(RouteCatalogue.Administration.rateLimits)
   }
 
   /// `POST /api/admin/rate-limit/reset`: clears counters (app routes §3.2 #118). Admin only.
@@ -146,9 +147,9 @@ extension ServerBeeAPIClient {
   public func resetRateLimits(scope: RateLimitScope? = nil, ip: String? = nil) async throws
     -> Int
   {
-    let result: RateLimitResetResult = try await send(
-      Endpoint(.post, "admin", "rate-limit", "reset").sending(
-        RateLimitResetRequest(scope: scope, ip: ip)))
+    let result = try await send(
+      RouteCatalogue.Administration.resetRateLimits,
+      body: RateLimitResetRequest(scope: scope, ip: ip))
     return result.cleared
   }
 
@@ -160,7 +161,7 @@ extension ServerBeeAPIClient {
   /// - Returns: Whether the GeoIP database is installed, and which file.
   /// - Throws: ``ServerBeeAPIError``, or `CancellationError`.
   public func geoIPStatus() async throws -> GeoDatabaseStatus {
-    try await send(Endpoint(.get, "geoip", "status"))
+    try await send(RouteCatalogue.Administration.geoIPStatus)
   }
 
   /// `GET /api/asn/status` (app routes §3.2 #120). Any account.
@@ -171,7 +172,7 @@ extension ServerBeeAPIClient {
   /// - Returns: Whether the ASN database is installed, and which file.
   /// - Throws: ``ServerBeeAPIError``, or `CancellationError`.
   public func asnStatus() async throws -> GeoDatabaseStatus {
-    try await send(Endpoint(.get, "asn", "status"))
+    try await send(RouteCatalogue.Administration.asnStatus)
   }
 
   /// `POST /api/geoip/download`: downloads the GeoIP database; the call lasts until it is done
@@ -185,7 +186,7 @@ extension ServerBeeAPIClient {
   /// - Returns: Whether it worked, and the server's message.
   /// - Throws: ``ServerBeeAPIError``, or `CancellationError`.
   public func downloadGeoIP() async throws -> GeoDatabaseDownloadResult {
-    try await send(Endpoint(.post, "geoip", "download"))
+    try await send(RouteCatalogue.Administration.downloadGeoIP)
   }
 
   /// `POST /api/asn/download`: downloads the ASN database (app routes §3.2 #122). Admin only.
@@ -196,6 +197,6 @@ extension ServerBeeAPIClient {
   /// - Returns: Whether it worked, and the server's message.
   /// - Throws: ``ServerBeeAPIError``, or `CancellationError`.
   public func downloadASN() async throws -> GeoDatabaseDownloadResult {
-    try await send(Endpoint(.post, "asn", "download"))
+    try await send(RouteCatalogue.Administration.downloadASN)
   }
 }

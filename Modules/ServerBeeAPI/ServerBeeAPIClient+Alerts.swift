@@ -1,4 +1,5 @@
 public import ServerBeeModels
+import ServerBeeRoutes
 import ServerBeeTransport
 
 extension ServerBeeAPIClient {
@@ -21,7 +22,7 @@ extension ServerBeeAPIClient {
       throw ServerBeeAPIError(.invalidArgument, "the alert event limit must not be negative")
     }
     return try await send(
-      Endpoint(.get, "alert-events", query: [("limit", limit.map(String.init))]))
+      RouteCatalogue.Alerts.alertEvents, query: [("limit", limit.map(String.init))])
   }
 
   /// `GET /api/alert-events/{alert_key}`: one alert's current cycle (wire contract v1 §6.3, wire contract v2 §9.1).
@@ -42,8 +43,7 @@ extension ServerBeeAPIClient {
   public func alertEvent(key: String) async throws -> AlertEventDetail {
     try Self.requireNonEmpty(key, "the alert key")
     return try await send(
-      Endpoint(
-        .get, "alert-events", key, v2Requirement: key.hasPrefix("v1.") ? .v1AlertKey : .none))
+      RouteCatalogue.Alerts.alertEvent, PathID(key), sendsV1AlertKey: key.hasPrefix("v1."))
   }
 
   /// `GET /api/alert-events/{alert_key}` for a parsed key (either form).
@@ -69,7 +69,7 @@ extension ServerBeeAPIClient {
   /// - Returns: The rules.
   /// - Throws: ``ServerBeeAPIError``, or `CancellationError`.
   public func alertRules() async throws -> [AlertRule] {
-    try await send(Endpoint(.get, "alert-rules"))
+    try await send(RouteCatalogue.Alerts.alertRules)
   }
 
   /// `GET /api/alert-rules/{id}`: one alert rule (wire contract v1 §6.5). **Admin only**.
@@ -83,7 +83,7 @@ extension ServerBeeAPIClient {
   ///   `CancellationError`.
   public func alertRule(id: String) async throws -> AlertRule {
     try Self.requireNonEmpty(id, "the alert rule id")
-    return try await send(Endpoint(.get, "alert-rules", id))
+    return try await send(RouteCatalogue.Alerts.alertRule, PathID(id))
   }
 
   /// `GET /api/alert-rules/{id}/states`: the rule's current cycle on each server (wire contract v1 §6.5).
@@ -98,7 +98,7 @@ extension ServerBeeAPIClient {
   /// - Throws: ``ServerBeeAPIError`` (`.forbidden` for a member), or `CancellationError`.
   public func alertRuleStates(ruleID: String) async throws -> [AlertRuleState] {
     try Self.requireNonEmpty(ruleID, "the alert rule id")
-    return try await send(Endpoint(.get, "alert-rules", ruleID, "states"))
+    return try await send(RouteCatalogue.Alerts.alertRuleStates, PathID(ruleID))
   }
 }
 
@@ -119,7 +119,7 @@ extension ServerBeeAPIClient {
   public func setAlertRule(id: String, enabled: Bool) async throws -> AlertRule {
     try Self.requireNonEmpty(id, "the alert rule id")
     return try await send(
-      Endpoint(.put, "alert-rules", id).sending(AlertRuleToggle(enabled: enabled)))
+      RouteCatalogue.Alerts.setAlertRule, PathID(id), body: AlertRuleToggle(enabled: enabled))
   }
 
   /// `GET /api/notifications`: every notification channel (app routes §3.11 #84). Admin only.
@@ -132,7 +132,7 @@ extension ServerBeeAPIClient {
   /// - Returns: The channels, in the server's (unspecified) order.
   /// - Throws: ``ServerBeeAPIError``, or `CancellationError`.
   public func notificationChannels() async throws -> [NotificationChannel] {
-    try await send(Endpoint(.get, "notifications"))
+    try await send(RouteCatalogue.Alerts.notificationChannels)
   }
 
   /// `PUT /api/notifications/{id}` with `{"enabled": …}` (app routes §3.11 #85). Admin only.
@@ -153,7 +153,8 @@ extension ServerBeeAPIClient {
   {
     try Self.requireNonEmpty(id, "the channel id")
     return try await send(
-      Endpoint(.put, "notifications", id).sending(NotificationChannelToggle(enabled: enabled)))
+      RouteCatalogue.Alerts.setNotificationChannel, PathID(id),
+      body: NotificationChannelToggle(enabled: enabled))
   }
 
   /// `POST /api/notifications/{id}/test`: sends a synthetic alert through the channel, even a
@@ -168,6 +169,6 @@ extension ServerBeeAPIClient {
   ///   `.notFound`. Or `CancellationError`.
   public func testNotificationChannel(id: String) async throws {
     try Self.requireNonEmpty(id, "the channel id")
-    let _: String = try await send(Endpoint(.post, "notifications", id, "test"))
+    _ = try await send(RouteCatalogue.Alerts.testNotificationChannel, PathID(id))
   }
 }

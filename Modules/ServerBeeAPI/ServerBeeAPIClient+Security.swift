@@ -1,4 +1,5 @@
 public import ServerBeeModels
+import ServerBeeRoutes
 import ServerBeeTransport
 
 extension ServerBeeAPIClient {
@@ -35,7 +36,7 @@ extension ServerBeeAPIClient {
   public func securityEventPage(
     _ query: SecurityEventQuery = SecurityEventQuery(), cursor: String? = nil
   ) async throws -> SecurityEventPage {
-    try await send(Endpoint(.get, "security", "events", query: query.items(cursor: cursor)))
+    try await send(RouteCatalogue.Security.securityEvents, query: query.items(cursor: cursor))
   }
 
   /// `GET /api/security/events/{id}`: one security event (wire contract v1 §8.3).
@@ -49,7 +50,7 @@ extension ServerBeeAPIClient {
   /// - Throws: ``ServerBeeAPIError`` (`.notFound` for an unknown id), or `CancellationError`.
   public func securityEvent(id: String) async throws -> SecurityEvent {
     try Self.requireNonEmpty(id, "the security event id")
-    return try await send(Endpoint(.get, "security", "events", id))
+    return try await send(RouteCatalogue.Security.securityEvent, PathID(id))
   }
 
   /// `GET /api/security/stats?group_by=…`: event counts per group, largest first (wire contract v1 §8.3).
@@ -72,13 +73,12 @@ extension ServerBeeAPIClient {
     since: RFC3339Timestamp? = nil, until: RFC3339Timestamp? = nil, limit: Int? = nil
   ) async throws -> [SecurityStatsEntry] {
     try await send(
-      Endpoint(
-        .get, "security", "stats",
-        query: [
-          ("server_id", serverID), ("since", since?.formatted(.zulu)),
-          ("until", until?.formatted(.zulu)), ("group_by", grouping.rawValue),
-          ("limit", limit.map(String.init)),
-        ]))
+      RouteCatalogue.Security.securityStats,
+      query: [
+        ("server_id", serverID), ("since", since?.formatted(.zulu)),
+        ("until", until?.formatted(.zulu)), ("group_by", grouping.rawValue),
+        ("limit", limit.map(String.init)),
+      ])
   }
 
   /// `DELETE /api/security/events/{id}`: deletes a security event (wire contract v1 §8.3). **Admin only**.
@@ -91,6 +91,6 @@ extension ServerBeeAPIClient {
   ///   id), or `CancellationError`.
   public func deleteSecurityEvent(id: String) async throws {
     try Self.requireNonEmpty(id, "the security event id")
-    let _: Bool = try await send(Endpoint(.delete, "security", "events", id))
+    _ = try await send(RouteCatalogue.Security.deleteSecurityEvent, PathID(id))
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 public import ServerBeeModels
+import ServerBeeRoutes
 import ServerBeeTransport
 
 extension ServerBeeAPIClient {
@@ -14,7 +15,7 @@ extension ServerBeeAPIClient {
   /// - Returns: The servers, in the server's order.
   /// - Throws: ``ServerBeeAPIError``, or `CancellationError`.
   public func servers() async throws -> [ServerResponse] {
-    try await send(Endpoint(.get, "servers"))
+    try await send(RouteCatalogue.Servers.servers)
   }
 
   /// `GET /api/servers/{id}`: one server's configuration (wire contract v1 §5.1).
@@ -28,7 +29,7 @@ extension ServerBeeAPIClient {
   ///   empty one), or `CancellationError`.
   public func server(id: String) async throws -> ServerResponse {
     try Self.requireNonEmpty(id, "the server id")
-    return try await send(Endpoint(.get, "servers", id))
+    return try await send(RouteCatalogue.Servers.server, PathID(id))
   }
 
   /// `GET /api/servers/{id}/records?from=…&to=…&interval=…`: metric samples, oldest first
@@ -48,9 +49,8 @@ extension ServerBeeAPIClient {
   public func records(serverID: String, query: ServerRecordsQuery) async throws -> [ServerRecord] {
     try Self.requireNonEmpty(serverID, "the server id")
     return try await send(
-      Endpoint(
-        .get, "servers", serverID, "records",
-        query: query.queryItems.map { ($0.name, $0.value) }))
+      RouteCatalogue.Servers.records, PathID(serverID),
+      query: query.queryItems.map { ($0.name, $0.value) })
   }
 
   /// `GET /api/servers/{id}/records`: metric samples between two times (wire contract v1 §5.2).
@@ -84,6 +84,6 @@ extension ServerBeeAPIClient {
   /// - Returns: The groups.
   /// - Throws: ``ServerBeeAPIError``, or `CancellationError`.
   public func serverGroups() async throws -> [ServerGroup] {
-    try await send(Endpoint(.get, "server-groups"))
+    try await send(RouteCatalogue.Servers.serverGroups)
   }
 }

@@ -1,4 +1,5 @@
 public import ServerBeeModels
+import ServerBeeRoutes
 import ServerBeeTransport
 
 extension ServerBeeAPIClient {
@@ -12,7 +13,7 @@ extension ServerBeeAPIClient {
   /// - Returns: The tasks.
   /// - Throws: ``ServerBeeAPIError``, or `CancellationError`.
   public func tasks(type: TaskType? = nil) async throws -> [ServerTask] {
-    try await send(Endpoint(.get, "tasks", query: [("type", type?.rawValue)]))
+    try await send(RouteCatalogue.Tasks.tasks, query: [("type", type?.rawValue)])
   }
 
   /// `GET /api/tasks/{id}`: one task (wire contract v1 §7.1). **Admin only**.
@@ -25,7 +26,7 @@ extension ServerBeeAPIClient {
   /// - Throws: ``ServerBeeAPIError`` (`.notFound` for an unknown id), or `CancellationError`.
   public func task(id: String) async throws -> ServerTask {
     try Self.requireNonEmpty(id, "the task id")
-    return try await send(Endpoint(.get, "tasks", id))
+    return try await send(RouteCatalogue.Tasks.task, PathID(id))
   }
 
   /// `GET /api/tasks/{id}/results`: up to 500 result rows, newest first (wire contract v1 §7.3).
@@ -41,7 +42,7 @@ extension ServerBeeAPIClient {
   /// - Throws: ``ServerBeeAPIError``, or `CancellationError`.
   public func taskResults(taskID: String) async throws -> [TaskResult] {
     try Self.requireNonEmpty(taskID, "the task id")
-    return try await send(Endpoint(.get, "tasks", taskID, "results"))
+    return try await send(RouteCatalogue.Tasks.taskResults, PathID(taskID))
   }
 
   /// `GET /api/tasks/{id}/results?run_id=…`: the rows of one run, every target and attempt
@@ -63,12 +64,12 @@ extension ServerBeeAPIClient {
   public func taskResults(taskID: String, runID: String) async throws -> [TaskResult] {
     try Self.requireNonEmpty(taskID, "the task id")
     try Self.requireNonEmpty(runID, "the run id")
-    let endpoint = Endpoint(.get, "tasks", taskID, "results", query: [("run_id", runID)])
-    let rows: [TaskResult] = try await send(endpoint)
+    let route = RouteCatalogue.Tasks.taskResults
+    let rows = try await send(route, PathID(taskID), query: [("run_id", runID)])
     guard rows.allSatisfy({ $0.runID == runID }) else {
       throw ServerBeeAPIError(
         .serverTooOld,
-        "\(endpoint.summary): the server ignored run_id and answered other runs (a v1 server)",
+        "\(Self.requestLine(route, PathID(taskID))): the server ignored run_id and answered other runs (a v1 server)",
         httpStatus: 200)
     }
     return rows

@@ -1,4 +1,5 @@
 public import ServerBeeModels
+import ServerBeeRoutes
 public import ServerBeeTransport
 
 /// A typed client for the REST data routes of a ServerBee server: servers and their records,
@@ -141,61 +142,97 @@ public struct ServerBeeAPIClient: Sendable {
 
   // MARK: Machinery
 
-  /// Sends the request and decodes the payload under `data`, wrapping every failure once.
-  func send<Payload: Decodable>(_ endpoint: Endpoint, as type: Payload.Type = Payload.self)
-    async throws -> Payload
-  {
-    let response = try await exchange(endpoint)
-    guard response.status == 200 else {
-      throw Self.error(for: APIFailure(status: response.status, body: response.body), endpoint)
-    }
+  /// Sends a catalogue route through the one request path (ServerBeeRoutes' `RouteClient`)
+  /// and turns every failure into one ``ServerBeeAPIError``.
+  /// - Parameters:
+  ///   - route: The catalogue route.
+  ///   - path: Its path values.
+  ///   - body: The request body.
+  ///   - query: Query items in wire order; `nil` values are left out.
+  ///   - sendsV1AlertKey: The path holds a `v1.` alert key, which a server before v2 answers
+  ///     with 400.
+  /// - Returns: The payload under `data`.
+  /// - Throws: ``ServerBeeAPIError``, or `CancellationError`.
+  func send<Path, Request, Response>(
+    _ route: APIRoute<Path, Request, Response>, _ path: Path, body: Request,
+    query: [(String, String?)] = [], sendsV1AlertKey: Bool = false
+  ) async throws -> Response {
+    let line = Self.requestLine(route, path)
     do {
-      return try WireJSON.decode(APIResponse<Payload>.self, from: response.body).data
-    } catch let error as ServerBeeModelsError {
-      throw ServerBeeAPIError(
-        .decoding, "\(endpoint.summary): the answer could not be read: \(error.message)",
-        httpStatus: response.status, underlying: error)
+      return try await RouteClient(server: server, transport: transport)
+        .send(route, path, body: body, query: query)
+    } catch let error as ServerBeeRoutesError {
+      throw Self.error(for: error, line, sendsV1AlertKey: sendsV1AlertKey)
     }
   }
 
-  private func exchange(_ endpoint: Endpoint) async throws -> HTTPResponse {
-    var request = HTTPRequest(
-      method: endpoint.method, url: server.endpoint(endpoint.pathAndQuery),
-      headers: ["accept": "application/json"])
-    if let body = endpoint.body {
-      request.headers["content-type"] = "application/json"
-      request.body = body
+  func send<Path, Response>(
+    _ route: APIRoute<Path, NoBody, Response>, _ path: Path, query: [(String, String?)] = [],
+    sendsV1AlertKey: Bool = false
+  ) async throws -> Response {
+    try await send(route, path, body: NoBody(), query: query, sendsV1AlertKey: sendsV1AlertKey)
+  }
+
+  func send<Request, Response>(
+    _ route: APIRoute<NoPath, Request, Response>, body: Request
+  ) async throws -> Response {
+    try await send(route, NoPath(), body: body)
+  }
+
+  func send<Response>(
+    _ route: APIRoute<NoPath, NoBody, Response>, query: [(String, String?)] = []
+  ) async throws -> Response {
+    try await send(route, NoPath(), body: NoBody(), query: query)
+  }
+
+  /// `GET /api/servers/srv-1`: the method and the percent-encoded path, without the query (a
+  /// query may hold a cursor, never worth repeating), for messages.
+  static func requestLine<Path, Request, Response>(
+    _ route: APIRoute<Path, Request, Response>, _ path: Path
+  ) -> String {
+    "\(route.method.rawValue) \((try? route.template.path(path.values)) ?? route.template.text)"
+  }
+
+  /// Maps a failure of the request path to the API error: a refused argument, an unreachable
+  /// server, a non-200 answer (by its ``APIFailure``) or an unreadable payload.
+  static func error(for error: ServerBeeRoutesError, _ line: String, sendsV1AlertKey: Bool)
+    -> ServerBeeAPIError
+  {
+    switch error.code {
+    case .rejected:
+      guard let failure = error.failure else { break }
+      return Self.error(for: failure, line, sendsV1AlertKey: sendsV1AlertKey)
+    case .undecodable:
+      let reason = (error.underlying as? ServerBeeModelsError).map { ": \($0.message)" } ?? ""
+      return ServerBeeAPIError(
+        .decoding, "\(line): the answer could not be read\(reason)",
+        httpStatus: error.httpStatus, underlying: error.underlying)
+    case .transport:
+      if let transport = error.underlying as? ServerBeeTransportError {
+        return ServerBeeAPIError(
+          .transport, "\(line): the server could not be reached: \(transport.message)",
+          underlying: transport)
+      }
+      // A decorator's own refusal (AuthSession's, say): a ServerBeeKit message carries no
+      // secret; any other error's text is never read.
+      let reason = (error.underlying as? any ServerBeeErrorProtocol).map { ": \($0.message)" }
+      return ServerBeeAPIError(
+        .transport, "\(line): the request was not sent\(reason ?? "")",
+        underlying: error.underlying)
+    default: break
     }
-    do {
-      return try await transport.send(request)
-    } catch is CancellationError {
-      throw CancellationError()
-    } catch let error as ServerBeeTransportError {
-      throw ServerBeeAPIError(
-        .transport, "\(endpoint.summary): the server could not be reached: \(error.message)",
-        underlying: error)
-    } catch {
-      // A decorator's own refusal (AuthSession's AuthSessionError, say). Its text is not read:
-      // only the type name goes into the message, so nothing it holds can leak.
-      throw ServerBeeAPIError(
-        .transport, "\(endpoint.summary): the request was not sent (\(type(of: error)))",
-        underlying: error)
-    }
+    return ServerBeeAPIError(.invalidArgument, error.message, underlying: error)
   }
 
   /// Maps a non-200 answer to the code its status means (see the type's discussion).
-  static func error(for failure: APIFailure, _ endpoint: Endpoint) -> ServerBeeAPIError {
+  static func error(for failure: APIFailure, _ line: String, sendsV1AlertKey: Bool)
+    -> ServerBeeAPIError
+  {
     let code: ServerBeeAPIError.Code
     let fallback: String
     switch failure.kind {
-    case .unauthorized:
-      // Only the middleware answers 401 with an empty body; a handler's 401 carries the JSON
-      // envelope and means "this value was wrong" (app routes §2 pitfall 1).
-      if case .envelope = failure.body {
-        (code, fallback) = (.refused, "the server refused the value sent")
-      } else {
-        (code, fallback) = (.unauthorized, "the server rejected the credentials")
-      }
+    case .unauthorized: (code, fallback) = (.unauthorized, "the server rejected the credentials")
+    case .refused: (code, fallback) = (.refused, "the server refused the value sent")
     case .notPermitted: (code, fallback) = (.forbidden, "this account may not do this")
     case .mustChangePassword:
       (code, fallback) = (.mustChangePassword, "the account must change its password first")
@@ -203,7 +240,7 @@ public struct ServerBeeAPIClient: Sendable {
       (code, fallback) = (.serverTooOld, "the server has no such route (it may be too old)")
     case .notFound: (code, fallback) = (.notFound, "not found")
     case .badRequest:
-      if endpoint.v2Requirement == .v1AlertKey {
+      if sendsV1AlertKey {
         (code, fallback) = (.serverTooOld, "the server does not accept v1. alert keys")
       } else {
         (code, fallback) = (.badRequest, "the server refused the request")
@@ -222,7 +259,7 @@ public struct ServerBeeAPIClient: Sendable {
       detail = String(message.prefix(200))
     }
     return ServerBeeAPIError(
-      code, "\(endpoint.summary): \(detail)", httpStatus: failure.status, underlying: failure)
+      code, "\(line): \(detail)", httpStatus: failure.status, underlying: failure)
   }
 
   /// Refuses an empty path argument before anything is sent: it would name another route.

@@ -2,6 +2,7 @@ import Foundation
 import PushEnvelopeCrypto
 import ServerBeeModels
 import ServerBeeRelay
+import ServerBeeRoutes
 import ServerBeeSimulator
 import ServerBeeTestSupport
 import ServerBeeTransport
@@ -77,7 +78,7 @@ import Testing
     let world = try await PushWorld()
     let state = try await world.client.enable(PushPreferences(enabled: true, alerts: true))
     let revision = try #require(state.confirmed?.revision)
-    await world.wire.loseNextResponse(.post, PushSetupAPI.testPath)
+    await world.wire.loseNextResponse(.post, RouteCatalogue.Push.sendTest.template.text)
     let clock = ManualClock()
     let tracker = tracker(world, clock: clock)
     let progress = await tracker.send(expectedRevision: revision)
@@ -90,7 +91,9 @@ import Testing
       if step.outcome == .pending { try await deliver(world, clock: clock) }
     }
     #expect(outcomes == [.pending, .accepted])
-    #expect(await world.wire.count(PushSetupAPI.testPath) == 2, "posted twice, same id")
+    #expect(
+      await world.wire.count(RouteCatalogue.Push.sendTest.template.text) == 2,
+      "posted twice, same id")
     #expect(world.provider.received().count == 1, "one job on the server, one delivery")
   }
 
@@ -111,7 +114,9 @@ import Testing
     for try await progress in try #require(await second.resume()) { resumed.append(progress) }
     #expect(resumed.map(\.outcome) == [.accepted])
     #expect(resumed.allSatisfy { $0.eventID == admitted.eventID }, "the same test, no new one")
-    #expect(await world.wire.count(PushSetupAPI.testPath) == 1, "resuming never posts again")
+    #expect(
+      await world.wire.count(RouteCatalogue.Push.sendTest.template.text) == 1,
+      "resuming never posts again")
   }
 
   static let verdicts: [(ProviderAnswer, PushOutcome)] = [
@@ -184,7 +189,7 @@ import Testing
   @Test func aLostPutResponseIsConfirmedByTheNextReconcile() async throws {
     let world = try await PushWorld()
     await world.client.reconcile()
-    await world.wire.loseNextResponse(.put, PushSetupAPI.settingsPath)
+    await world.wire.loseNextResponse(.put, RouteCatalogue.Push.settings.template.text)
     let error = await #expect(throws: NotificationPreferencesError.self) {
       try await world.client.enable(PushPreferences(enabled: true, alerts: true))
     }
@@ -202,7 +207,7 @@ import Testing
   @Test func aLostRegisterResponseIsRecoveredWithoutANewRevision() async throws {
     let world = try await PushWorld()
     await world.client.reconcile()
-    await world.wire.loseNextResponse(.post, PushSetupAPI.registerPath)
+    await world.wire.loseNextResponse(.post, RouteCatalogue.Push.encryptedRegister.template.text)
     let state = try await world.client.enable()
     #expect(state.registration.isFailed)
     let key = try #require(world.storedKey)
@@ -212,10 +217,10 @@ import Testing
     await world.client.reconcile()
     #expect(world.client.state.registration == .registered)
     #expect(world.storedKey == key)  // the same key, still registered
-    #expect(await world.wire.count(PushSetupAPI.registerPath) == 2)
+    #expect(await world.wire.count(RouteCatalogue.Push.encryptedRegister.template.text) == 2)
     #expect(world.client.state.confirmed?.revision == revision + 1)
     await world.client.reconcile()  // confirmed now: nothing is sent again
-    #expect(await world.wire.count(PushSetupAPI.registerPath) == 2)
+    #expect(await world.wire.count(RouteCatalogue.Push.encryptedRegister.template.text) == 2)
   }
 }
 

@@ -3,6 +3,7 @@ import PushEnvelopeCrypto
 import SecureStore
 import ServerBeeModels
 import ServerBeeRelay
+import ServerBeeRoutes
 import ServerBeeSimulator
 import ServerBeeTestSupport
 import ServerBeeTransport
@@ -128,7 +129,8 @@ final class PushWorld: Sendable {
   /// The settings as the server stores them now.
   func serverSettings() async throws -> PushSetupResponse {
     let response = try await wire.send(
-      HTTPRequest(url: try #require(URL(string: Self.server + PushSetupAPI.settingsPath))))
+      HTTPRequest(
+        url: try #require(URL(string: Self.server + RouteCatalogue.Push.settings.template.text))))
     return try APIResponse<PushSetupResponse>.payload(status: response.status, body: response.body)
   }
 

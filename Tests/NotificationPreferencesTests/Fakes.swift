@@ -1,6 +1,7 @@
 import Foundation
 import SecureStore
 import ServerBeeModels
+import ServerBeeRoutes
 import ServerBeeTestSupport
 import ServerBeeTransport
 import Testing
@@ -73,7 +74,7 @@ struct ClientSUT {
   }
 
   func expectSettings(_ document: PushSetupResponse) async {
-    await http.expect(.get, PushSetupAPI.settingsPath, reply: Self.reply(document))
+    await http.expect(.get, RouteCatalogue.Push.settings.template.text, reply: Self.reply(document))
   }
 }
 

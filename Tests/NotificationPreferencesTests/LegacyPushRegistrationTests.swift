@@ -1,5 +1,6 @@
 import Foundation
 import ServerBeeModels
+import ServerBeeRoutes
 import ServerBeeTestSupport
 import ServerBeeTransport
 import Testing
@@ -21,11 +22,12 @@ import Testing
 
   @Test func aServerWithoutEncryptedPushGetsTheRawToken() async throws {
     let legacy = try registration()
-    await http.expect(.get, PushSetupAPI.settingsPath, reply: .json(404, ""))
+    await http.expect(.get, RouteCatalogue.Push.settings.template.text, reply: .json(404, ""))
     await http.expect(
-      .post, PushSetupAPI.legacyRegisterPath, reply: .json(200, #"{"data":"ok"}"#))
+      .post, RouteCatalogue.Push.legacyRegister.template.text, reply: .json(200, #"{"data":"ok"}"#))
     #expect(try await legacy.registerIfServerLacksEncryptedPush() == .registered)
-    let sent = try #require(await http.requests(to: PushSetupAPI.legacyRegisterPath).first)
+    let sent = try #require(
+      await http.requests(to: RouteCatalogue.Push.legacyRegister.template.text).first)
     #expect(
       String(decoding: sent.body, as: UTF8.self)
         == #"{"device_token":"\#(String(repeating: "ab", count: 32))"}"#)
@@ -42,7 +44,8 @@ import Testing
       }
     }
     let legacy = try registration(tokens: CountingTokens(asked: asked))
-    await http.expect(.get, PushSetupAPI.settingsPath, reply: ClientSUT.reply(Fixture.document(3)))
+    await http.expect(
+      .get, RouteCatalogue.Push.settings.template.text, reply: ClientSUT.reply(Fixture.document(3)))
     #expect(try await legacy.registerIfServerLacksEncryptedPush() == .encryptedPushAvailable)
     #expect(asked.withLock { $0 } == 0)
     await http.verifyAllConsumed()
@@ -50,9 +53,9 @@ import Testing
 
   @Test func aMigratedInstallationIsAConflictInASentence() async throws {
     let legacy = try registration()
-    await http.expect(.get, PushSetupAPI.settingsPath, reply: .json(404, ""))
+    await http.expect(.get, RouteCatalogue.Push.settings.template.text, reply: .json(404, ""))
     await http.expect(
-      .post, PushSetupAPI.legacyRegisterPath,
+      .post, RouteCatalogue.Push.legacyRegister.template.text,
       reply: .json(
         409,
         #"{"error":{"code":"CONFLICT","message":"Conflict: This installation uses encrypted relay delivery"}}"#
@@ -72,7 +75,7 @@ import Testing
       try await legacy.registerIfServerLacksEncryptedPush()
     }
     #expect(error?.code == .notSignedIn)
-    #expect(await http.requests(to: PushSetupAPI.settingsPath).isEmpty)
+    #expect(await http.requests(to: RouteCatalogue.Push.settings.template.text).isEmpty)
   }
 
   @Test func noPlatformTokenIsATypedError() async throws {
@@ -81,7 +84,7 @@ import Testing
       func deviceToken() async throws -> PushDeviceToken { throw Failure() }
     }
     let legacy = try registration(tokens: NoToken())
-    await http.expect(.get, PushSetupAPI.settingsPath, reply: .json(404, ""))
+    await http.expect(.get, RouteCatalogue.Push.settings.template.text, reply: .json(404, ""))
     let error = await #expect(throws: NotificationPreferencesError.self) {
       try await legacy.registerIfServerLacksEncryptedPush()
     }

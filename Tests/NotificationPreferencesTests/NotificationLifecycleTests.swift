@@ -2,6 +2,7 @@ import Foundation
 import PushEnvelopeCrypto
 import SecureStore
 import ServerBeeModels
+import ServerBeeRoutes
 import ServerBeeTestSupport
 import ServerBeeTransport
 import Testing
@@ -25,7 +26,7 @@ private typealias F = Fixture
     await sut.expectSettings(F.document(1, F.alerts))
     await sut.client.reconcile()
     await sut.http.expect(
-      .put, PushSetupAPI.settingsPath,
+      .put, RouteCatalogue.Push.settings.template.text,
       throwing: ServerBeeTransportError(.connectionRefused, "refused"))
     await #expect(throws: NotificationPreferencesError.self) {
       try await sut.client.save(F.everything)
@@ -34,7 +35,8 @@ private typealias F = Fixture
     let http = StubHTTPTransport()
     let next = Self.relaunched(sut, http: http)
     await http.expect(
-      .get, PushSetupAPI.settingsPath, reply: ClientSUT.reply(F.document(1, F.alerts)))
+      .get, RouteCatalogue.Push.settings.template.text,
+      reply: ClientSUT.reply(F.document(1, F.alerts)))
     await next.reconcile()
     #expect(next.state.unconfirmed == F.everything)
     #expect(next.state.saveError?.code == .transportFailed)
@@ -43,12 +45,14 @@ private typealias F = Fixture
 
     // The server shows the choice at a newer revision: the lost save had landed.
     await http.expect(
-      .get, PushSetupAPI.settingsPath, reply: ClientSUT.reply(F.document(2, F.everything)))
+      .get, RouteCatalogue.Push.settings.template.text,
+      reply: ClientSUT.reply(F.document(2, F.everything)))
     await next.reconcile()
     #expect(next.state.unconfirmed == nil && next.state.saveError == nil)
     let third = Self.relaunched(sut, http: http)
     await http.expect(
-      .get, PushSetupAPI.settingsPath, reply: ClientSUT.reply(F.document(2, F.everything)))
+      .get, RouteCatalogue.Push.settings.template.text,
+      reply: ClientSUT.reply(F.document(2, F.everything)))
     await third.reconcile()
     #expect(third.state.unconfirmed == nil && third.state.saveError == nil)
   }
@@ -58,13 +62,15 @@ private typealias F = Fixture
     await sut.expectSettings(F.document(1, F.alerts))
     await sut.client.reconcile()
     await sut.http.expect(
-      .put, PushSetupAPI.settingsPath, throwing: ServerBeeTransportError(.connectionLost, "lost"))
+      .put, RouteCatalogue.Push.settings.template.text,
+      throwing: ServerBeeTransportError(.connectionLost, "lost"))
     _ = try? await sut.client.save(F.everything)
     sut.session.signIn(try FakeSessionContext.identity(user: "bob", loginID: "login-2"))
     let http = StubHTTPTransport()
     let next = Self.relaunched(sut, http: http)
     await http.expect(
-      .get, PushSetupAPI.settingsPath, reply: ClientSUT.reply(F.document(1, F.alerts)))
+      .get, RouteCatalogue.Push.settings.template.text,
+      reply: ClientSUT.reply(F.document(1, F.alerts)))
     await next.reconcile()
     #expect(next.state.unconfirmed == nil && next.state.saveError == nil)
   }
@@ -79,16 +85,18 @@ private typealias F = Fixture
     try sut.store.setValue(key, forKey: .pushContentKey, in: .sharedWithExtension)
     await sut.expectSettings(F.document(4, F.alerts, registered: true))
     await sut.http.expect(
-      .post, PushSetupAPI.registerPath,
+      .post, RouteCatalogue.Push.encryptedRegister.template.text,
       reply: ClientSUT.reply(F.document(4, F.alerts, registered: true)))
     await sut.client.reconcile()
-    let register = try #require(await sut.http.requests(to: PushSetupAPI.registerPath).last)
+    let register = try #require(
+      await sut.http.requests(to: RouteCatalogue.Push.encryptedRegister.template.text).last)
     #expect(register.json["content_key_id"] as? String == key.keyID)
     #expect(sut.client.state.registration == .registered)
     // Confirmed now: the next reconcile sends nothing but the load.
     await sut.expectSettings(F.document(4, F.alerts, registered: true))
     await sut.client.reconcile()
-    #expect(await sut.http.requests(to: PushSetupAPI.registerPath).count == 1)
+    #expect(
+      await sut.http.requests(to: RouteCatalogue.Push.encryptedRegister.template.text).count == 1)
     await sut.http.verifyAllConsumed()
   }
 
@@ -97,7 +105,7 @@ private typealias F = Fixture
     await sut.expectSettings(F.document(1, F.off))
     await sut.client.reconcile()
     await sut.http.expect(
-      .put, PushSetupAPI.settingsPath,
+      .put, RouteCatalogue.Push.settings.template.text,
       reply: .json(
         409,
         #"{"error":{"code":"CONFLICT","message":"Conflict: Notification settings changed; reload before saving"}}"#
@@ -105,7 +113,7 @@ private typealias F = Fixture
     // Another process of this installation turned them on first.
     await sut.expectSettings(F.document(2, F.alerts))
     await sut.http.expect(
-      .post, PushSetupAPI.registerPath,
+      .post, RouteCatalogue.Push.encryptedRegister.template.text,
       reply: ClientSUT.reply(F.document(3, F.alerts, registered: true)))
     let state = try await sut.client.enable(F.alerts)
     #expect(state.confirmed?.revision == 3)

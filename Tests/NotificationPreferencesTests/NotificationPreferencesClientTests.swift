@@ -1,6 +1,7 @@
 import Foundation
 import SecureStore
 import ServerBeeModels
+import ServerBeeRoutes
 import ServerBeeTestSupport
 import ServerBeeTransport
 import Testing
@@ -17,8 +18,9 @@ import Testing
     #expect(sut.authorization.promptCount == 0)  // loading never prompts
 
     await sut.http.expect(
-      .put, PushSetupAPI.settingsPath, reply: ClientSUT.reply(F.document(1, F.alerts)))
-    await sut.http.expect(.post, PushSetupAPI.registerPath) { request in
+      .put, RouteCatalogue.Push.settings.template.text,
+      reply: ClientSUT.reply(F.document(1, F.alerts)))
+    await sut.http.expect(.post, RouteCatalogue.Push.encryptedRegister.template.text) { request in
       ClientSUT.reply(F.document(2, F.alerts, registered: true))
     }
     let state = try await sut.client.enable()
@@ -30,9 +32,11 @@ import Testing
     #expect(sut.authorization.promptCount == 1)
     #expect(sut.session.confirmationCount == 2)  // before the PUT and before the register
 
-    let put = try #require(await sut.http.requests(to: PushSetupAPI.settingsPath).last)
+    let put = try #require(
+      await sut.http.requests(to: RouteCatalogue.Push.settings.template.text).last)
     #expect(put.json["expected_revision"] as? Int == 0)
-    let register = try #require(await sut.http.requests(to: PushSetupAPI.registerPath).first)
+    let register = try #require(
+      await sut.http.requests(to: RouteCatalogue.Push.encryptedRegister.template.text).first)
     let key = try #require(sut.storedKey)
     #expect(key.scope == sut.identity.scope)
     #expect(register.json["expected_revision"] as? Int == 1)
@@ -59,7 +63,7 @@ import Testing
     let sut = try ClientSUT(permission: .authorized)
     await sut.expectSettings(F.document(3, F.alerts))
     await sut.http.expect(
-      .post, PushSetupAPI.registerPath,
+      .post, RouteCatalogue.Push.encryptedRegister.template.text,
       reply: ClientSUT.reply(F.document(4, F.alerts, registered: true)))
     await sut.client.reconcile()
     await sut.http.verifyAllConsumed()
@@ -71,7 +75,7 @@ import Testing
     let sut = try ClientSUT(permission: .authorized)
     await sut.expectSettings(F.document(3, F.alerts))
     await sut.http.expect(
-      .post, PushSetupAPI.registerPath,
+      .post, RouteCatalogue.Push.encryptedRegister.template.text,
       reply: ClientSUT.reply(F.document(4, F.alerts, registered: true)))
     await sut.client.reconcile()
     #expect(sut.storedKey != nil)
@@ -83,10 +87,10 @@ import Testing
 
   @Test func aV1ServerIsUnsupported() async throws {
     let sut = try ClientSUT()
-    await sut.http.expect(.get, PushSetupAPI.settingsPath, reply: .json(404, ""))
+    await sut.http.expect(.get, RouteCatalogue.Push.settings.template.text, reply: .json(404, ""))
     await sut.client.reconcile()
     #expect(sut.client.state.isUnsupportedByServer)
-    await sut.http.expect(.get, PushSetupAPI.settingsPath, reply: .json(404, ""))
+    await sut.http.expect(.get, RouteCatalogue.Push.settings.template.text, reply: .json(404, ""))
     let error = await #expect(throws: NotificationPreferencesError.self) {
       try await sut.client.enable()
     }
@@ -99,7 +103,7 @@ import Testing
     await sut.expectSettings(F.document(1, F.alerts))
     await sut.client.reconcile()
     await sut.http.expect(
-      .put, PushSetupAPI.settingsPath,
+      .put, RouteCatalogue.Push.settings.template.text,
       reply: .json(
         409,
         #"{"error":{"code":"CONFLICT","message":"Conflict: Notification settings changed; reload before saving"}}"#
@@ -126,7 +130,7 @@ import Testing
     #expect(error?.code == .notPermitted)
     #expect(error?.message.contains("admins") == true)
     #expect(
-      await sut.http.requests(to: PushSetupAPI.settingsPath).filter {
+      await sut.http.requests(to: RouteCatalogue.Push.settings.template.text).filter {
         $0.method == .put
       }.isEmpty)
     #expect(sut.client.state.confirmed?.revision == 0)
@@ -137,10 +141,12 @@ import Testing
     let sut = try ClientSUT(role: .member, permission: .denied)
     await sut.expectSettings(F.document(0, admin: false))
     await sut.http.expect(
-      .put, PushSetupAPI.settingsPath, reply: ClientSUT.reply(F.document(1, F.alerts, admin: false))
+      .put, RouteCatalogue.Push.settings.template.text,
+      reply: ClientSUT.reply(F.document(1, F.alerts, admin: false))
     )
     try await sut.client.save(F.alerts)
-    let put = try #require(await sut.http.requests(to: PushSetupAPI.settingsPath).last)
+    let put = try #require(
+      await sut.http.requests(to: RouteCatalogue.Push.settings.template.text).last)
     let preferences = try #require(put.json["preferences"] as? [String: Bool])
     #expect(
       preferences == [
@@ -156,9 +162,11 @@ import Testing
     let sut = try ClientSUT(role: .member, permission: .denied)
     await sut.expectSettings(F.document(3, F.everything, admin: false))
     await sut.http.expect(
-      .put, PushSetupAPI.settingsPath, reply: ClientSUT.reply(F.document(4, F.off, admin: false)))
+      .put, RouteCatalogue.Push.settings.template.text,
+      reply: ClientSUT.reply(F.document(4, F.off, admin: false)))
     try await sut.client.disable()
-    let put = try #require(await sut.http.requests(to: PushSetupAPI.settingsPath).last)
+    let put = try #require(
+      await sut.http.requests(to: RouteCatalogue.Push.settings.template.text).last)
     let preferences = try #require(put.json["preferences"] as? [String: Bool])
     #expect(preferences["enabled"] == false && preferences["security"] == false)
   }
@@ -167,12 +175,13 @@ import Testing
     let sut = try ClientSUT(permission: .authorized)
     await sut.expectSettings(F.document(1, F.alerts))
     await sut.http.expect(
-      .post, PushSetupAPI.registerPath,
+      .post, RouteCatalogue.Push.encryptedRegister.template.text,
       reply: ClientSUT.reply(F.document(2, F.alerts, registered: true)))
     await sut.client.reconcile()
     #expect(sut.storedKey != nil)
     await sut.http.expect(
-      .put, PushSetupAPI.settingsPath, reply: ClientSUT.reply(F.document(3, F.off)))
+      .put, RouteCatalogue.Push.settings.template.text, reply: ClientSUT.reply(F.document(3, F.off))
+    )
     try await sut.client.disable()
     await sut.http.verifyAllConsumed()
     #expect(sut.storedKey == nil)
@@ -183,7 +192,7 @@ import Testing
     let sut = try ClientSUT(permission: .authorized)
     await sut.expectSettings(F.document(1, F.alerts))
     await sut.http.expect(
-      .post, PushSetupAPI.registerPath,
+      .post, RouteCatalogue.Push.encryptedRegister.template.text,
       reply: ClientSUT.reply(F.document(2, F.alerts, registered: true)))
     await sut.client.reconcile()
     #expect(sut.storedKey != nil)
@@ -198,7 +207,7 @@ import Testing
     let sut = try ClientSUT(permission: .authorized)
     await sut.expectSettings(F.document(1, F.alerts))
     await sut.http.expect(
-      .post, PushSetupAPI.registerPath,
+      .post, RouteCatalogue.Push.encryptedRegister.template.text,
       reply: ClientSUT.reply(F.document(2, F.alerts, registered: true)))
     await sut.client.reconcile()
     let oldKey = try #require(sut.storedKey)
@@ -215,7 +224,7 @@ import Testing
   @Test func aRegistrationForAnOlderLoginIsNeverSent() async throws {
     let sut = try ClientSUT(permission: .authorized)
     let gate = Gate()
-    await sut.http.expect(.get, PushSetupAPI.settingsPath) { _ in
+    await sut.http.expect(.get, RouteCatalogue.Push.settings.template.text) { _ in
       await gate.wait()
       return ClientSUT.reply(F.document(1, F.alerts))
     }
@@ -241,7 +250,7 @@ import Testing
     let sut = try ClientSUT(permission: .authorized)
     await sut.expectSettings(F.document(1, F.alerts))
     await sut.http.expect(
-      .post, PushSetupAPI.registerPath,
+      .post, RouteCatalogue.Push.encryptedRegister.template.text,
       reply: ClientSUT.reply(F.document(2, F.alerts, registered: false)))
     await sut.client.reconcile()
     #expect(sut.client.state.registration.failureCode == .registrationNotConfirmed)
@@ -252,7 +261,7 @@ import Testing
     await sut.expectSettings(F.document(1, F.alerts))
     await sut.client.reconcile()
     await sut.http.expect(
-      .put, PushSetupAPI.settingsPath,
+      .put, RouteCatalogue.Push.settings.template.text,
       throwing: ServerBeeTransportError(.connectionLost, "lost"))
     await #expect(throws: NotificationPreferencesError.self) {
       try await sut.client.save(F.everything)
@@ -279,7 +288,7 @@ import Testing
     }
     #expect(error?.code == .notSignedIn)
     await sut.http.verifyAllConsumed()
-    #expect(await sut.http.requests(to: PushSetupAPI.settingsPath).count == 1)
+    #expect(await sut.http.requests(to: RouteCatalogue.Push.settings.template.text).count == 1)
   }
 
   @Test func savingSignedOutThrows() async throws {

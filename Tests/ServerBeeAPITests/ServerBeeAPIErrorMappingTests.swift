@@ -168,7 +168,7 @@ import Testing
     }
     #expect(error.code == .transport)
     #expect(error.underlying is DecoratorRefusal)
-    #expect(error.message == "GET /api/auth/me: the request was not sent (DecoratorRefusal)")
+    #expect(error.message == "GET /api/auth/me: the request was not sent")
     #expect(!error.description.contains("sb_secret_token"))
     #expect(!error.isTransient)
   }

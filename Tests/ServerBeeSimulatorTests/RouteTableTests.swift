@@ -1,40 +1,18 @@
+import ServerBeeRoutes
 import Testing
 
 @testable import ServerBeeSimulator
 
-/// The route tables (issue 25): every route the simulator answered before it was organised by
-/// area is still there with the same access, no two routes can answer the same request, and
-/// each table holds only its own kind of path.
+/// The route tables: every catalogue route (ServerBeeRoutes' `RouteCatalogue`) has exactly one
+/// handler, with the access its credential asks for, no two routes can answer the same request,
+/// and each table holds only its own kind of path.
 @Suite struct RouteTableTests {
-  /// `METHOD pattern access` of every public route: what the simulator had before issue 25,
-  /// then two-factor sign-in and notification channels (issue 26).
-  static let publicRoutes: Set<String> = [
-    "DELETE api/auth/api-keys/* protected", "DELETE api/mobile/auth/devices/* protected",
-    "DELETE api/security/events/* admin", "DELETE api/users/* admin",
-    "GET api/admin/rate-limit admin", "GET api/alert-events protected",
-    "GET api/alert-events/* protected", "GET api/alert-rules admin", "GET api/alert-rules/* admin",
-    "GET api/asn/status protected", "GET api/audit-logs admin", "GET api/audit-logs/options admin",
-    "GET api/auth/api-keys protected", "GET api/auth/me ungated", "GET api/geoip/status protected",
-    "GET api/mobile/auth/devices protected", "GET api/mobile/push/settings open",
-    "GET api/mobile/push/test/* open", "GET api/security/events protected",
-    "GET api/security/events/* protected", "GET api/security/stats protected",
-    "GET api/server-groups protected", "GET api/servers protected", "GET api/servers/* protected",
-    "GET api/servers/*/records protected", "GET api/tasks admin", "GET api/tasks/* admin",
-    "GET api/tasks/*/results admin", "GET api/users admin", "GET api/ws/servers protected",
-    "POST api/admin/rate-limit/reset admin", "POST api/asn/download admin",
-    "POST api/auth/api-keys admin", "POST api/geoip/download admin",
-    "POST api/mobile/auth/login open", "POST api/mobile/auth/logout protected",
-    "POST api/mobile/auth/pair open", "POST api/mobile/auth/recover open",
-    "POST api/mobile/auth/refresh open", "POST api/mobile/auth/revoke open",
-    "POST api/mobile/pair protected", "POST api/mobile/push/encrypted-register open",
-    "POST api/mobile/push/register protected", "POST api/mobile/push/test open",
-    "POST api/mobile/push/unregister protected", "POST api/users admin",
-    "PUT api/alert-rules/* admin", "PUT api/auth/password protected",
-    "PUT api/mobile/push/settings open", "PUT api/users/* admin",
-    "GET api/auth/2fa/status protected", "POST api/auth/2fa/setup protected",
-    "POST api/auth/2fa/enable protected", "POST api/auth/2fa/disable protected",
-    "GET api/notifications admin", "PUT api/notifications/* admin",
-    "POST api/notifications/*/test admin",
+  /// The routes whose handlers check the mobile session themselves (the router lets them
+  /// through): the encrypted push routes answer a missing or foreign credential their own way.
+  static let selfAuthenticated: Set<String> = [
+    RouteCatalogue.Push.settings.erased.key, RouteCatalogue.Push.updateSettings.erased.key,
+    RouteCatalogue.Push.encryptedRegister.erased.key, RouteCatalogue.Push.sendTest.erased.key,
+    RouteCatalogue.Push.testStatus.erased.key,
   ]
 
   /// `METHOD pattern` of every control route, as before issue 25 (`POST
@@ -60,11 +38,37 @@ import Testing
     route.method + " " + route.pattern.joined(separator: "/")
   }
 
-  @Test func thePublicTableHoldsEveryRouteWithItsAccess() {
-    let table = SimulatorCore.apiRoutes.map { Self.signature($0) + " \($0.access)" }
-    #expect(Set(table) == Self.publicRoutes)
-    #expect(table.count == Self.publicRoutes.count)
+  /// Every catalogue route and socket is served, once, and nothing else is: a public route
+  /// can only be registered with a catalogue value.
+  @Test func thePublicTableIsTheCatalogue() {
+    let served = SimulatorCore.apiRoutes.compactMap { $0.api?.key }
+    #expect(Set(served) == Set(RouteCatalogue.all.map(\.key)))
+    #expect(served.count == RouteCatalogue.all.count, "a catalogue route is served twice")
+    let sockets = SimulatorCore.apiRoutes.compactMap { $0.socket?.key }
+    #expect(Set(sockets) == Set(RouteCatalogue.sockets.map(\.key)))
+    #expect(SimulatorCore.apiRoutes.allSatisfy { ($0.api == nil) != ($0.socket == nil) })
     #expect(SimulatorCore.apiRoutes.allSatisfy { $0.pattern.first == "api" })
+  }
+
+  /// Each route's access is what its catalogue credential asks for, but for the routes that
+  /// check the credential themselves.
+  @Test func eachRouteHasTheAccessOfItsCredential() {
+    for route in SimulatorCore.apiRoutes {
+      guard let api = route.api else { continue }
+      let expected: RouteAccess =
+        Self.selfAuthenticated.contains(api.key) ? .open : RouteAccess(api.credential)
+      #expect(route.access == expected, "\(api.requestLine): \(route.access)")
+    }
+  }
+
+  /// The access the credentials give: the router checks any credential for a member route and
+  /// for a mobile-session route (the handler refuses other kinds), the role for an admin one.
+  @Test func theCredentialsMapToTheRoutersChecks() {
+    #expect(RouteAccess(.none) == .open)
+    #expect(RouteAccess(.member) == .protected)
+    #expect(RouteAccess(.mobileSession) == .protected)
+    #expect(RouteAccess(.memberUngated) == .ungated)
+    #expect(RouteAccess(.admin) == .admin)
   }
 
   @Test func theControlTableHoldsEveryControlRoute() {

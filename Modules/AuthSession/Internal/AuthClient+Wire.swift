@@ -1,19 +1,7 @@
 import Foundation
 import ServerBeeModels
+import ServerBeeRoutes
 import ServerBeeTransport
-
-/// Auth API paths (wire contract v1 §2, wire contract v2 §2).
-enum AuthPath {
-  static let login = "/api/mobile/auth/login"
-  static let refresh = "/api/mobile/auth/refresh"
-  static let pairRedeem = "/api/mobile/auth/pair"
-  static let logout = "/api/mobile/auth/logout"
-  static let revoke = "/api/mobile/auth/revoke"
-  static let recover = "/api/mobile/auth/recover"
-  static let pushUnregister = "/api/mobile/push/unregister"
-  /// The signed-in account's mobile sessions (wire contract v1 §2.8); `/{id}` revokes one (§2.9).
-  static let devices = "/api/mobile/auth/devices"
-}
 
 /// The fields of a `GET /api/mobile/auth/devices` entry the sign-in sweep needs. Decoding only
 /// these keeps a change in the other fields (times, names) from blocking the cleanup.
@@ -28,50 +16,50 @@ struct SessionListEntry: Decodable, Sendable {
 }
 
 extension AuthClient {
-  /// Sends one JSON POST. Transport failures become `.networkFailure`;
-  /// cancellation passes through. Every status is returned.
-  func post(
-    _ path: String, on server: ServerURL, body: (some Encodable)?, bearer: String? = nil
+  /// Sends one catalogue route through the one request path (ServerBeeRoutes' `RouteClient`)
+  /// and returns the answer whatever its status: the auth routes give several statuses a
+  /// meaning of their own. Transport failures become `.networkFailure`; cancellation and
+  /// AuthSession's own errors pass through.
+  /// - Parameters:
+  ///   - route: The catalogue route.
+  ///   - path: Its path values.
+  ///   - server: The server to send it to.
+  ///   - body: The request body.
+  ///   - bearer: An explicit bearer token (logout's push unregistration).
+  ///   - authorized: Send through ``AuthorizedHTTPTransport`` (only to the signed-in server;
+  ///     a 401 of the middleware refreshes once and retries once).
+  /// - Returns: The answer, whatever its status.
+  /// - Throws: ``AuthSessionError`` (`.networkFailure`, `.invalidRequest`, or the decorator's
+  ///   own), or `CancellationError`.
+  func exchange<Path, Request, Response>(
+    _ route: APIRoute<Path, Request, Response>, _ path: Path, on server: ServerURL,
+    body: Request, bearer: String? = nil, authorized: Bool = false
   ) async throws -> HTTPResponse {
-    var headers: HTTPHeaders = ["accept": "application/json"]
-    var data = Data()
-    if let body {
-      headers["content-type"] = "application/json"
-      data = try WireJSON.encode(body)
-    }
-    if let bearer { headers["authorization"] = "Bearer " + bearer }
-    let request = HTTPRequest(
-      method: .post, url: server.endpoint(path), headers: headers, body: data)
+    let transport: any HTTPTransport =
+      authorized ? AuthorizedHTTPTransport(wrapping: self.transport, client: self) : self.transport
+    let headers: HTTPHeaders = bearer.map { ["authorization": "Bearer " + $0] } ?? [:]
     do {
-      return try await transport.send(request)
-    } catch let error as CancellationError {
-      throw error
-    } catch {
+      return try await RouteClient(server: server, transport: transport)
+        .exchange(route, path, body: body, headers: headers)
+    } catch let error as ServerBeeRoutesError {
+      if let own = error.underlying as? AuthSessionError { throw own }
+      if error.code == .invalidArgument {
+        throw AuthSessionError(.invalidRequest, error.message, underlying: error)
+      }
       if Task.isCancelled { throw CancellationError() }
       throw AuthSessionError(
-        .networkFailure, "\(path): the server could not be reached", underlying: error)
+        .networkFailure, "\(route.template.text): the server could not be reached",
+        underlying: error.underlying)
     }
   }
 
-  /// Sends one request with the login's bearer token through ``AuthorizedHTTPTransport`` (only to
-  /// the signed-in server; a 401 refreshes once and retries once). Transport failures become
-  /// `.networkFailure`; cancellation and AuthSession errors pass through.
-  func sendAuthorized(_ method: HTTPMethod, _ path: String, on server: ServerURL) async throws
-    -> HTTPResponse
-  {
-    let request = HTTPRequest(
-      method: method, url: server.endpoint(path), headers: ["accept": "application/json"])
-    do {
-      return try await AuthorizedHTTPTransport(wrapping: transport, client: self).send(request)
-    } catch let error as CancellationError {
-      throw error
-    } catch let error as AuthSessionError {
-      throw error
-    } catch {
-      if Task.isCancelled { throw CancellationError() }
-      throw AuthSessionError(
-        .networkFailure, "\(path): the server could not be reached", underlying: error)
-    }
+  /// ``exchange(_:_:on:body:bearer:authorized:)`` for a route without path values.
+  func exchange<Request, Response>(
+    _ route: APIRoute<NoPath, Request, Response>, on server: ServerURL, body: Request,
+    bearer: String? = nil, authorized: Bool = false
+  ) async throws -> HTTPResponse {
+    try await exchange(
+      route, NoPath(), on: server, body: body, bearer: bearer, authorized: authorized)
   }
 
   /// Decodes a 200 `{"data": …}` body; a body that does not decode is
@@ -94,7 +82,7 @@ extension AuthClient {
     let failure = APIFailure(status: response.status, body: response.body)
     let code: AuthSessionError.Code
     switch failure.kind {
-    case .unauthorized: code = .invalidCredentials
+    case .unauthorized, .refused: code = .invalidCredentials
     case .mustChangePassword: code = .mustChangePassword
     case .notPermitted: code = .notPermitted
     case .twoFactorRequired: code = .twoFactorRequired
@@ -131,21 +119,22 @@ extension AuthClient {
     let body = RevokeRequest(
       installationID: installationID, revocationToken: credential,
       expectedSessionID: expectedSessionID)
-    let response = try await post(AuthPath.revoke, on: server, body: body)
+    let path = RouteCatalogue.Auth.revoke.template.text
+    let response = try await exchange(RouteCatalogue.Auth.revoke, on: server, body: body)
     switch response.status {
     case 200:
-      let outcome = try decodePayload(RevokeOutcome.self, from: response, path: AuthPath.revoke)
+      let outcome = try decodePayload(RevokeOutcome.self, from: response, path: path)
       guard outcome == .ok || outcome == .alreadyAbsent else {
         throw AuthSessionError(
-          .invalidResponse, "\(AuthPath.revoke): unknown outcome", httpStatus: 200)
+          .invalidResponse, "\(path): unknown outcome", httpStatus: 200)
       }
       return outcome
     case 401, 403:
       throw AuthSessionError(
-        .revocationRejected, "\(AuthPath.revoke): the server refused the deletion credential",
+        .revocationRejected, "\(path): the server refused the deletion credential",
         httpStatus: response.status)
     default:
-      throw Self.failure(response, path: AuthPath.revoke)
+      throw Self.failure(response, path: path)
     }
   }
 

@@ -1,81 +1,72 @@
-import Foundation
 import ServerBeeModels
+import ServerBeeRoutes
 import ServerBeeTransport
 
-/// The push setup routes (wire contract v2 §3.3–§3.6) over any transport, with the answers
-/// mapped to ``NotificationPreferencesError`` once, here.
+/// The push setup routes over any transport, sent through the one request path
+/// (ServerBeeRoutes' `RouteClient`), with the answers mapped to
+/// ``NotificationPreferencesError`` once, here.
 struct PushSetupAPI: Sendable {
   let transport: any HTTPTransport
 
-  static let settingsPath = "/api/mobile/push/settings"
-  static let registerPath = "/api/mobile/push/encrypted-register"
-  static let testPath = "/api/mobile/push/test"
-  static let legacyRegisterPath = "/api/mobile/push/register"
-
   func settings(server: ServerURL) async throws -> PushSetupResponse {
-    try await exchange(HTTPRequest(method: .get, url: server.endpoint(Self.settingsPath)))
+    try await send(RouteCatalogue.Push.settings, NoPath(), body: NoBody(), server: server)
   }
 
   func put(_ update: PushSettingsUpdate, server: ServerURL) async throws -> PushSetupResponse {
-    try await exchange(try Self.jsonRequest(.put, server.endpoint(Self.settingsPath), update))
+    try await send(RouteCatalogue.Push.updateSettings, NoPath(), body: update, server: server)
   }
 
   func register(_ request: EncryptedRegisterRequest, server: ServerURL) async throws
     -> PushSetupResponse
   {
-    try await exchange(try Self.jsonRequest(.post, server.endpoint(Self.registerPath), request))
+    try await send(
+      RouteCatalogue.Push.encryptedRegister, NoPath(), body: request, server: server)
   }
 
   func sendTest(_ request: TestPushRequest, server: ServerURL) async throws -> TestPushResponse {
-    try await exchange(try Self.jsonRequest(.post, server.endpoint(Self.testPath), request))
+    try await send(RouteCatalogue.Push.sendTest, NoPath(), body: request, server: server)
   }
 
   func testStatus(eventID: String, server: ServerURL) async throws -> TestPushResponse {
-    try await exchange(
-      HTTPRequest(method: .get, url: server.endpoint(Self.testPath + "/" + eventID.lowercased())))
+    try await send(
+      RouteCatalogue.Push.testStatus, PathID(eventID.lowercased()), body: NoBody(),
+      server: server)
   }
 
-  /// `POST /api/mobile/push/register {"device_token"}` (wire contract v1 §2.10): `"ok"`.
+  /// The legacy registration of servers without the encrypted push routes: `"ok"`.
   func legacyRegister(deviceToken: String, server: ServerURL) async throws {
-    let _: String = try await exchange(
-      try Self.jsonRequest(
-        .post, server.endpoint(Self.legacyRegisterPath), ["device_token": deviceToken]))
+    _ = try await send(
+      RouteCatalogue.Push.legacyRegister, NoPath(),
+      body: LegacyPushRegisterRequest(deviceToken: deviceToken), server: server)
   }
 
-  private static func jsonRequest(_ method: HTTPMethod, _ url: URL, _ body: some Encodable)
-    throws -> HTTPRequest
-  {
+  private func send<Path, Request, Response>(
+    _ route: APIRoute<Path, Request, Response>, _ path: Path, body: Request, server: ServerURL
+  ) async throws -> Response {
     do {
-      return HTTPRequest(
-        method: method, url: url, headers: ["content-type": "application/json"],
-        body: try WireJSON.encode(body))
-    } catch {
-      throw NotificationPreferencesError(.invalidRequest, "the request could not be encoded")
+      return try await RouteClient(server: server, transport: transport)
+        .send(route, path, body: body)
+    } catch let error as ServerBeeRoutesError {
+      throw Self.error(for: error)
     }
   }
 
-  private func exchange<Payload: Decodable>(_ request: HTTPRequest) async throws -> Payload {
-    let response: HTTPResponse
-    do {
-      response = try await transport.send(request)
-    } catch let error as CancellationError {
-      throw error
-    } catch let error as NotificationPreferencesError {
-      throw error
-    } catch {
-      let reason = (error as? any ServerBeeErrorProtocol).map { ": \($0.message)" } ?? ""
-      throw NotificationPreferencesError(
-        .transportFailed, "the server could not be reached\(reason)",
-        underlying: error as? any Error & Sendable)
+  static func error(for error: ServerBeeRoutesError) -> NotificationPreferencesError {
+    switch error.code {
+    case .rejected:
+      if let failure = error.failure { return Self.error(for: failure) }
+    case .transport:
+      if let own = error.underlying as? NotificationPreferencesError { return own }
+      let reason = (error.underlying as? any ServerBeeErrorProtocol).map { ": \($0.message)" }
+      return NotificationPreferencesError(
+        .transportFailed, "the server could not be reached\(reason ?? "")",
+        underlying: error.underlying)
+    case .invalidArgument:
+      return NotificationPreferencesError(.invalidRequest, "the request could not be encoded")
+    default: break
     }
-    do {
-      return try APIResponse<Payload>.payload(status: response.status, body: response.body)
-    } catch let failure as APIFailure {
-      throw Self.error(for: failure)
-    } catch {
-      throw NotificationPreferencesError(
-        .serverError, "the server's answer could not be read", httpStatus: response.status)
-    }
+    return NotificationPreferencesError(
+      .serverError, "the server's answer could not be read", httpStatus: error.httpStatus)
   }
 
   static func error(for failure: APIFailure) -> NotificationPreferencesError {
@@ -85,7 +76,7 @@ struct PushSetupAPI: Sendable {
     case .routeNotFound: code = .unsupportedByServer
     case .conflict: code = .conflict
     case .notPermitted, .mustChangePassword: code = .notPermitted
-    case .unauthorized: code = .unauthorized
+    case .unauthorized, .refused: code = .unauthorized
     case .badRequest, .invalidRequest, .twoFactorRequired: code = .invalidRequest
     case .notFound: code = .testNotFound
     default: code = .serverError

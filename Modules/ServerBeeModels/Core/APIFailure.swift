@@ -31,8 +31,13 @@ public struct APIFailure: Error, Sendable, Hashable, CustomStringConvertible {
 
   /// What the failure means for a client.
   public enum Kind: Sendable, Hashable {
-    /// 401: no valid credential (token expired, revoked or wrong).
+    /// 401 with an empty body (or any body that is not the error envelope): the auth
+    /// middleware found no valid credential (token expired, revoked or wrong). Only this 401
+    /// is worth a token refresh.
     case unauthorized
+    /// 401 with the JSON error envelope: a route's handler refused a value it was sent (a
+    /// wrong two-factor code, say). The credential is fine: refreshing would not help.
+    case refused
     /// 403 with an empty body or `FORBIDDEN`: the account may not do this.
     case notPermitted
     /// 403 `MUST_CHANGE_PASSWORD` (either form): finish onboarding in the web UI first.
@@ -106,7 +111,9 @@ public struct APIFailure: Error, Sendable, Hashable, CustomStringConvertible {
   /// What this failure means; see ``Kind``.
   public var kind: Kind {
     switch status {
-    case 401: return .unauthorized
+    case 401:
+      if case .envelope = body { return .refused }
+      return .unauthorized
     case 403:
       if code == .mustChangePassword || message?.contains("MUST_CHANGE_PASSWORD") == true {
         return .mustChangePassword

@@ -1,5 +1,6 @@
 import Foundation
 import ServerBeeModels
+import ServerBeeRoutes
 import ServerBeeServerKit
 import ServerBeeSocketTransport
 import ServerBeeTransport
@@ -63,7 +64,7 @@ final class HTTPListener: Sendable {
   {
     let head = request.head
     let connection = request.connection
-    if head.method == "GET", head.target.hasPrefix("/api/ws/servers"),
+    if head.method == "GET", head.target.hasPrefix(RouteCatalogue.Live.servers.template.text),
       head.headers["upgrade"]?.lowercased() == "websocket"
     {
       await LiveSession(core: core, request: request).run()

@@ -1,7 +1,7 @@
 public import ServerBeeModels
 
 #if canImport(FoundationEssentials)
-  public import FoundationEssentials
+  import FoundationEssentials
 #else
   public import Foundation
 #endif

@@ -1,3 +1,4 @@
+import ServerBeeRoutes
 import ServerBeeTransport
 
 /// The account and administration area (issue 26; app routes §3.1, §3.2): two-factor sign-in,
@@ -12,29 +13,30 @@ struct AccountArea: SimulatorArea {
   let core: SimulatorCore
 
   static let routes: [Route] = [
-    route("GET", "api/auth/2fa/status", .protected, Self.twoFactorStatus),
-    route("POST", "api/auth/2fa/setup", .protected, Self.setUpTwoFactor),
-    route("POST", "api/auth/2fa/enable", .protected, Self.enableTwoFactor),
-    route("POST", "api/auth/2fa/disable", .protected, Self.disableTwoFactor),
-    route("GET", "api/auth/api-keys", .protected, Self.listAPIKeys),
-    route("POST", "api/auth/api-keys", .admin, Self.createAPIKey),
-    route("DELETE", "api/auth/api-keys/*", .protected, Self.deleteAPIKey),
-    route("GET", "api/users", .admin, Self.listUsers),
-    route("POST", "api/users", .admin, Self.createUserRoute),
-    route("PUT", "api/users/*", .admin, Self.updateUserRoute),
-    route("DELETE", "api/users/*", .admin, Self.deleteUserRoute),
-    route("GET", "api/audit-logs", .admin, Self.auditLogs),
-    route("GET", "api/audit-logs/options", .admin, Self.auditLogOptions),
-    route("GET", "api/admin/rate-limit", .admin, Self.rateLimits),
-    route("POST", "api/admin/rate-limit/reset", .admin, Self.resetRateLimits),
-    route("GET", "api/geoip/status", .protected) { area, _, _ in
+    route(RouteCatalogue.Account.twoFactorStatus, Self.twoFactorStatus),
+    route(RouteCatalogue.Account.setUpTwoFactor, Self.setUpTwoFactor),
+    route(RouteCatalogue.Account.enableTwoFactor, Self.enableTwoFactor),
+    route(RouteCatalogue.Account.disableTwoFactor, Self.disableTwoFactor),
+    route(RouteCatalogue.Account.apiKeys, Self.listAPIKeys),
+    route(RouteCatalogue.Account.createAPIKey, Self.createAPIKey),
+    route(RouteCatalogue.Account.deleteAPIKey, Self.deleteAPIKey),
+    route(RouteCatalogue.Administration.users, Self.listUsers),
+    route(RouteCatalogue.Administration.createUser, Self.createUserRoute),
+    route(RouteCatalogue.Administration.updateUser, Self.updateUserRoute),
+    route(RouteCatalogue.Administration.deleteUser, Self.deleteUserRoute),
+    route(RouteCatalogue.Administration.auditLog, Self.auditLogs),
+    route(RouteCatalogue.Administration.auditLogOptions, Self.auditLogOptions),
+    route(RouteCatalogue.Administration.rateLimits, Self.rateLimits),
+    route(RouteCatalogue.Administration.resetRateLimits, Self.resetRateLimits),
+    route(RouteCatalogue.Administration.geoIPStatus) { area, _, _ in
       try area.geoDatabaseStatus(.geoip)
     },
-    route("GET", "api/asn/status", .protected) { area, _, _ in try area.geoDatabaseStatus(.asn) },
-    route("POST", "api/geoip/download", .admin) { area, context, caller in
+    route(RouteCatalogue.Administration.asnStatus) { area, _, _ in try area.geoDatabaseStatus(.asn)
+    },
+    route(RouteCatalogue.Administration.downloadGeoIP) { area, context, caller in
       try area.downloadGeoDatabase(.geoip, context, caller)
     },
-    route("POST", "api/asn/download", .admin) { area, context, caller in
+    route(RouteCatalogue.Administration.downloadASN) { area, context, caller in
       try area.downloadGeoDatabase(.asn, context, caller)
     },
   ]

@@ -51,3 +51,29 @@ extension AlertsArea {
     return Reply.json(200, JSONValue.object([(key: "data", value: Self.alertRule(row))]))
   }
 }
+
+extension AlertsArea {
+  /// `GET /api/alert-rules/{id}/states`: the rule's state on each server, one entry per stored
+  /// state (a security rule keeps one per event key), oldest cycle first; times in the `Z`
+  /// form, `server_name` `"Unknown"` for a server that is gone. An unknown rule id answers an
+  /// empty list: the server reads the states table by rule id without looking the rule up
+  /// (inferred; no upstream test pins it).
+  func alertRuleStates(_ context: RequestContext, _ caller: Caller?) throws -> HTTPResponse {
+    let rows = try db.query(
+      """
+      SELECT s.server_id, COALESCE(v.name, 'Unknown') AS server_name, s.first_triggered_at,
+        s.last_notified_at, s.count, s.resolved, s.resolved_at
+      FROM alert_states s LEFT JOIN servers v ON v.id = s.server_id
+      WHERE s.rule_id = ? ORDER BY s.first_triggered_at, s.server_id, s.event_key
+      """, [.text(context.parameter(0))])
+    let states = rows.map { row in
+      AlertRuleState(
+        serverID: row["server_id"].text ?? "", serverName: row["server_name"].text ?? "Unknown",
+        firstTriggeredAt: timestamp(row["first_triggered_at"].int ?? 0, .zulu),
+        lastNotifiedAt: timestamp(row["last_notified_at"].int, .zulu),
+        count: Int(row["count"].int ?? 0), resolved: row["resolved"].bool,
+        resolvedAt: timestamp(row["resolved_at"].int, .zulu))
+    }
+    return Reply.data(states)
+  }
+}

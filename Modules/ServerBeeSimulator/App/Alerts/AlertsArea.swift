@@ -1,3 +1,4 @@
+import ServerBeeRoutes
 import ServerBeeTransport
 
 /// Alerts (wire contract v1 §6, wire contract v2 §5, §9.1; app routes §3.11): alert events,
@@ -14,14 +15,15 @@ struct AlertsArea: SimulatorArea {
   let core: SimulatorCore
 
   static let routes: [Route] = [
-    route("GET", "api/alert-events", .protected, Self.alertEvents),
-    route("GET", "api/alert-events/*", .protected, Self.alertEventDetail),
-    route("GET", "api/alert-rules", .admin, Self.alertRules),
-    route("GET", "api/alert-rules/*", .admin, Self.alertRuleDetail),
-    route("PUT", "api/alert-rules/*", .admin, Self.updateAlertRule),
-    route("GET", "api/notifications", .admin, Self.notificationChannels),
-    route("PUT", "api/notifications/*", .admin, Self.updateNotificationChannel),
-    route("POST", "api/notifications/*/test", .admin, Self.testNotificationChannel),
+    route(RouteCatalogue.Alerts.alertEvents, Self.alertEvents),
+    route(RouteCatalogue.Alerts.alertEvent, Self.alertEventDetail),
+    route(RouteCatalogue.Alerts.alertRules, Self.alertRules),
+    route(RouteCatalogue.Alerts.alertRule, Self.alertRuleDetail),
+    route(RouteCatalogue.Alerts.alertRuleStates, Self.alertRuleStates),
+    route(RouteCatalogue.Alerts.setAlertRule, Self.updateAlertRule),
+    route(RouteCatalogue.Alerts.notificationChannels, Self.notificationChannels),
+    route(RouteCatalogue.Alerts.setNotificationChannel, Self.updateNotificationChannel),
+    route(RouteCatalogue.Alerts.testNotificationChannel, Self.testNotificationChannel),
   ]
 
   static let controlRoutes: [Route] = [

@@ -1,3 +1,4 @@
+import ServerBeeRoutes
 import ServerBeeTransport
 
 /// Mobile authentication (wire contract v1 §2, wire contract v2 §2.1–§2.7): login, refresh, pair
@@ -16,17 +17,17 @@ struct AuthArea: SimulatorArea {
   static let proofPrefix = "sb-revoke-v1."
 
   static let routes: [Route] = [
-    openRoute("POST", "api/mobile/auth/login", Self.login),
-    openRoute("POST", "api/mobile/auth/refresh", Self.refresh),
-    openRoute("POST", "api/mobile/auth/pair", Self.redeemPairCode),
-    openRoute("POST", "api/mobile/auth/revoke", Self.revoke),
-    openRoute("POST", "api/mobile/auth/recover", Self.recover),
-    route("POST", "api/mobile/pair", .protected, Self.generatePairCode),
-    route("POST", "api/mobile/auth/logout", .protected, Self.logout),
-    route("GET", "api/mobile/auth/devices", .protected, Self.listDevices),
-    route("DELETE", "api/mobile/auth/devices/*", .protected, Self.revokeDevice),
-    route("GET", "api/auth/me", .ungated, Self.me),
-    route("PUT", "api/auth/password", .protected, Self.changePassword),
+    openRoute(RouteCatalogue.Auth.login, Self.login),
+    openRoute(RouteCatalogue.Auth.refresh, Self.refresh),
+    openRoute(RouteCatalogue.Auth.pair, Self.redeemPairCode),
+    openRoute(RouteCatalogue.Auth.revoke, Self.revoke),
+    openRoute(RouteCatalogue.Auth.recover, Self.recover),
+    route(RouteCatalogue.Auth.createPairingCode, Self.generatePairCode),
+    route(RouteCatalogue.Auth.logout, Self.logout),
+    route(RouteCatalogue.Auth.devices, Self.listDevices),
+    route(RouteCatalogue.Auth.revokeDevice, Self.revokeDevice),
+    route(RouteCatalogue.Account.currentUser, Self.me),
+    route(RouteCatalogue.Account.changePassword, Self.changePassword),
   ]
 
   static let controlRoutes: [Route] = [

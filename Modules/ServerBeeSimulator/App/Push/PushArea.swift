@@ -1,3 +1,4 @@
+import ServerBeeRoutes
 import ServerBeeTransport
 
 /// Push (wire contract v1 §2.10, wire contract v2 §3–§7): legacy device tokens, encrypted
@@ -13,13 +14,13 @@ struct PushArea: SimulatorArea {
   let core: SimulatorCore
 
   static let routes: [Route] = [
-    route("POST", "api/mobile/push/register", .protected, Self.registerLegacyPush),
-    route("POST", "api/mobile/push/unregister", .protected, Self.unregisterLegacyPush),
-    openRoute("GET", "api/mobile/push/settings", Self.pushSettings),
-    openRoute("PUT", "api/mobile/push/settings", Self.updatePushSettings),
-    openRoute("POST", "api/mobile/push/encrypted-register", Self.encryptedRegister),
-    openRoute("POST", "api/mobile/push/test", Self.sendTestPush),
-    openRoute("GET", "api/mobile/push/test/*", Self.testPushStatus),
+    route(RouteCatalogue.Push.legacyRegister, Self.registerLegacyPush),
+    route(RouteCatalogue.Push.unregister, Self.unregisterLegacyPush),
+    openRoute(RouteCatalogue.Push.settings, Self.pushSettings),
+    openRoute(RouteCatalogue.Push.updateSettings, Self.updatePushSettings),
+    openRoute(RouteCatalogue.Push.encryptedRegister, Self.encryptedRegister),
+    openRoute(RouteCatalogue.Push.sendTest, Self.sendTestPush),
+    openRoute(RouteCatalogue.Push.testStatus, Self.testPushStatus),
   ]
 
   // `POST __simulator/push/outbox/run` waits for the relay, so it is answered outside the

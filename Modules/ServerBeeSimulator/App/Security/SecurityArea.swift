@@ -1,3 +1,4 @@
+import ServerBeeRoutes
 import ServerBeeTransport
 
 /// Security events (wire contract v1 §8, wire contract v2 §5): the event list, statistics, one
@@ -11,10 +12,10 @@ struct SecurityArea: SimulatorArea {
   let core: SimulatorCore
 
   static let routes: [Route] = [
-    route("GET", "api/security/stats", .protected, Self.securityStats),
-    route("GET", "api/security/events", .protected, Self.securityEvents),
-    route("GET", "api/security/events/*", .protected, Self.securityEventDetail),
-    route("DELETE", "api/security/events/*", .admin, Self.deleteSecurityEvent),
+    route(RouteCatalogue.Security.securityStats, Self.securityStats),
+    route(RouteCatalogue.Security.securityEvents, Self.securityEvents),
+    route(RouteCatalogue.Security.securityEvent, Self.securityEventDetail),
+    route(RouteCatalogue.Security.deleteSecurityEvent, Self.deleteSecurityEvent),
   ]
 
   static let controlRoutes: [Route] = [

@@ -1,3 +1,4 @@
+import ServerBeeRoutes
 import ServerBeeTransport
 
 /// Servers (wire contract v1 §5): the list, one server, its records and the groups, the
@@ -12,12 +13,12 @@ struct ServersArea: SimulatorArea {
   let core: SimulatorCore
 
   static let routes: [Route] = [
-    route("GET", "api/servers", .protected, answering: Self.listServers),
-    route("GET", "api/servers/*", .protected, Self.serverDetail),
-    route("GET", "api/servers/*/records", .protected, Self.serverRecords),
-    route("GET", "api/server-groups", .protected, Self.serverGroups),
+    route(RouteCatalogue.Servers.servers, answering: Self.listServers),
+    route(RouteCatalogue.Servers.server, Self.serverDetail),
+    route(RouteCatalogue.Servers.records, Self.serverRecords),
+    route(RouteCatalogue.Servers.serverGroups, Self.serverGroups),
     // The WebSocket route answers plain HTTP when no upgrade is requested.
-    Route("GET", "api/ws/servers", .protected) { _, _, _ in
+    Route(socket: RouteCatalogue.Live.servers) { _, _, _ in
       Reply.text(400, "Connection header did not include 'upgrade'")
     },
   ]

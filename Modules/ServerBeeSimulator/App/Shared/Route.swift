@@ -1,3 +1,4 @@
+import ServerBeeRoutes
 import ServerBeeTransport
 
 /// Who may call a route.
@@ -10,6 +11,19 @@ enum RouteAccess: Sendable {
   case ungated
   /// Admin role; others get a bare 403.
   case admin
+}
+
+extension RouteAccess {
+  /// What the router checks for a catalogue credential: a mobile session is checked like any
+  /// credential here, and the handler refuses other kinds where the route needs one.
+  init(_ credential: RouteCredential) {
+    switch credential {
+    case .none: self = .open
+    case .member, .mobileSession: self = .protected
+    case .memberUngated: self = .ungated
+    case .admin: self = .admin
+    }
+  }
 }
 
 /// A route handler: the request and its caller (`nil` on `.open` and control routes).
@@ -31,24 +45,57 @@ struct Route: Sendable {
   let method: String
   let pattern: [String]
   let access: RouteAccess
+  /// The catalogue route this entry serves (`nil` for a control route or a socket).
+  let api: AnyAPIRoute?
+  /// The catalogue socket whose plain-HTTP answer this entry gives (a request without an
+  /// upgrade; the upgrade itself is taken before the route tables).
+  let socket: SocketRoute?
   let handler: @Sendable (SimulatorCore, RequestContext, Caller?) throws -> RouteAnswer
 
-  /// A route whose handler answers under the database lock.
-  init(_ method: String, _ path: String, _ access: RouteAccess, _ handler: @escaping RouteHandler) {
-    self.init(method, path, access, answering: { .response(try handler($0, $1, $2)) })
+  /// A control route (`__simulator/…`), whose handler answers under the database lock.
+  init(control method: String, _ path: String, _ handler: @escaping RouteHandler) {
+    self.method = method
+    self.pattern = path.split(separator: "/").map(String.init)
+    self.access = .open
+    self.api = nil
+    self.socket = nil
+    self.handler = { .response(try handler($0, $1, $2)) }
   }
 
-  /// A route whose handler may finish its response outside the lock.
+  /// The plain-HTTP answer of a catalogue socket (a `GET` without an upgrade).
+  init(socket: SocketRoute, _ handler: @escaping RouteHandler) {
+    self.method = "GET"
+    self.pattern = Self.pattern(socket.template)
+    self.access = RouteAccess(socket.credential)
+    self.api = nil
+    self.socket = socket
+    self.handler = { .response(try handler($0, $1, $2)) }
+  }
+
+  /// The entry of a catalogue route: its method and template, and the access its credential
+  /// asks for (``RouteAccess/init(_:)``) unless `access` says otherwise.
   init(
-    _ method: String, _ path: String, _ access: RouteAccess,
+    _ api: AnyAPIRoute, access: RouteAccess? = nil,
     answering handler:
       @escaping @Sendable (SimulatorCore, RequestContext, Caller?) throws
       -> RouteAnswer
   ) {
-    self.method = method
-    self.pattern = path.split(separator: "/").map(String.init)
-    self.access = access
+    self.method = api.method.rawValue
+    self.pattern = Self.pattern(api.template)
+    self.access = access ?? RouteAccess(api.credential)
+    self.api = api
+    self.socket = nil
     self.handler = handler
+  }
+
+  /// A template's segments with `*` for each placeholder.
+  private static func pattern(_ template: PathTemplate) -> [String] {
+    template.segments.map { segment in
+      switch segment {
+      case .literal(let text): return text
+      case .parameter: return "*"
+      }
+    }
   }
 
   /// The captured `*` segments when `segments` fit the pattern, else `nil`.

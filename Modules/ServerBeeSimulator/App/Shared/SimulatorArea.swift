@@ -1,4 +1,5 @@
 import ServerBeeCore
+import ServerBeeRoutes
 import ServerBeeTransport
 
 /// One area of the simulated server (issue 25): a folder under `App/` whose type lists the
@@ -19,7 +20,7 @@ import ServerBeeTransport
 /// struct NotesArea: SimulatorArea {
 ///   let core: SimulatorCore
 ///
-///   static let routes = [route("GET", "api/notes", .protected, Self.notes)]
+///   static let routes = [route(RouteCatalogue.Notes.notes, Self.notes)]
 ///   static let controlRoutes = [control("POST", "__simulator/notes", Self.controlCreateNote)]
 ///   static let migrations = [
 ///     Migration(version: 10, ["CREATE TABLE notes (id TEXT PRIMARY KEY, text TEXT NOT NULL)"])
@@ -50,47 +51,51 @@ protocol SimulatorArea: Sendable {
   static var migrations: [Migration] { get }
 }
 
-// The route builders: a handler is named by its unapplied method (`Self.login`), and the
-// route makes the area value for each request.
+// The route builders. A public route is named by its catalogue value (ServerBeeRoutes'
+// `RouteCatalogue`), so a handler for a route that is not declared there cannot be written; a
+// handler is named by its unapplied method (`Self.login`), and the route makes the area value
+// for each request.
 extension SimulatorArea {
-  /// A route whose handler gets the request and the caller the router authenticated (`nil` on
-  /// an `.open` route).
-  static func route(
-    _ method: String, _ path: String, _ access: RouteAccess,
+  /// A catalogue route whose handler gets the request and the caller the router authenticated
+  /// (`nil` on a route without a credential).
+  static func route<Path, Request, Response>(
+    _ api: APIRoute<Path, Request, Response>,
     _ handler: @escaping @Sendable (Self) -> (RequestContext, Caller?) throws -> HTTPResponse
   ) -> Route {
-    Route(method, path, access) { core, context, caller in
-      try handler(Self(core: core))(context, caller)
+    Route(api.erased) { core, context, caller in
+      .response(try handler(Self(core: core))(context, caller))
     }
   }
 
-  /// A route whose handler may finish its answer after the database lock is released.
-  static func route(
-    _ method: String, _ path: String, _ access: RouteAccess,
+  /// A catalogue route whose handler may finish its answer after the database lock is
+  /// released.
+  static func route<Path, Request, Response>(
+    _ api: APIRoute<Path, Request, Response>,
     answering handler:
       @escaping @Sendable (Self) -> (RequestContext, Caller?) throws -> RouteAnswer
   ) -> Route {
-    Route(method, path, access) { core, context, caller in
-      try handler(Self(core: core))(context, caller)
+    Route(api.erased) { core, context, caller in try handler(Self(core: core))(context, caller) }
+  }
+
+  /// A catalogue route whose handler is a closure over the area, the request and the caller.
+  static func route<Path, Request, Response>(
+    _ api: APIRoute<Path, Request, Response>,
+    _ handler: @escaping @Sendable (Self, RequestContext, Caller?) throws -> HTTPResponse
+  ) -> Route {
+    Route(api.erased) { core, context, caller in
+      .response(try handler(Self(core: core), context, caller))
     }
   }
 
-  /// An `.open` route: the router checks no credential, and the handler authenticates for
-  /// itself or not at all.
-  static func openRoute(
-    _ method: String, _ path: String,
+  /// A catalogue route the router lets through without checking a credential: a route that
+  /// needs none, or one whose handler checks it itself (the encrypted push routes answer a
+  /// missing mobile session in their own way).
+  static func openRoute<Path, Request, Response>(
+    _ api: APIRoute<Path, Request, Response>,
     _ handler: @escaping @Sendable (Self) -> (RequestContext) throws -> HTTPResponse
   ) -> Route {
-    Route(method, path, .open) { core, context, _ in try handler(Self(core: core))(context) }
-  }
-
-  /// A route whose handler is a closure over the area, the request and the caller.
-  static func route(
-    _ method: String, _ path: String, _ access: RouteAccess,
-    _ handler: @escaping @Sendable (Self, RequestContext, Caller?) throws -> HTTPResponse
-  ) -> Route {
-    Route(method, path, access) { core, context, caller in
-      try handler(Self(core: core), context, caller)
+    Route(api.erased, access: .open) { core, context, _ in
+      .response(try handler(Self(core: core))(context))
     }
   }
 
@@ -99,7 +104,7 @@ extension SimulatorArea {
     _ method: String, _ path: String,
     _ handler: @escaping @Sendable (Self) -> (RequestContext) throws -> HTTPResponse
   ) -> Route {
-    Route(method, path, .open) { core, context, _ in try handler(Self(core: core))(context) }
+    Route(control: method, path) { core, context, _ in try handler(Self(core: core))(context) }
   }
 
   /// A control route whose handler is a closure over the area and the request.
@@ -107,7 +112,7 @@ extension SimulatorArea {
     _ method: String, _ path: String,
     _ handler: @escaping @Sendable (Self, RequestContext) throws -> HTTPResponse
   ) -> Route {
-    Route(method, path, .open) { core, context, _ in try handler(Self(core: core), context) }
+    Route(control: method, path) { core, context, _ in try handler(Self(core: core), context) }
   }
 }
 

@@ -1,3 +1,4 @@
+import ServerBeeRoutes
 import ServerBeeTransport
 
 /// Tasks (wire contract v1 §7, wire contract v2 §4.4): the task list, one task and its results
@@ -8,9 +9,9 @@ struct TasksArea: SimulatorArea {
   let core: SimulatorCore
 
   static let routes: [Route] = [
-    route("GET", "api/tasks", .admin, Self.tasks),
-    route("GET", "api/tasks/*", .admin, Self.taskDetail),
-    route("GET", "api/tasks/*/results", .admin, Self.taskResults),
+    route(RouteCatalogue.Tasks.tasks, Self.tasks),
+    route(RouteCatalogue.Tasks.task, Self.taskDetail),
+    route(RouteCatalogue.Tasks.taskResults, Self.taskResults),
   ]
 
   static let controlRoutes: [Route] = [
