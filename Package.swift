@@ -371,6 +371,12 @@ let package = Package(
         "ServerBeeRelay", "ServerBeeRoutes",
       ],
       path: "Tests/ServerBeeSimulatorTests"),
+    // Documentation/Coverage.md, computed from the app's inventory, the catalogue, the SDK's
+    // sources, the simulator's and the command line's tables.
+    .testTarget(
+      name: "CoverageTests",
+      dependencies: ["ServerBeeRoutes", "ServerBeeSimulator", "ServerBeeCommandLine"],
+      path: "Tests/CoverageTests"),
     .testTarget(
       name: "ServerBeeRoutesTests",
       dependencies: [

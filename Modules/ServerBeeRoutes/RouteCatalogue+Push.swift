@@ -15,11 +15,11 @@ extension RouteCatalogue {
       summary: "remove this session's push registrations")
     /// `GET /api/mobile/push/settings`.
     public static let settings = APIRoute<NoPath, NoBody, PushSetupResponse>(
-      "pushSettings", .get, "/api/mobile/push/settings", .mobileSession,
+      "settings", .get, "/api/mobile/push/settings", .mobileSession,
       summary: "the confirmed push settings and their revision")
     /// `PUT /api/mobile/push/settings`.
     public static let updateSettings = APIRoute<NoPath, PushSettingsUpdate, PushSetupResponse>(
-      "updatePushSettings", .put, "/api/mobile/push/settings", .mobileSession,
+      "updateSettings", .put, "/api/mobile/push/settings", .mobileSession,
       summary: "change the push settings at a revision")
     /// `POST /api/mobile/push/encrypted-register`.
     public static let encryptedRegister =
@@ -28,11 +28,11 @@ extension RouteCatalogue {
         summary: "register a relay token with its content key")
     /// `POST /api/mobile/push/test`.
     public static let sendTest = APIRoute<NoPath, TestPushRequest, TestPushResponse>(
-      "sendTestPush", .post, "/api/mobile/push/test", .mobileSession,
+      "sendTest", .post, "/api/mobile/push/test", .mobileSession,
       summary: "send a test notification")
     /// `GET /api/mobile/push/test/{event_id}`.
     public static let testStatus = APIRoute<PathID, NoBody, TestPushResponse>(
-      "testPushStatus", .get, "/api/mobile/push/test/{event_id}", .mobileSession,
+      "testStatus", .get, "/api/mobile/push/test/{event_id}", .mobileSession,
       summary: "a test notification's delivery state")
 
     /// The area's routes.

@@ -10,7 +10,8 @@ import Testing
 
   @Test(arguments: [
     (401, "", APIFailure.Kind.unauthorized),
-    (401, #"{"error":{"code":"UNAUTHORIZED","message":"Unauthorized"}}"#, .unauthorized),
+    // The envelope on a 401 is a handler refusing a value, not the middleware.
+    (401, #"{"error":{"code":"UNAUTHORIZED","message":"Unauthorized"}}"#, .refused),
     (403, "", .notPermitted),
     (
       403,

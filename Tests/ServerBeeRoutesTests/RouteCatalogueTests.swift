@@ -34,9 +34,17 @@ import Testing
   /// Each area's `all` lists every route its file declares: a route left out of `all` would be
   /// sent by the SDK but missing from the simulator's table and the coverage table.
   @Test func everyDeclaredRouteIsInAll() throws {
-    let declared = try CatalogueSources.declaredRouteNames()
-    #expect(!declared.isEmpty)
-    #expect(Set(declared) == Set(RouteCatalogue.all.map(\.name)))
+    let declared = try CatalogueSources.declarations()
+    #expect(declared.count == RouteCatalogue.all.count)
+    #expect(Set(declared.map(\.name)) == Set(RouteCatalogue.all.map(\.name)))
+  }
+
+  /// A route's name is its property's name, so `RouteCatalogue.<Area>.<name>` finds it (the
+  /// coverage table reads the SDK's sources for those references).
+  @Test func aRoutesNameIsItsPropertysName() throws {
+    for declaration in try CatalogueSources.declarations() {
+      #expect(declaration.name == declaration.property)
+    }
   }
 
   @Test func aRequestLineFindsItsRoute() throws {
