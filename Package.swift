@@ -375,7 +375,9 @@ let package = Package(
     // sources, the simulator's and the command line's tables.
     .testTarget(
       name: "CoverageTests",
-      dependencies: ["ServerBeeRoutes", "ServerBeeSimulator", "ServerBeeCommandLine"],
+      dependencies: [
+        "ServerBeeRoutes", "ServerBeeTransport", "ServerBeeSimulator", "ServerBeeCommandLine",
+      ],
       path: "Tests/CoverageTests"),
     .testTarget(
       name: "ServerBeeRoutesTests",

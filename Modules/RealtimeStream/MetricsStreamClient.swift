@@ -125,7 +125,7 @@ public actor MetricsStreamClient {
     now: @escaping @Sendable () -> Date = { Date(timeIntervalSince1970: 0) }
   ) {
     self.now = now
-    self.endpoint = server.webSocketEndpoint(RouteCatalogue.Live.servers.template.text)
+    self.endpoint = server.webSocketEndpoint(RouteCatalogue.Live.fleetStream.template.text)
     self.tokens = tokens
     self.transport = transport
     self.configuration = configuration

@@ -115,7 +115,7 @@ public struct AnyAPIRoute: Sendable, Hashable, CustomStringConvertible {
 /// A WebSocket route of the ServerBee API.
 ///
 /// ```swift
-/// let url = server.webSocketEndpoint(RouteCatalogue.Live.servers.template.text)
+/// let url = server.webSocketEndpoint(RouteCatalogue.Live.fleetStream.template.text)
 /// ```
 public struct SocketRoute: Sendable, Hashable {
   /// The route's stable name, for example `liveServers`.

@@ -20,7 +20,7 @@ public enum RouteCatalogue {
     + Security.all + Push.all
 
   /// Every WebSocket route.
-  public static let sockets: [SocketRoute] = [Live.servers]
+  public static let sockets: [SocketRoute] = [Live.fleetStream]
 
   /// The route whose request line matches `method` and `path` segments, with the values of its
   /// placeholders.
@@ -41,8 +41,8 @@ public enum RouteCatalogue {
   public enum Live {
     /// `GET /api/ws/servers`: the live fleet stream (`full_sync`, `update`, server and
     /// agent events; pings every 25 s).
-    public static let servers = SocketRoute(
-      "liveServers", "/api/ws/servers", .member,
+    public static let fleetStream = SocketRoute(
+      "fleetStream", "/api/ws/servers", .member,
       summary: "live fleet: full_sync, update and server events")
   }
 }

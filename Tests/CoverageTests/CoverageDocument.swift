@@ -1,5 +1,6 @@
 import Foundation
 import ServerBeeRoutes
+import ServerBeeTransport
 
 @testable import ServerBeeSimulator
 
@@ -24,7 +25,8 @@ struct CoverageDocument {
   init(commands: [String: [String]]) throws {
     let senders = try SourceReferences.senders()
     let catalogue = Dictionary(
-      RouteCatalogue.all.map { ($0.key, $0.name) } + RouteCatalogue.sockets.map { ($0.key, $0.name) },
+      RouteCatalogue.all.map { ($0.key, $0.name) }
+        + RouteCatalogue.sockets.map { ($0.key, $0.name) },
       uniquingKeysWith: { first, _ in first })
     let served = Set(
       SimulatorCore.apiRoutes.compactMap { $0.api?.key ?? $0.socket?.key })
@@ -69,7 +71,8 @@ struct CoverageDocument {
       }
       let sdkCell =
         row.sdk
-        ? "`\(row.route ?? "")`: " + row.senders.map { "\($0.module) `\($0.function)`" }.joined(separator: ", ")
+        ? "`\(row.route ?? "")`: "
+          + row.senders.map { "\($0.module) `\($0.function)`" }.joined(separator: ", ")
         : "—"
       lines.append(
         "| \(row.entry.number) | \(row.entry.method) `\(row.entry.path)` | \(row.entry.auth) | "

@@ -44,7 +44,8 @@ import Testing
   }
 
   @Test func aFunctionIsNamedWithItsLabels() {
-    let text: Substring = "  public func records(\n    serverID: String, from: Date, _ x: Int = 1\n  ) {\n"
+    let text: Substring =
+      "  public func records(\n    serverID: String, from: Date, _ x: Int = 1\n  ) {\n"
     #expect(SourceReferences.enclosingFunction(in: text) == "records(serverID:from:_:)")
     #expect(SourceReferences.enclosingFunction(in: "func servers() async") == "servers()")
     #expect(

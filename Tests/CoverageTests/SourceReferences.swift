@@ -73,7 +73,8 @@ enum SourceReferences {
       if depth == 0 { break }
     }
     let names = labels.compactMap { parameter -> String? in
-      let head = parameter.split(separator: ":").first?.trimmingCharacters(in: .whitespacesAndNewlines)
+      let head = parameter.split(separator: ":").first?.trimmingCharacters(
+        in: .whitespacesAndNewlines)
       guard let head, !head.isEmpty else { return nil }
       return String(head.split(separator: " ").first ?? "") + ":"
     }

@@ -64,7 +64,7 @@ final class HTTPListener: Sendable {
   {
     let head = request.head
     let connection = request.connection
-    if head.method == "GET", head.target.hasPrefix(RouteCatalogue.Live.servers.template.text),
+    if head.method == "GET", head.target.hasPrefix(RouteCatalogue.Live.fleetStream.template.text),
       head.headers["upgrade"]?.lowercased() == "websocket"
     {
       await LiveSession(core: core, request: request).run()

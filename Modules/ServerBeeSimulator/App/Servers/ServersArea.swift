@@ -18,7 +18,7 @@ struct ServersArea: SimulatorArea {
     route(RouteCatalogue.Servers.records, Self.serverRecords),
     route(RouteCatalogue.Servers.serverGroups, Self.serverGroups),
     // The WebSocket route answers plain HTTP when no upgrade is requested.
-    Route(socket: RouteCatalogue.Live.servers) { _, _, _ in
+    Route(socket: RouteCatalogue.Live.fleetStream) { _, _, _ in
       Reply.text(400, "Connection header did not include 'upgrade'")
     },
   ]
