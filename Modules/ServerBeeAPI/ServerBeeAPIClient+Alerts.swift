@@ -43,7 +43,8 @@ extension ServerBeeAPIClient {
   public func alertEvent(key: String) async throws -> AlertEventDetail {
     try Self.requireNonEmpty(key, "the alert key")
     return try await send(
-      RouteCatalogue.Alerts.alertEvent, PathID(key), sendsV1AlertKey: key.hasPrefix("v1."))
+      RouteCatalogue.Alerts.alertEvent, PathID(key), body: NoBody(), query: [],
+      sendsV1AlertKey: key.hasPrefix("v1."))
   }
 
   /// `GET /api/alert-events/{alert_key}` for a parsed key (either form).

@@ -1,5 +1,5 @@
 public import ServerBeeModels
-import ServerBeeRoutes
+public import ServerBeeRoutes
 public import ServerBeeTransport
 
 /// A typed client for the REST data routes of a ServerBee server: servers and their records,
@@ -52,6 +52,13 @@ public import ServerBeeTransport
 /// - ``init(server:transport:)``
 /// - ``init(server:apiKey:transport:)``
 /// - ``server``
+///
+/// ### Sending any catalogue route
+///
+/// - ``send(_:_:body:query:)``
+/// - ``send(_:_:query:)``
+/// - ``send(_:body:)``
+/// - ``send(_:query:)``
 ///
 /// ### Servers
 ///
@@ -142,8 +149,68 @@ public struct ServerBeeAPIClient: Sendable {
 
   // MARK: Machinery
 
-  /// Sends a catalogue route through the one request path (ServerBeeRoutes' `RouteClient`)
-  /// and turns every failure into one ``ServerBeeAPIError``.
+  /// Sends any catalogue route (ServerBeeRoutes' `RouteCatalogue`) with this client's server,
+  /// transport and error mapping: a route needs no method of its own here to be usable.
+  ///
+  /// ```swift
+  /// let states = try await api.send(RouteCatalogue.Alerts.alertRuleStates, PathID(rule.id))
+  /// let rule = try await api.send(
+  ///   RouteCatalogue.Alerts.setAlertRule, PathID(rule.id), body: AlertRuleToggle(enabled: true))
+  /// ```
+  /// - Parameters:
+  ///   - route: The catalogue route.
+  ///   - path: Its path values.
+  ///   - body: The request body.
+  ///   - query: Query items in wire order (names the route declares); `nil` values are left
+  ///     out.
+  /// - Returns: The payload under `data`.
+  /// - Throws: ``ServerBeeAPIError`` as the type's discussion maps it, or `CancellationError`.
+  public func send<Path, Request, Response>(
+    _ route: APIRoute<Path, Request, Response>, _ path: Path, body: Request,
+    query: [(String, String?)] = []
+  ) async throws -> Response {
+    try await send(route, path, body: body, query: query, sendsV1AlertKey: false)
+  }
+
+  /// Sends a catalogue route without a body; see ``send(_:_:body:query:)``.
+  /// - Parameters:
+  ///   - route: The catalogue route.
+  ///   - path: Its path values.
+  ///   - query: Query items in wire order; `nil` values are left out.
+  /// - Returns: The payload under `data`.
+  /// - Throws: ``ServerBeeAPIError``, or `CancellationError`.
+  public func send<Path, Response>(
+    _ route: APIRoute<Path, NoBody, Response>, _ path: Path, query: [(String, String?)] = []
+  ) async throws -> Response {
+    try await send(route, path, body: NoBody(), query: query, sendsV1AlertKey: false)
+  }
+
+  /// Sends a catalogue route without path values; see ``send(_:_:body:query:)``.
+  /// - Parameters:
+  ///   - route: The catalogue route.
+  ///   - body: The request body.
+  /// - Returns: The payload under `data`.
+  /// - Throws: ``ServerBeeAPIError``, or `CancellationError`.
+  public func send<Request, Response>(
+    _ route: APIRoute<NoPath, Request, Response>, body: Request
+  ) async throws -> Response {
+    try await send(route, NoPath(), body: body, query: [], sendsV1AlertKey: false)
+  }
+
+  /// Sends a catalogue route without path values or a body; see ``send(_:_:body:query:)``.
+  /// - Parameters:
+  ///   - route: The catalogue route.
+  ///   - query: Query items in wire order; `nil` values are left out.
+  /// - Returns: The payload under `data`.
+  /// - Throws: ``ServerBeeAPIError``, or `CancellationError`.
+  public func send<Response>(
+    _ route: APIRoute<NoPath, NoBody, Response>, query: [(String, String?)] = []
+  ) async throws -> Response {
+    try await send(route, NoPath(), body: NoBody(), query: query, sendsV1AlertKey: false)
+  }
+
+  /// The one place this client sends: through the request path (ServerBeeRoutes'
+  /// `RouteClient`), every failure turned into one ``ServerBeeAPIError``.
   /// - Parameters:
   ///   - route: The catalogue route.
   ///   - path: Its path values.
@@ -155,7 +222,7 @@ public struct ServerBeeAPIClient: Sendable {
   /// - Throws: ``ServerBeeAPIError``, or `CancellationError`.
   func send<Path, Request, Response>(
     _ route: APIRoute<Path, Request, Response>, _ path: Path, body: Request,
-    query: [(String, String?)] = [], sendsV1AlertKey: Bool = false
+    query: [(String, String?)], sendsV1AlertKey: Bool
   ) async throws -> Response {
     let line = Self.requestLine(route, path)
     do {
@@ -164,25 +231,6 @@ public struct ServerBeeAPIClient: Sendable {
     } catch let error as ServerBeeRoutesError {
       throw Self.error(for: error, line, sendsV1AlertKey: sendsV1AlertKey)
     }
-  }
-
-  func send<Path, Response>(
-    _ route: APIRoute<Path, NoBody, Response>, _ path: Path, query: [(String, String?)] = [],
-    sendsV1AlertKey: Bool = false
-  ) async throws -> Response {
-    try await send(route, path, body: NoBody(), query: query, sendsV1AlertKey: sendsV1AlertKey)
-  }
-
-  func send<Request, Response>(
-    _ route: APIRoute<NoPath, Request, Response>, body: Request
-  ) async throws -> Response {
-    try await send(route, NoPath(), body: body)
-  }
-
-  func send<Response>(
-    _ route: APIRoute<NoPath, NoBody, Response>, query: [(String, String?)] = []
-  ) async throws -> Response {
-    try await send(route, NoPath(), body: NoBody(), query: query)
   }
 
   /// `GET /api/servers/srv-1`: the method and the percent-encoded path, without the query (a

@@ -7,6 +7,7 @@
 @_exported public import SecureStore
 @_exported public import ServerBeeAPI
 @_exported public import ServerBeeModels
+@_exported public import ServerBeeRoutes
 @_exported public import ServerBeeTransport
 
 // The platform's default transports, for integrators who wire their own parts.
