@@ -21,7 +21,7 @@ for module in "${modules[@]}"; do
   cp "$graphs/$module"@*.symbols.json "$staging"/ 2>/dev/null || true
   "$docc" convert "Modules/$module/$module.docc" --additional-symbol-graph-dir "$staging" \
     --fallback-display-name "$module" --fallback-bundle-identifier "dev.serverbeekit.$module" \
-    --output-path ".build/docs/$module" --warnings-as-errors >/dev/null 2>.build/docs/$module.log \
+    --output-path ".build/docs/$module" --warnings-as-errors >".build/docs/$module.log" 2>&1 \
     || { echo "docs: $module has DocC problems:"; cat ".build/docs/$module.log"; exit 1; }
   echo "docs: $module ok"
 done

@@ -10,7 +10,7 @@ public import ServerBeeTransport
 /// The one request path of the SDK: builds the request of a catalogue route, sends it over any
 /// `HTTPTransport`, and reads the answer: the route's success status yields the payload under
 /// `data`; any other status is a ``ServerBeeRoutesError`` `.rejected` whose
-/// ``ServerBeeRoutesError/failure`` classifies it once for every caller (``APIFailure``: the
+/// `failure` classifies it once for every caller (`APIFailure`: the
 /// error envelope, an empty-body 401 from the middleware against a handler's JSON 401, an
 /// empty-body 404 for a route the server does not have).
 ///
@@ -123,7 +123,7 @@ public struct RouteClient: Sendable {
   ///   - requestPath: The path the request went to, for messages (never its query).
   /// - Returns: The payload.
   /// - Throws: ``ServerBeeRoutesError`` `.rejected` for another status (its
-  ///   ``ServerBeeRoutesError/failure`` classifies it), `.undecodable` for a payload that does
+  ///   `failure` classifies it), `.undecodable` for a payload that does
   ///   not decode.
   public static func payload<Path, Request, Response>(
     _ route: APIRoute<Path, Request, Response>, from response: HTTPResponse,
