@@ -132,11 +132,13 @@ public final class ServerBeeClient: Sendable {
     self.webSocket = transports.webSocket
     self.store = store
     self.remoteTokens = push.remoteTokens
-    // What a login change must remove goes in the same store write as the login itself.
+    // What a login change must remove (the content key, the registration record, the test in
+    // flight, the unconfirmed choice) goes in the same store write as the login itself, so a
+    // sign-out, another account or a revoked session never leaves them behind (issue 34).
     let auth = AuthClient(
       configuration: .init(
         deviceName: configuration.deviceName,
-        loginScopedValues: []),
+        loginScopedValues: NotificationPreferencesClient.loginScopedValues),
       store: store, transport: http)
     self.auth = auth
     let authorized = AuthorizedHTTPTransport(wrapping: http, client: auth)
