@@ -184,17 +184,14 @@ public final class ServerBeeClient: Sendable {
   /// The session state now.
   public var state: SessionState { auth.currentState }
 
-  /// Reads the stored login, then finishes queued sign-outs while their servers are reachable
-  /// (best effort: failures stay queued).
+  /// Reads the stored login, then removes what interrupted sign-ins left on the server and
+  /// finishes queued sign-outs while their servers are reachable (best effort: failures stay
+  /// queued). ``restoreWithReport()`` says what the two passes did.
   /// - Returns: The state after restoring.
   /// - Throws: `AuthSessionError` when the store cannot be read.
   @discardableResult
   public func restore() async throws -> SessionState {
-    let state = try await auth.restore()
-    if let pending = try? await auth.pendingCleanups(), !pending.isEmpty {
-      _ = try? await auth.completePendingCleanups()
-    }
-    return state
+    try await restoreWithReport().state
   }
 
   /// Signs in with a user name and password (and a TOTP code when the account has 2FA).

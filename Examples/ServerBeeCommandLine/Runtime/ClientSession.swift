@@ -71,23 +71,19 @@ struct ClientSession: Sendable {
     return "serverbee CLI on \(host) (\(user), \(shortID))"
   }
 
-  /// Restores the login and finishes queued sign-outs while their servers are reachable (best
-  /// effort: failures stay queued and are not reported as errors).
+  /// Restores the login through the SDK (which removes what interrupted sign-ins left and
+  /// finishes queued sign-outs while their servers are reachable, best effort: failures stay
+  /// queued and are not reported as errors), and says what it removed or finished.
   /// - Returns: What the pass over queued sign-outs achieved (`nil` when none were queued), so
   ///   `status` can show each one's last error.
   @discardableResult
   func prepare() async throws -> PendingCleanupReport? {
-    try await auth.restore()
-    // A sign-in killed after its login was stored: remove what it may have left (best effort).
-    if case .signedIn = auth.currentState {
-      report(await auth.sweepInterruptedSignIns())
-    }
-    guard let pending = try? await auth.pendingCleanups(), !pending.isEmpty else { return nil }
-    guard let report = try? await auth.completePendingCleanups() else { return nil }
-    for entry in report.settled {
+    let restored = try await client.restoreWithReport()
+    if let sweep = restored.signInSweep { report(sweep) }
+    for entry in restored.pendingCleanups?.settled ?? [] {
       console.error("finished the queued sign-out from \(entry.server)")
     }
-    return report
+    return restored.pendingCleanups
   }
 
   /// Prints one stderr line when a sweep of interrupted sign-ins removed sessions or could not
