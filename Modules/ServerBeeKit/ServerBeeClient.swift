@@ -27,7 +27,8 @@ public import ServerBeeTransport
 ///
 /// Everything underneath stays reachable for what the facade does not cover: ``auth`` is the
 /// `AuthClient` (recovery, pending clean-ups, state changes), ``api()`` the typed REST client,
-/// ``LiveFleet/stream`` the stream client. Every seam is public: pass ``Transports`` and a
+/// ``LiveFleet/stream`` the stream client, ``http`` and ``webSocket`` the transports (with the
+/// configuration's TLS trust). Every seam is public: pass ``Transports`` and a
 /// ``PushPlatform`` to ``init(store:configuration:transports:push:)`` (fakes in tests).
 public final class ServerBeeClient: Sendable {
   /// Settings with sensible defaults.
@@ -71,6 +72,16 @@ public final class ServerBeeClient: Sendable {
   public let auth: AuthClient
   /// HTTP without the session's token (what ``auth`` sends its requests over).
   public let http: any HTTPTransport
+  /// The WebSocket transport the live stream connects over, under the same TLS trust as
+  /// ``http`` (both come from one ``Transports``): use it for any other stream of this client,
+  /// so a private CA or a pin configured once holds for every connection.
+  ///
+  /// ```swift
+  /// let pushes = LocalRelayDeviceStream(
+  ///   relay: relayURL, deviceToken: try await client.pushDeviceToken(),
+  ///   transport: client.webSocket)
+  /// ```
+  public let webSocket: any WebSocketTransport
   /// Server-confirmed notification settings, encrypted registration and the content key of this
   /// login (call `reconcile()` at launch, foreground and network return).
   public let notifications: NotificationPreferencesClient
@@ -79,7 +90,6 @@ public final class ServerBeeClient: Sendable {
   public let taps: TapRouter
   /// The credential store (app-private and extension-shared groups).
   public let store: any CredentialStore
-  private let webSocket: any WebSocketTransport
   /// Where the app delegate's APNs token goes, when push is APNs.
   private let remoteTokens: RemoteNotificationsDeviceTokenProvider?
   /// This device's push token, as the push platform gives it.
@@ -156,7 +166,8 @@ public final class ServerBeeClient: Sendable {
   ///
   /// ```swift
   /// let token = try await client.pushDeviceToken()
-  /// let pushes = LocalRelayDeviceStream(relay: relayURL, deviceToken: token, transport: webSocket)
+  /// let pushes = LocalRelayDeviceStream(
+  ///   relay: relayURL, deviceToken: token, transport: client.webSocket)
   /// ```
   /// - Returns: The token and its environment (its description never shows the token).
   /// - Throws: The platform's error when it gives no token.
