@@ -90,6 +90,8 @@ public final class ServerBeeClient: Sendable {
   public let taps: TapRouter
   /// The credential store (app-private and extension-shared groups).
   public let store: any CredentialStore
+  /// The relay a local relay device listens to when none is named (`Configuration.localRelayURL`).
+  let localRelayURL: URL?
   /// Where the app delegate's APNs token goes, when push is APNs.
   private let remoteTokens: RemoteNotificationsDeviceTokenProvider?
   /// This device's push token, as the push platform gives it.
@@ -141,6 +143,7 @@ public final class ServerBeeClient: Sendable {
     self.http = http
     self.webSocket = transports.webSocket
     self.store = store
+    self.localRelayURL = configuration.localRelayURL
     self.remoteTokens = push.remoteTokens
     // What a login change must remove (the content key, the registration record, the test in
     // flight, the unconfirmed choice) goes in the same store write as the login itself, so a
