@@ -2,7 +2,7 @@ public import AuthSession
 public import DeepLinkValidation
 public import Foundation
 public import NotificationPreferences
-public import RealtimeStream
+import RealtimeStream
 public import SecureStore
 public import ServerBeeAPI
 public import ServerBeeModels
