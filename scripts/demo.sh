@@ -7,10 +7,33 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/bootstrap.sh
-echo "== building serverbee (first build takes a few minutes)"
+echo "== building serverbee (first build takes a few minutes)" >&2
 build_log=$(mktemp)
 trap 'rm -f "$build_log"' EXIT
-if ! swift build --product serverbee >"$build_log" 2>&1; then
+# Progress on stderr, one line per step: each module as SwiftPM starts compiling it, each
+# link, and the end. The full log is kept and shown only when the build fails, and stdout
+# stays the demo's own.
+progress() {
+  local line step module seen=" "
+  while IFS= read -r line; do
+    printf '%s\n' "$line" >>"$build_log"
+    case "$line" in
+      "["*"] Compiling "* | "["*"] Linking "*)
+        read -r step _ module _ <<<"$line"
+        case "$line" in *" Linking "*) module="linking $module" ;; esac
+        case "$seen" in *" $module "*) continue ;; esac
+        seen+="$module "
+        printf '   %s %s\n' "$step" "$module" >&2
+        ;;
+      "Build"*" complete!"*) printf '   %s\n' "$line" >&2 ;;
+    esac
+  done
+}
+set +e
+swift build --product serverbee 2>&1 | progress
+status=${PIPESTATUS[0]}
+set -e
+if [ "$status" -ne 0 ]; then
   cat "$build_log" >&2
   echo "demo: the build failed" >&2
   exit 1

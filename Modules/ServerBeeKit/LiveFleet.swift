@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import RealtimeStream
 public import ServerBeeAPI
 public import ServerBeeModels

@@ -1,6 +1,6 @@
-public import Foundation
+import Foundation
 public import NotificationPreferences
-public import SecureStore
+import SecureStore
 public import ServerBeeTransport
 
 #if os(Linux)

@@ -2,7 +2,7 @@ public import AuthSession
 public import DeepLinkValidation
 public import Foundation
 public import NotificationPreferences
-public import RealtimeStream
+import RealtimeStream
 public import SecureStore
 public import ServerBeeAPI
 public import ServerBeeModels
@@ -27,7 +27,8 @@ public import ServerBeeTransport
 ///
 /// Everything underneath stays reachable for what the facade does not cover: ``auth`` is the
 /// `AuthClient` (recovery, pending clean-ups, state changes), ``api()`` the typed REST client,
-/// ``LiveFleet/stream`` the stream client. Every seam is public: pass ``Transports`` and a
+/// ``LiveFleet/stream`` the stream client, ``http`` and ``webSocket`` the transports (with the
+/// configuration's TLS trust). Every seam is public: pass ``Transports`` and a
 /// ``PushPlatform`` to ``init(store:configuration:transports:push:)`` (fakes in tests).
 public final class ServerBeeClient: Sendable {
   /// Settings with sensible defaults.
@@ -71,6 +72,16 @@ public final class ServerBeeClient: Sendable {
   public let auth: AuthClient
   /// HTTP without the session's token (what ``auth`` sends its requests over).
   public let http: any HTTPTransport
+  /// The WebSocket transport the live stream connects over, under the same TLS trust as
+  /// ``http`` (both come from one ``Transports``): use it for any other stream of this client,
+  /// so a private CA or a pin configured once holds for every connection.
+  ///
+  /// ```swift
+  /// let pushes = LocalRelayDeviceStream(
+  ///   relay: relayURL, deviceToken: try await client.pushDeviceToken(),
+  ///   transport: client.webSocket)
+  /// ```
+  public let webSocket: any WebSocketTransport
   /// Server-confirmed notification settings, encrypted registration and the content key of this
   /// login (call `reconcile()` at launch, foreground and network return).
   public let notifications: NotificationPreferencesClient
@@ -79,7 +90,8 @@ public final class ServerBeeClient: Sendable {
   public let taps: TapRouter
   /// The credential store (app-private and extension-shared groups).
   public let store: any CredentialStore
-  private let webSocket: any WebSocketTransport
+  /// The relay a local relay device listens to when none is named (`Configuration.localRelayURL`).
+  let localRelayURL: URL?
   /// Where the app delegate's APNs token goes, when push is APNs.
   private let remoteTokens: RemoteNotificationsDeviceTokenProvider?
   /// This device's push token, as the push platform gives it.
@@ -131,12 +143,15 @@ public final class ServerBeeClient: Sendable {
     self.http = http
     self.webSocket = transports.webSocket
     self.store = store
+    self.localRelayURL = configuration.localRelayURL
     self.remoteTokens = push.remoteTokens
-    // What a login change must remove goes in the same store write as the login itself.
+    // What a login change must remove (the content key, the registration record, the test in
+    // flight, the unconfirmed choice) goes in the same store write as the login itself, so a
+    // sign-out, another account or a revoked session never leaves them behind (issue 34).
     let auth = AuthClient(
       configuration: .init(
         deviceName: configuration.deviceName,
-        loginScopedValues: []),
+        loginScopedValues: NotificationPreferencesClient.loginScopedValues),
       store: store, transport: http)
     self.auth = auth
     let authorized = AuthorizedHTTPTransport(wrapping: http, client: auth)
@@ -154,7 +169,8 @@ public final class ServerBeeClient: Sendable {
   ///
   /// ```swift
   /// let token = try await client.pushDeviceToken()
-  /// let pushes = LocalRelayDeviceStream(relay: relayURL, deviceToken: token, transport: webSocket)
+  /// let pushes = LocalRelayDeviceStream(
+  ///   relay: relayURL, deviceToken: token, transport: client.webSocket)
   /// ```
   /// - Returns: The token and its environment (its description never shows the token).
   /// - Throws: The platform's error when it gives no token.
@@ -182,17 +198,14 @@ public final class ServerBeeClient: Sendable {
   /// The session state now.
   public var state: SessionState { auth.currentState }
 
-  /// Reads the stored login, then finishes queued sign-outs while their servers are reachable
-  /// (best effort: failures stay queued).
+  /// Reads the stored login, then removes what interrupted sign-ins left on the server and
+  /// finishes queued sign-outs while their servers are reachable (best effort: failures stay
+  /// queued). ``restoreWithReport()`` says what the two passes did.
   /// - Returns: The state after restoring.
   /// - Throws: `AuthSessionError` when the store cannot be read.
   @discardableResult
   public func restore() async throws -> SessionState {
-    let state = try await auth.restore()
-    if let pending = try? await auth.pendingCleanups(), !pending.isEmpty {
-      _ = try? await auth.completePendingCleanups()
-    }
-    return state
+    try await restoreWithReport().state
   }
 
   /// Signs in with a user name and password (and a TOTP code when the account has 2FA).

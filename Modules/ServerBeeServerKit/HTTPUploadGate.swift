@@ -1,6 +1,6 @@
 import ServerBeeModels
 package import ServerBeeSocketTransport
-package import ServerBeeTransport
+import ServerBeeTransport
 
 /// Decides about a request whose head has arrived but whose body has not (all of it) yet,
 /// before the server waits for the body: the relay counts such uploads as in flight (wire

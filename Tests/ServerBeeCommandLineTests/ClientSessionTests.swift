@@ -1,4 +1,6 @@
 import Foundation
+import ServerBeeKit
+import ServerBeeTransport
 import Testing
 
 @testable import ServerBeeCommandLine
@@ -23,5 +25,17 @@ import Testing
     let shortID = first.dropFirst("serverbee CLI on build-01 (ada, ".count).dropLast()
     #expect((1...6).contains(shortID.count))
     #expect(shortID.allSatisfy { $0.isHexDigit })
+  }
+
+  /// One place reads `SERVERBEE_CA_FILE`, and every transport of a session is built from it.
+  @Test func theCAFileOfTheEnvironmentIsWhatEveryConnectionTrusts() {
+    let home = FileManager.default.temporaryDirectory.appendingPathComponent("ca/.serverbee")
+    let named = ClientSession.configuration(
+      home: home, environment: ["SERVERBEE_CA_FILE": "/etc/serverbee/ca.pem"])
+    #expect(named.tls == TLSTrust(additionalCAFile: URL(fileURLWithPath: "/etc/serverbee/ca.pem")))
+    #expect(ClientSession.configuration(home: home, environment: [:]).tls == TLSTrust())
+    #expect(
+      ClientSession.configuration(home: home, environment: ["SERVERBEE_CA_FILE": ""]).tls
+        == TLSTrust())
   }
 }

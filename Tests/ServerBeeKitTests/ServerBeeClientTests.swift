@@ -38,7 +38,7 @@ import Testing
     await fleet.stop()
     _ = try await client.signOut()
     #expect(client.state.identity == nil)
-    await #expect(throws: ServerBeeClientError.self) { _ = try client.api() }
+    #expect(throws: ServerBeeClientError.self) { _ = try client.api() }
   }
 
   @Test func beforeSigningInEveryCallSaysSoInASentence() async throws {

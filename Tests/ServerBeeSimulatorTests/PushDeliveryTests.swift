@@ -21,7 +21,7 @@ import Testing
     let provider: ScriptedPushProvider
     let device: PushDevice
 
-    func pass() async throws -> Int { try await h.simulator.runOutbox() }
+    @discardableResult func pass() async throws -> Int { try await h.simulator.runOutbox() }
 
     func status() async -> JSONValue? {
       await h.testStatus(device.tokens.access, eventID: PushDeliveryTests.eventID).data

@@ -4,7 +4,6 @@ import PushEnvelopeCrypto
 import SecureStore
 import ServerBeeKit
 import ServerBeeModels
-import ServerBeeSocketTransport
 import ServerBeeTransport
 
 /// `serverbee push listen [--relay URL]`: this installation as a local device of a
@@ -40,41 +39,6 @@ enum PushCommands {
     }
   }
 
-  /// The notification-extension step (the SDK's `NotificationExtensionStep`): the rendered
-  /// notification, and the validated content when the payload opened.
-  private static func show(
-    _ payload: Data, store: any CredentialStore, language: PushNotificationLanguage
-  ) -> (ValidatedPushContent?, RenderedPushNotification) {
-    let result = NotificationExtensionStep(store: store, language: language)
-      .process(apnsPayload: payload)
-    return (result.content, result.notification)
-  }
-
-  /// Subscribes this installation (its local relay device token from the store) to a relay's
-  /// device stream; every message is one APNs payload.
-  /// - Parameters:
-  ///   - relay: The relay's `http(s)` base URL, already checked.
-  ///   - store: The credential store holding the device token.
-  /// - Returns: The open stream.
-  /// - Throws: ``CommandLineError`` for an unusable URL, or the transport's error.
-  static func deviceStream(relay: URLComponents, store: any CredentialStore) async throws
-    -> any WebSocketConnection
-  {
-    let token = try await LocalRelayDeviceTokenProvider(store: store).deviceToken()
-    var components = relay
-    components.scheme = components.scheme == "https" ? "wss" : "ws"
-    components.path = "/v1/devices/stream"
-    guard let streamURL = components.url else {
-      throw CommandLineError(.usage, "the relay URL is not usable")
-    }
-    return try await SocketWebSocketTransport().connect(
-      to: streamURL,
-      headers: [
-        "X-ServerBee-Device-Token": token.hex,
-        "X-ServerBee-Environment": token.environment.rawValue,
-      ])
-  }
-
   private static func print(
     _ opened: ValidatedPushContent?, _ notification: RenderedPushNotification, console: Console
   ) {
@@ -89,9 +53,10 @@ enum PushCommands {
     }
   }
 
-  /// `push listen`: the SDK's `LocalRelayDeviceStream` for this installation's stored device
-  /// (or a token the relay issues now), until `--count`, `--duration`, Ctrl-C or a revoked
-  /// token. When the relay goes away, one line on stderr per attempt to reconnect.
+  /// `push listen`: the SDK's `LocalRelayDeviceListener` for this installation's stored device
+  /// (or a token the relay issues now), over the session's transports and TLS trust, until
+  /// `--count`, `--duration`, Ctrl-C or a revoked token. When the relay goes away, one line on
+  /// stderr per attempt to reconnect. The SDK opens and de-duplicates; this presents.
   private static func listen(_ context: CommandContext) async throws {
     let limits = try ListenLimits(context.arguments)
     let language = try language(context)
@@ -99,23 +64,32 @@ enum PushCommands {
     let session = try await context.openSession()
     let identity = try await session.requireSignedIn(server: context.server)
     let opensTaps = context.arguments.flags.contains("open")
-    let (relay, token) = try await device(named: named, session: session)
-    let stream = LocalRelayDeviceStream(
-      relay: relay, deviceToken: token, transport: SocketWebSocketTransport())
-    let relayName = relay.absoluteString
+    let listener: LocalRelayDeviceListener
+    do {
+      listener = try await session.client.localRelayListener(relay: named, language: language)
+    } catch let error as NotificationPreferencesError
+      where error.code == .invalidRelayURL && named == nil
+    {
+      throw CommandLineError(
+        .usage,
+        "no relay to listen on: give --relay URL (or set SERVERBEE_RELAY), or run "
+          + "'serverbee notifications enable --relay URL' first")
+    } catch let error as NotificationPreferencesError {
+      throw CommandLineError(.localFailure, error.message, underlying: error)
+    }
+    let relayName = listener.relayURL.absoluteString
     // `--duration`: ends the stream (and so the loop below) when the time is up.
     let timer = limits.duration.map { duration in
       Task {
         try? await ContinuousClock().sleep(for: duration)
-        stream.stop()
+        listener.stop()
       }
     }
     defer { timer?.cancel() }
-    var seen = Set<String>()
     var shown = 0
     var announced = false
     do {
-      for try await event in stream.events() {
+      for try await event in listener.events() {
         switch event {
         case .connected:
           if !announced, !context.console.json {
@@ -129,19 +103,13 @@ enum PushCommands {
             TerminalText.safe(
               "relay \(relayName) went away (\(reason)); reconnecting in \(seconds(delay)) s"))
           continue
-        case .push(let payload):
-          let (opened, notification) = show(
-            payload, store: session.client.store, language: language)
-          // The same event delivered twice (a retry after an ambiguous failure) is shown once.
-          if let id = opened?.content.eventID {
-            guard seen.insert(id).inserted else { continue }
-          }
-          print(opened, notification, console: context.console)
+        case .push(let push):
+          print(push.content, push.notification, console: context.console)
           if opensTaps {
             // The tap as the app would handle it; one that opens nothing is a line, not the end.
             do {
               try await OpenCommand.tap(
-                payload, identity: identity, session: session, console: context.console)
+                push.payload, identity: identity, session: session, console: context.console)
             } catch let error as CommandLineError where error.code == .nothingToOpen {
               context.console.error(TerminalText.safe("tap: \(error.message)"))
             }
@@ -151,39 +119,10 @@ enum PushCommands {
         if let count = limits.count, shown >= count { break }
       }
     } catch let error as NotificationPreferencesError where error.code == .deviceUnregistered {
-      // A revoked token never comes back: forget it, so 'enable' gets a new one.
-      try? await LocalRelayDeviceTokenProvider(store: session.client.store).forgetStoredDevice()
+      // The SDK has forgotten the revoked token, so 'enable' gets a new one.
       throw CommandLineError(
         .localFailure,
         "\(error.message): run 'serverbee notifications enable --relay \(relayName)' for a new one")
-    } catch let error as NotificationPreferencesError {
-      throw CommandLineError(.localFailure, error.message, underlying: error)
-    }
-  }
-
-  /// The relay to listen on and the device token: the stored device (and its relay unless one
-  /// is named), else a token the named relay issues now.
-  private static func device(named: URL?, session: ClientSession) async throws
-    -> (URL, PushDeviceToken)
-  {
-    let stored = LocalRelayDeviceTokenProvider(store: session.client.store)
-    let device: LocalRelayDevice?
-    do {
-      device = try await stored.storedDevice()
-    } catch let error as NotificationPreferencesError {
-      throw CommandLineError(.localFailure, error.message, underlying: error)
-    }
-    guard let relay = named ?? device?.relayURL else {
-      throw CommandLineError(
-        .usage,
-        "no relay to listen on: give --relay URL (or set SERVERBEE_RELAY), or run "
-          + "'serverbee notifications enable --relay URL' first")
-    }
-    if let device { return (relay, device.pushDeviceToken) }
-    do {
-      let issued = LocalRelayDeviceTokenProvider(
-        store: session.client.store, relay: relay, transport: session.http)
-      return (relay, try await issued.deviceToken())
     } catch let error as NotificationPreferencesError {
       throw CommandLineError(.localFailure, error.message, underlying: error)
     }

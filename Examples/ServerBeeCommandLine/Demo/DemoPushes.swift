@@ -41,45 +41,38 @@ enum DemoPushes {
     session.console.line(
       "    this installation is registered as a local device of the relay, with a content key "
         + "only it holds")
-    guard let relay = URLComponents(url: world.relayURL, resolvingAgainstBaseURL: false) else {
-      throw CommandLineError(.localFailure, "the relay URL is not usable")
-    }
-    let connection = try await PushCommands.deviceStream(relay: relay, store: client.store)
-    let (payloads, continuation) = AsyncStream.makeStream(of: Data.self)
+    // The same SDK listener as `serverbee push listen`: it opens and de-duplicates.
+    let listener = try await client.localRelayListener(
+      relay: world.relayURL, language: .english)
+    let events = listener.events()
     let result = await Result {
-      try await withThrowingTaskGroup(of: DemoSteps?.self) { group in
-        group.addTask {
-          defer { continuation.finish() }
-          for try await message in connection.inbound {
-            if case .text(let text) = message { continuation.yield(Data(text.utf8)) }
-          }
-          return nil
-        }
+      try await withThrowingTaskGroup(of: DemoSteps.self) { group in
         group.addTask {
           try await ContinuousClock().sleep(for: timeLimit)
           throw CommandLineError(
             .localFailure, "the pushes did not all arrive within \(timeLimit.components.seconds) s")
         }
         group.addTask { [steps] in
-          try await scenario(session: session, world: world, payloads: payloads, steps: steps)
+          try await scenario(session: session, world: world, events: events, steps: steps)
         }
         defer { group.cancelAll() }
-        while let next = try await group.next() {
-          if let steps = next { return steps }
+        guard let steps = try await group.next() else {
+          throw CommandLineError(.localFailure, "the relay's device stream closed")
         }
-        throw CommandLineError(.localFailure, "the relay's device stream closed")
+        return steps
       }
     }
-    await connection.close(code: .normalClosure, reason: nil)
+    listener.stop()
     return try result.get()
   }
 
   private static func scenario(
-    session: ClientSession, world: DemoWorld, payloads: AsyncStream<Data>, steps: DemoSteps
+    session: ClientSession, world: DemoWorld,
+    events: AsyncThrowingStream<LocalRelayDeviceListener.Event, any Error>, steps: DemoSteps
   ) async throws -> DemoSteps {
     var steps = steps
     let console = session.console
-    var inbox = Inbox(payloads: payloads.makeAsyncIterator(), store: session.client.store)
+    var inbox = Inbox(events: events.makeAsyncIterator())
 
     steps.begin("A test push, followed until the push provider accepted it: TestPushTracker")
     try await NotificationCommands.test(
@@ -116,24 +109,20 @@ enum DemoPushes {
     return steps
   }
 
-  /// The pushes of this installation's device stream, opened, each event once.
+  /// The pushes of this installation's device stream, as the SDK's listener opened them.
   private struct Inbox {
-    var payloads: AsyncStream<Data>.Iterator
-    let store: any CredentialStore
-    var seen: Set<String> = []
+    var events: AsyncThrowingStream<LocalRelayDeviceListener.Event, any Error>.Iterator
 
-    /// The next push not seen before.
+    /// The next push (the listener leaves out an event seen before).
     mutating func next(_ what: String) async throws -> (
       payload: Data, content: ValidatedPushContent
     ) {
-      while let payload = await payloads.next() {
-        let step = NotificationExtensionStep(store: store, language: .english)
-        guard let opened = step.process(apnsPayload: payload).content else {
+      while let event = try await events.next() {
+        guard case .push(let push) = event else { continue }
+        guard let content = push.content else {
           throw CommandLineError(.unexpectedAnswer, "\(what) could not be decrypted here")
         }
-        // A retry after an ambiguous failure delivers the same event again: shown once.
-        guard seen.insert(opened.content.eventID).inserted else { continue }
-        return (payload, opened)
+        return (push.payload, content)
       }
       throw CommandLineError(.localFailure, "the relay's device stream closed before \(what)")
     }

@@ -31,9 +31,9 @@ enum APICredential {
     }
   }
 
-  /// The platform's transports under the same trust as a session (`SERVERBEE_CA_FILE`).
-  static func transports() -> ServerBeeClient.Transports {
-    .platformDefault(.init(deviceName: "serverbee", tls: ClientSession.tlsTrust()))
+  /// The platform's transports under the same settings as a session (`SERVERBEE_CA_FILE`).
+  static func transports(_ context: CommandContext) -> ServerBeeClient.Transports {
+    .platformDefault(ClientSession.configuration(home: context.home))
   }
 
   /// A client for `context`: on the API key when one is given, else on the stored session.
@@ -41,7 +41,7 @@ enum APICredential {
   ///   key; `.notSignedIn` without a key or a session).
   static func client(_ context: CommandContext) async throws -> ServerBeeAPIClient {
     if let (server, key) = try key(context) {
-      return ServerBeeAPIClient(server: server, apiKey: key, transport: transports().http)
+      return ServerBeeAPIClient(server: server, apiKey: key, transport: transports(context).http)
     }
     let session = try await context.openSession()
     let identity = try await session.requireSignedIn(server: context.server)

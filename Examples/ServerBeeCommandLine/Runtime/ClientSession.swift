@@ -30,13 +30,9 @@ struct ClientSession: Sendable {
   /// - Returns: The session.
   /// - Throws: `SecureStoreError` or `AuthSessionError` when the store cannot be used.
   static func open(home: URL, console: Console, relay: URL? = nil) throws -> ClientSession {
-    let user = ProcessInfo.processInfo.environment["USER"].flatMap { $0.isEmpty ? nil : $0 }
     let client = ServerBeeClient(
       store: try EncryptedSQLiteCredentialStore(directory: home),
-      configuration: .init(
-        deviceName: deviceName(
-          host: ProcessInfo.processInfo.hostName, user: user ?? NSUserName(), home: home),
-        tls: tlsTrust(), localRelayURL: relay),
+      configuration: configuration(home: home, relay: relay),
       // The command line is a local relay device on every platform (it has no app delegate).
       push: .localRelayDevice)
     return ClientSession(
@@ -44,13 +40,29 @@ struct ClientSession: Sendable {
       api: client.authorizedHTTP, console: console)
   }
 
-  /// What TLS trusts: the system store, plus `SERVERBEE_CA_FILE` (PEM) for a private CA or a
-  /// self-signed server, for HTTP and the live stream alike.
-  /// - Returns: The trust settings.
-  static func tlsTrust() -> TLSTrust {
-    guard let file = ProcessInfo.processInfo.environment["SERVERBEE_CA_FILE"], !file.isEmpty
-    else { return TLSTrust() }
-    return TLSTrust(additionalCAFile: URL(fileURLWithPath: file))
+  /// The client settings of every command that connects, the one place that reads the
+  /// environment for them: the device name, and what TLS trusts (the system store, plus
+  /// `SERVERBEE_CA_FILE`, a PEM file, for a private CA or a self-signed server). The client's
+  /// HTTP and WebSocket transports are both built from it, so the trust holds for REST, the
+  /// live stream and the relay's device stream alike.
+  /// - Parameters:
+  ///   - home: The state directory.
+  ///   - relay: The relay that issues the local device token, if one was named.
+  ///   - environment: The process environment.
+  /// - Returns: The settings.
+  static func configuration(
+    home: URL, relay: URL? = nil,
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) -> ServerBeeClient.Configuration {
+    let user = environment["USER"].flatMap { $0.isEmpty ? nil : $0 }
+    var tls = TLSTrust()
+    if let file = environment["SERVERBEE_CA_FILE"], !file.isEmpty {
+      tls = TLSTrust(additionalCAFile: URL(fileURLWithPath: file))
+    }
+    return ServerBeeClient.Configuration(
+      deviceName: deviceName(
+        host: ProcessInfo.processInfo.hostName, user: user ?? NSUserName(), home: home),
+      tls: tls, localRelayURL: relay)
   }
 
   /// The device name shown in the account's device list: the host, the user and a short id of
@@ -71,23 +83,19 @@ struct ClientSession: Sendable {
     return "serverbee CLI on \(host) (\(user), \(shortID))"
   }
 
-  /// Restores the login and finishes queued sign-outs while their servers are reachable (best
-  /// effort: failures stay queued and are not reported as errors).
+  /// Restores the login through the SDK (which removes what interrupted sign-ins left and
+  /// finishes queued sign-outs while their servers are reachable, best effort: failures stay
+  /// queued and are not reported as errors), and says what it removed or finished.
   /// - Returns: What the pass over queued sign-outs achieved (`nil` when none were queued), so
   ///   `status` can show each one's last error.
   @discardableResult
   func prepare() async throws -> PendingCleanupReport? {
-    try await auth.restore()
-    // A sign-in killed after its login was stored: remove what it may have left (best effort).
-    if case .signedIn = auth.currentState {
-      report(await auth.sweepInterruptedSignIns())
-    }
-    guard let pending = try? await auth.pendingCleanups(), !pending.isEmpty else { return nil }
-    guard let report = try? await auth.completePendingCleanups() else { return nil }
-    for entry in report.settled {
+    let restored = try await client.restoreWithReport()
+    if let sweep = restored.signInSweep { report(sweep) }
+    for entry in restored.pendingCleanups?.settled ?? [] {
       console.error("finished the queued sign-out from \(entry.server)")
     }
-    return report
+    return restored.pendingCleanups
   }
 
   /// Prints one stderr line when a sweep of interrupted sign-ins removed sessions or could not

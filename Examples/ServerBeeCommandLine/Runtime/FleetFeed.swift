@@ -39,7 +39,7 @@ struct FleetFeed: Sendable {
   ) async throws -> T {
     if let (server, key) = try APICredential.key(context) {
       let fleet = try await LiveFleet.watch(
-        server: server, apiKey: key, transports: APICredential.transports())
+        server: server, apiKey: key, transports: APICredential.transports(context))
       return try await run(FleetFeed(fleet: fleet)) { try await body($0, server) }
     }
     let session = try await context.openSession()

@@ -1,4 +1,4 @@
-package import Foundation
+import Foundation
 
 /// Runs blocking test I/O (pipes, processes, raw sockets) on its own thread, so a test never
 /// parks a thread of Swift concurrency's small cooperative pool while the code under test needs it.

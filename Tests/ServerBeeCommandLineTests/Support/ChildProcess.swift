@@ -42,8 +42,8 @@ enum ChildProcess {
     let name = UUID().uuidString
     let outURL = directory.appendingPathComponent("\(name).out")
     let errURL = directory.appendingPathComponent("\(name).err")
-    FileManager.default.createFile(atPath: outURL.path, contents: nil)
-    FileManager.default.createFile(atPath: errURL.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
     let out = try FileHandle(forWritingTo: outURL)
     let err = try FileHandle(forWritingTo: errURL)
     defer {

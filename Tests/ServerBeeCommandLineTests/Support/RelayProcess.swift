@@ -21,15 +21,19 @@ final class RelayProcess: Sendable {
   private let process: Process
 
   /// Starts the relay and waits for its JSON line.
-  /// - Parameter port: The port; 0 picks one. A port just freed may take a moment to be
-  ///   usable again, so a taken port is retried for a few seconds.
+  /// - Parameters:
+  ///   - port: The port; 0 picks one. A port just freed may take a moment to be usable again,
+  ///     so a taken port is retried for a few seconds.
+  ///   - extra: More options, for example `--tls-cert` and `--tls-key`.
   /// - Throws: ``Failure`` when it does not announce itself.
-  init(port: Int = 0) async throws {
+  init(port: Int = 0, extra: [String] = []) async throws {
     let executable = try BuiltExecutables.url("serverbee-relay")
     let deadline = Date().addingTimeInterval(10)
     while true {
       do {
-        (process, url, controlToken) = try await offPool { try Self.launch(executable, port) }
+        (process, url, controlToken) = try await offPool {
+          try Self.launch(executable, port, extra)
+        }
         return
       } catch let failure as Failure where port != 0 && Date() < deadline {
         _ = failure
@@ -38,12 +42,15 @@ final class RelayProcess: Sendable {
     }
   }
 
-  private static func launch(_ executable: URL, _ port: Int) throws -> (Process, String, String) {
+  private static func launch(_ executable: URL, _ port: Int, _ extra: [String]) throws -> (
+    Process, String, String
+  ) {
     let process = Process()
     process.executableURL = executable
-    process.arguments = [
-      "--port", "\(port)", "--provider", "devices", "--control-token", "relay-control",
-    ]
+    process.arguments =
+      [
+        "--port", "\(port)", "--provider", "devices", "--control-token", "relay-control",
+      ] + extra
     let output = Pipe()
     process.standardOutput = output
     process.standardError = FileHandle.nullDevice

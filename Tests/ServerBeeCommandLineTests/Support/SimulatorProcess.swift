@@ -75,7 +75,7 @@ final class SimulatorProcess: Sendable {
     let output = Pipe()
     process.standardOutput = output
     if let standardError {
-      FileManager.default.createFile(atPath: standardError.path, contents: nil)
+      _ = FileManager.default.createFile(atPath: standardError.path, contents: nil)
       process.standardError = try FileHandle(forWritingTo: standardError)
     } else {
       process.standardError = FileHandle.nullDevice

@@ -22,12 +22,10 @@ await runRecipe(usage: usage) { options in
   let command = try NotificationCommand(options.rest)
   let (count, seconds) = (try options.count("count"), try options.seconds("seconds"))
   // A local relay device: the relay issues its push token, holds its pushes while offline.
-  let configuration = ServerBeeClient.Configuration(
-    deviceName: "alert-notifier", localRelayURL: relay)
-  let transports = ServerBeeClient.Transports.platformDefault(configuration)
   let client = ServerBeeClient(
     store: try EncryptedSQLiteCredentialStore(directory: options.home()),
-    configuration: configuration, transports: transports, push: .localRelayDevice)
+    configuration: .init(deviceName: "alert-notifier", localRelayURL: relay),
+    push: .localRelayDevice)
   try await client.restore()
   if let scanned = options.value("pair") {
     try await client.pair(scannedPayload: scanned)
@@ -41,43 +39,40 @@ await runRecipe(usage: usage) { options in
   // The server confirms the settings; the relay issues the token; the content key is stored.
   let state = try await client.notifications.enable()
   if case .failed(let failure) = state.registration { throw failure.error }
-  let token = try await client.pushDeviceToken()
-  let stream = LocalRelayDeviceStream(
-    relay: relay, deviceToken: token, transport: transports.webSocket)
-  // What a notification service extension does: only the extension-shared content key.
-  let extensionStep = NotificationExtensionStep(store: client.store, language: .english)
+  // The client's own transports and store: each push opened with only the extension-shared
+  // content key (as a notification service extension does), each event once.
+  let listener = try await client.localRelayListener(language: .english)
   let timer = seconds.map { limit in
     Task {
       try? await ContinuousClock().sleep(for: limit)
-      stream.stop()
+      listener.stop()
     }
   }
   defer { timer?.cancel() }
   await client.taps.markReady()
-  var seen = Set<String>()
-  for try await event in stream.events() {
+  var handled = 0
+  for try await event in listener.events() {
     switch event {
-    case .connected: note("listening for pushes from \(relay.absoluteString)")
+    case .connected: note("listening for pushes from \(listener.relayURL.absoluteString)")
     case .reconnecting(let delay, let reason):
       note("relay went away (\(reason)), retry in \(delay)")
-    case .push(let payload):
-      let result = extensionStep.process(apnsPayload: payload)
-      guard let opened = result.content else {
-        note("a push did not open: \(result.failure ?? "unknown reason")")
+    case .push(let push):
+      guard let opened = push.content else {
+        note("a push did not open: \(push.failure ?? "unknown reason")")
         continue
       }
       let eventID = opened.content.eventID
-      guard seen.insert(eventID).inserted else { continue }  // a retried delivery
       if let directory = options.value("keep-payloads") {
         let name = eventID.filter { $0.isLetter || $0.isNumber || $0 == "-" }
-        try payload.write(
+        try push.payload.write(
           to: URL(fileURLWithPath: directory).appendingPathComponent(name + ".json"))
       }
-      let (title, body) = (result.notification.title, result.notification.body)
+      let (title, body) = (push.notification.title, push.notification.body)
       let ran = try await command.run(title: terminalSafe(title), body: terminalSafe(body))
       say("push \(eventID) (\(opened.content.kind.rawValue)): command exited \(ran.status)")
-      if ran.opens { await open(payload, with: client.taps) }
-      if let count, seen.count >= count { return }
+      if ran.opens { await open(push.payload, with: client.taps) }
+      handled += 1
+      if let count, handled >= count { return }
     }
   }
 }
