@@ -17,8 +17,12 @@ quiet() {
   [ "$status" -eq 0 ] || { echo "'$*' failed (exit $status)"; exit "$status"; }
 }
 
-echo "== swift build"
-quiet swift build
+# Warnings are errors, in the modules, the examples and the tests alike: a package that
+# depends on the SDK sees none. The same flags go to `swift test`, so it reuses this build.
+strict=(-Xswiftc -warnings-as-errors)
+
+echo "== swift build (warnings are errors)"
+quiet swift build "${strict[@]}"
 
 echo "== swift test"
 # Swift Testing only (no XCTest tests exist, so its "Executed 0 tests" line is noise), every
@@ -34,7 +38,7 @@ echo "== swift test"
 # run finds exactly this run's leftovers, even reparented to init, and never another run's.
 run_marker="SERVERBEE_TEST_RUN=$$-$(date +%s%N)"
 set +e
-(quiet env "$run_marker" swift test --disable-xctest)
+(quiet env "$run_marker" swift test --disable-xctest "${strict[@]}")
 tests_status=$?
 set -e
 
