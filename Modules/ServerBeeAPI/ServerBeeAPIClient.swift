@@ -27,9 +27,10 @@ public import ServerBeeTransport
 /// ### Errors
 ///
 /// Every call throws ``ServerBeeAPIError`` (or `CancellationError`, untouched). The status of a
-/// non-200 answer becomes the code: 401 `.unauthorized` (empty body, the middleware) or
-/// `.refused` (the JSON envelope: a handler refused a value, such as a wrong two-factor code), 403 `.forbidden` (the empty-body admin
-/// gate included) or `.mustChangePassword`, 404 `.notFound`, 400 `.badRequest`, 409
+/// non-200 answer becomes the code: 401 `.unauthorized` (empty body, the middleware;
+/// `.apiKeyRejected` for a client that signs with an API key) or `.refused` (the JSON envelope:
+/// a handler refused a value, such as a wrong two-factor code), 403 `.forbidden` (the
+/// empty-body admin gate included) or `.mustChangePassword`, 404 `.notFound`, 400 `.badRequest`, 409
 /// `.conflict`, 422/415 `.validation`, 429 `.rateLimited`, 5xx `.server`, anything else
 /// `.unexpectedStatus`. A 200 that does not decode is `.decoding`; a thrown transport error is
 /// `.transport`.
@@ -229,7 +230,9 @@ public struct ServerBeeAPIClient: Sendable {
       return try await RouteClient(server: server, transport: transport)
         .send(route, path, body: body, query: query)
     } catch let error as ServerBeeRoutesError {
-      throw Self.error(for: error, line, sendsV1AlertKey: sendsV1AlertKey)
+      throw Self.error(
+        for: error, line, sendsV1AlertKey: sendsV1AlertKey,
+        usesAPIKey: transport is APIKeyHTTPTransport)
     }
   }
 
@@ -243,13 +246,14 @@ public struct ServerBeeAPIClient: Sendable {
 
   /// Maps a failure of the request path to the API error: a refused argument, an unreachable
   /// server, a non-200 answer (by its ``APIFailure``) or an unreadable payload.
-  static func error(for error: ServerBeeRoutesError, _ line: String, sendsV1AlertKey: Bool)
-    -> ServerBeeAPIError
-  {
+  static func error(
+    for error: ServerBeeRoutesError, _ line: String, sendsV1AlertKey: Bool, usesAPIKey: Bool
+  ) -> ServerBeeAPIError {
     switch error.code {
     case .rejected:
       guard let failure = error.failure else { break }
-      return Self.error(for: failure, line, sendsV1AlertKey: sendsV1AlertKey)
+      return Self.error(
+        for: failure, line, sendsV1AlertKey: sendsV1AlertKey, usesAPIKey: usesAPIKey)
     case .undecodable:
       let reason = (error.underlying as? ServerBeeModelsError).map { ": \($0.message)" } ?? ""
       return ServerBeeAPIError(
@@ -273,12 +277,14 @@ public struct ServerBeeAPIClient: Sendable {
   }
 
   /// Maps a non-200 answer to the code its status means (see the type's discussion).
-  static func error(for failure: APIFailure, _ line: String, sendsV1AlertKey: Bool)
-    -> ServerBeeAPIError
-  {
+  static func error(
+    for failure: APIFailure, _ line: String, sendsV1AlertKey: Bool, usesAPIKey: Bool = false
+  ) -> ServerBeeAPIError {
     let code: ServerBeeAPIError.Code
     let fallback: String
     switch failure.kind {
+    case .unauthorized where usesAPIKey:
+      (code, fallback) = (.apiKeyRejected, "the server refused the API key")
     case .unauthorized: (code, fallback) = (.unauthorized, "the server rejected the credentials")
     case .refused: (code, fallback) = (.refused, "the server refused the value sent")
     case .notPermitted: (code, fallback) = (.forbidden, "this account may not do this")

@@ -38,6 +38,10 @@ extension ServerBeeError.Code where Domain == ServerBeeAPIDomain {
   /// HTTP 401: the server rejected the credential (expired, revoked or missing). With
   /// AuthSession's `AuthorizedHTTPTransport` this means the one refresh it tried did not help.
   public static let unauthorized = Self("unauthorized")
+  /// HTTP 401 from the auth middleware to a client that signs with an API key
+  /// (``ServerBeeAPIClient/init(server:apiKey:transport:)``): the key was deleted, or is not
+  /// one of this server's. Nothing refreshes an API key: create another.
+  public static let apiKeyRejected = Self("api_key_rejected")
   /// HTTP 401 **with** the JSON error envelope: a handler refused a value the request carried
   /// (a wrong two-factor code, app routes §2 pitfall 1). The session is fine: nothing was
   /// refreshed, and nothing needs to be.

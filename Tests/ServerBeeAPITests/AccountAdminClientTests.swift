@@ -140,6 +140,20 @@ import Testing
     #expect("\(key)" == "APIKey(serverbee_bbbb…)")
   }
 
+  /// The middleware's 401 to a key-signed request says the key was refused (nothing can
+  /// refresh a key); a handler's JSON 401 stays `.refused`.
+  @Test func aRefusedAPIKeySaysSo() async throws {
+    let stub = StubHTTPTransport()
+    let key = try APIKey("serverbee_" + String(repeating: "c", count: 43))
+    let client = ServerBeeAPIClient(
+      server: try ServerURL("https://bee.example"), apiKey: key, transport: stub)
+    await stub.expect(.get, "/api/users", reply: .json(401, ""))
+    let error = try await #require(throws: ServerBeeAPIError.self) { try await client.users() }
+    #expect(error.code == .apiKeyRejected)
+    #expect(error.message == "GET /api/users: the server refused the API key")
+    #expect(!error.description.contains(key.text))
+  }
+
   @Test func anAPIKeyIsNeverSentToAnotherOrigin() async throws {
     let stub = StubHTTPTransport()
     let transport = APIKeyHTTPTransport(

@@ -69,7 +69,44 @@ import Testing
     let body = Data(#"{"error":{"code":"INTERNAL_ERROR","message":"database down"}}"#.utf8)
     #expect(
       ErrorLine.text(for: APIFailure(status: 500, body: body))
-        == "the server answered HTTP 500 INTERNAL_ERROR: database down")
+        == "the server failed: database down (HTTP 500)")
+  }
+
+  /// A handler's refusal reads as a sentence: what it means, the server's words without their
+  /// status prefix, then the status.
+  @Test(arguments: [
+    (
+      422, "VALIDATION_ERROR", "Validation error: name is required",
+      "the server refused a value: name is required (HTTP 422)"
+    ),
+    (
+      400, "BAD_REQUEST", "Bad request: invalid cursor",
+      "the server refused the request: invalid cursor (HTTP 400)"
+    ),
+    (
+      409, "CONFLICT", "Conflict: Group name already exists",
+      "the server reported a conflict: Group name already exists (HTTP 409)"
+    ),
+    (
+      404, "NOT_FOUND", "Not found: Server s1 not found",
+      "not found: Server s1 not found (HTTP 404)"
+    ),
+    (
+      401, "UNAUTHORIZED", "Unauthorized",
+      "the server refused a value sent: Unauthorized (HTTP 401)"
+    ),
+  ])
+  func refusalsReadAsSentences(_ status: Int, _ code: String, _ message: String, _ line: String) {
+    let body = Data(#"{"error":{"code":"\#(code)","message":"\#(message)"}}"#.utf8)
+    #expect(ErrorLine.text(for: APIFailure(status: status, body: body)) == line)
+  }
+
+  @Test func aRefusedAPIKeySaysWhatToDo() {
+    let error = ServerBeeAPIError(
+      .apiKeyRejected, "GET /api/servers: the server refused the API key", httpStatus: 401,
+      underlying: APIFailure(status: 401, body: Data()))
+    #expect(ErrorLine.text(for: error).hasPrefix("the server refused the API key (HTTP 401)"))
+    #expect(ErrorLine.text(for: error).contains("serverbee account api-keys create"))
   }
 
   @Test func apiClientErrorsReadAsTheirCause() {

@@ -105,3 +105,27 @@ import Testing
     #expect(String(decoding: try WireJSON.encode(envelope), as: UTF8.self) == text)
   }
 }
+
+extension APIFailureTests {
+  @Test(
+    arguments: [
+      (
+        #"{"error":{"code":"VALIDATION_ERROR","message":"Validation error: name is required"}}"#,
+        "name is required"
+      ),
+      (
+        #"{"error":{"code":"BAD_REQUEST","message":"Bad request: invalid cursor"}}"#,
+        "invalid cursor"
+      ),
+      (
+        #"{"error":{"code":"ONBOARDING_IDEMPOTENCY_CONFLICT","message":"Request differs"}}"#,
+        "Request differs"
+      ),
+      ("Failed to deserialize the JSON body", "Failed to deserialize the JSON body"),
+      (#"{"error":{"code":"NOT_FOUND","message":"Not found: "}}"#, nil),
+      ("", nil),
+    ] as [(String, String?)])
+  func theDetailDropsTheStatusPrefix(_ body: String, _ detail: String?) {
+    #expect(APIFailure(status: 422, body: Data(body.utf8)).detail == detail)
+  }
+}

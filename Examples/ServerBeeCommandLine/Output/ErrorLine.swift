@@ -31,6 +31,10 @@ enum ErrorLine {
     case let error as CommandLineError: return error.message
     case let error as AuthSessionError: return text(for: error)
     case let failure as APIFailure: return text(for: failure)
+    case let error as ServerBeeAPIError where error.code == .apiKeyRejected:
+      return "the server refused the API key (HTTP 401): it was deleted, or it is not one of "
+        + "this server's; create one with 'serverbee account api-keys create' and check "
+        + "SERVERBEE_API_KEY or --api-key"
     case let error as ServerBeeAPIError:
       // The API client wraps its cause once (an APIFailure, a transport or AuthSession error,
       // a decoding error); the line names the cause, as it did before the client existed.
@@ -96,13 +100,25 @@ enum ErrorLine {
     }
   }
 
+  /// A sentence for a server's refusal: what it means, the server's own words without their
+  /// status prefix, and the status.
   private static func text(for failure: APIFailure) -> String {
+    let status = "(HTTP \(failure.status))"
+    let detail = failure.detail.map { ": \($0.prefix(200))" } ?? ""
     switch failure.kind {
-    case .unauthorized: return "the server rejected the session (HTTP 401)"
-    case .notPermitted: return "this account may not do that (HTTP 403)"
+    case .unauthorized: return "the server rejected the session \(status)"
+    case .refused: return "the server refused a value sent\(detail) \(status)"
+    case .notPermitted: return "this account may not do that\(detail) \(status)"
+    case .mustChangePassword:
+      return "this account must change its password in the web UI first \(status)"
     case .routeNotFound: return "the server does not support this (HTTP 404: it may be too old)"
-    case .rateLimited: return "rate-limited by the server (HTTP 429)"
-    default: return "the server answered \(failure)"
+    case .notFound: return "not found\(detail) \(status)"
+    case .badRequest: return "the server refused the request\(detail) \(status)"
+    case .invalidRequest, .twoFactorRequired: return "the server refused a value\(detail) \(status)"
+    case .conflict: return "the server reported a conflict\(detail) \(status)"
+    case .rateLimited: return "rate-limited by the server: wait and try again \(status)"
+    case .serverError: return "the server failed\(detail) \(status)"
+    case .other: return "the server answered \(failure)"
     }
   }
 }

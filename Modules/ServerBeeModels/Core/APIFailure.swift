@@ -102,6 +102,28 @@ public struct APIFailure: Error, Sendable, Hashable, CustomStringConvertible {
     }
   }
 
+  /// The prefixes a server's handler errors put before their message, one per status
+  /// (`Protocol/README.md`).
+  static let messagePrefixes = [
+    "Bad request: ", "Forbidden: ", "Not found: ", "Request timeout: ", "Conflict: ",
+    "Validation error: ", "Internal error: ",
+  ]
+
+  /// The server's message without the status prefix of the error envelope, for a sentence:
+  /// `name is required` for `Validation error: name is required`.
+  ///
+  /// ```swift
+  /// if let detail = failure.detail { print("the server refused a value: \(detail)") }
+  /// ```
+  public var detail: String? {
+    guard let message, !message.isEmpty else { return nil }
+    for prefix in Self.messagePrefixes where message.hasPrefix(prefix) {
+      let rest = message.dropFirst(prefix.count)
+      return rest.isEmpty ? nil : String(rest)
+    }
+    return message
+  }
+
   /// The server's `error.code`, if the body was the JSON envelope.
   public var code: APIErrorCode? {
     if case .envelope(let error) = body { return error.code }
