@@ -385,6 +385,16 @@ let package = Package(
         "ServerBeeRoutes", "ServerBeeModels", "ServerBeeTransport", "ServerBeeTestSupport",
       ],
       path: "Tests/ServerBeeRoutesTests"),
+    // Fixtures are the oracle (issue 33): every catalogue route's fixture (written from the
+    // wire-contract documents, read from Tests/ServerBeeModelsTests/Fixtures) decodes with the
+    // route's type, and the simulator answers each route in the fixture's shape.
+    .testTarget(
+      name: "WireFixtureTests",
+      dependencies: [
+        "ServerBeeRoutes", "ServerBeeSimulator", "ServerBeeModels", "ServerBeeTransport",
+        "ServerBeeTestHarness",
+      ],
+      path: "Tests/WireFixtureTests"),
     .testTarget(
       name: "ServerBeeKitTests",
       dependencies: [

@@ -12,16 +12,28 @@ extension AlertsArea {
     return Reply.data(rows.map(Self.alertRule))
   }
 
-  /// An alert rule as the admin list shows it, in a reduced form (id, name, enabled, one rule of
-  /// the stored type, mode, times): the members ServerBeeModels' `AlertRule` reads.
+  /// An alert rule entity as `GET /api/alert-rules` shows it (wire contract v1 §6.5, app routes
+  /// §3.11 #83): `id`, `name`, `rules_json` (one item of the stored type), `trigger_mode`,
+  /// `notification_group_id` (null: the simulator has no notification groups), `cover_type`
+  /// (`all` when the rule covers every server, else `include`), `server_ids_json`, `enabled`,
+  /// `actions_json` (`[]`), then the `Z` times. The `*_json` members are JSON inside strings.
+  /// The documents fix no key order for the rule; this is the order of the wire fixture
+  /// (`Fixtures/alerts/alert_rules_entity.json`). `updated_at` repeats `created_at`: the
+  /// simulator keeps no change time for rules.
   static func alertRule(_ row: Row) -> JSONValue {
     let created = JSONValue.string(timestamp(row["created_at"].int ?? 0, .zulu).formatted(.zulu))
+    let serverIDs = row["server_ids_json"].text ?? "[]"
+    let coversAll =
+      (try? WireJSON.decode([String].self, from: Data(serverIDs.utf8)))?.isEmpty ?? true
+    let ruleItem = JSONValue.array([.object([("rule_type", .string(row["rule_type"].text ?? ""))])])
+    let rulesJSON = (try? WireJSON.encode(ruleItem)).map { String(decoding: $0, as: UTF8.self) }
     return .object([
       ("id", .string(row["id"].text ?? "")), ("name", .string(row["name"].text ?? "")),
-      ("enabled", .bool(row["enabled"].bool)),
-      ("rules_json", .string("[{\"rule_type\":\"\(row["rule_type"].text ?? "")\"}]")),
+      ("rules_json", .string(rulesJSON ?? "[]")),
       ("trigger_mode", .string(row["trigger_mode"].text ?? "always")),
-      ("created_at", created), ("updated_at", created),
+      ("notification_group_id", .null), ("cover_type", .string(coversAll ? "all" : "include")),
+      ("server_ids_json", .string(serverIDs)), ("enabled", .bool(row["enabled"].bool)),
+      ("actions_json", .string("[]")), ("created_at", created), ("updated_at", created),
     ])
   }
 

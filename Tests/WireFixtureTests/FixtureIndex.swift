@@ -1,0 +1,176 @@
+import Foundation
+
+/// The wire fixture of each catalogue route: which files under
+/// `Tests/ServerBeeModelsTests/Fixtures/` document its success payload (`data`), where in them,
+/// and whether the documents fix the key order. Every file was written from the documented
+/// example or field table of the section named (never from our own code's output); see
+/// `Fixtures/README.md` for what was inferred.
+///
+/// Documents: v1 = `wire-contract.md`, v2 = `wire-contract-v2.md`, app = `wire-contract-app-routes.md`.
+/// v1 §1.4 fixes the key order of every v1 table ("serde field order"); v2 says "keys in
+/// (wire) order" for its tables; the app-routes document never fixes an order, so its fixtures
+/// are written in table order and their order is not checked.
+struct FixtureSpec {
+  /// Which part of a file's `data` is an example.
+  enum Selection {
+    /// `data` itself.
+    case data
+    /// Every element of the array `data` (a route answering one element of a list route).
+    case elements
+    /// Every element of the array `data.<key>` (one item of a page).
+    case elementsOf(String)
+  }
+
+  /// The example files, relative to `Fixtures/`; together they document the shape.
+  var files: [String]
+  var selection: Selection = .data
+  var rules: ShapeRules
+  /// Where the facts are.
+  var source: String
+
+  init(
+    _ files: [String], _ selection: Selection = .data, orderFixed: Bool,
+    mustHaveElements: Set<String> = [], _ source: String
+  ) {
+    self.files = files
+    self.selection = selection
+    self.rules = ShapeRules(orderFixed: orderFixed, mustHaveElements: mustHaveElements)
+    self.source = source
+  }
+}
+
+enum FixtureIndex {
+  /// `Tests/ServerBeeModelsTests/Fixtures`, found from this file (the fixtures are the model
+  /// tests' resources; this target reads them from the source tree).
+  static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("ServerBeeModelsTests/Fixtures")
+
+  private static let ok = FixtureSpec(["common/ok.json"], orderFixed: false, "v1 §1.1 (\"ok\")")
+  private static let token = FixtureSpec(
+    ["auth/mobile_token_response.json"], orderFixed: true, "v2 §2.1 (example), v1 §2.2")
+  private static let adminUser = FixtureSpec(
+    ["admin/users.json"], .elements, orderFixed: false, "app §3.2 #111-#113 UserResponse")
+  private static let geoStatus = FixtureSpec(
+    ["admin/geo_status_installed.json", "admin/geo_status_not_installed.json"], orderFixed: false,
+    "app §3.2 #119/#120 (last three keys omitted when not installed)")
+  private static let geoDownload = FixtureSpec(
+    ["admin/geo_download.json"], orderFixed: false, "app §3.2 #121/#122")
+  private static let alertRule = FixtureSpec(
+    ["alerts/alert_rules_entity.json"], .elements, orderFixed: false,
+    "v1 §6.5 + app §3.11 #83 (key set partly inferred)")
+  private static let pushSettings = FixtureSpec(
+    ["push/settings.json"], orderFixed: true, "v2 §3.2 (example)")
+  private static let testPush = FixtureSpec(
+    ["push/test-response.json"], orderFixed: true, "v2 §3.6 (example)")
+
+  /// Route name → fixture.
+  static let specs: [String: FixtureSpec] = [
+    // Auth (v1 §2, v2 §2).
+    "login": token,
+    "pair": token,
+    // The recipe sends a revocation_proof, so the answer carries revocation_token (v2 §2.4).
+    "refresh": token,
+    "revoke": FixtureSpec(["common/ok.json"], orderFixed: false, "v2 §2.5 (\"ok\")"),
+    "recover": FixtureSpec(
+      ["auth/recovery_selection_required.json"], orderFixed: true, "v2 §2.7 (example)"),
+    "devices": FixtureSpec(["auth/devices.json"], orderFixed: true, "v1 §2.8 (example)"),
+    "revokeDevice": ok,
+    "createPairingCode": FixtureSpec(["auth/pair_code.json"], orderFixed: true, "v1 §2.5"),
+    // Account (v1 §2.11, app §3.1).
+    "currentUser": FixtureSpec(
+      ["account/current_user.json"], orderFixed: true, "v1 §2.11 (keys listed in order)"),
+    "changePassword": ok,
+    "twoFactorStatus": FixtureSpec(
+      ["account/two_factor_status.json"], orderFixed: false, "app §3.1 #10"),
+    "setUpTwoFactor": FixtureSpec(
+      ["account/two_factor_setup.json"], orderFixed: false, "app §3.1 #11"),
+    "enableTwoFactor": ok,
+    "disableTwoFactor": ok,
+    "apiKeys": FixtureSpec(["account/api_keys.json"], orderFixed: false, "app §3.1 #14"),
+    "createAPIKey": FixtureSpec(
+      ["account/api_key_created.json"], orderFixed: false, "app §3.1 #15"),
+    "deleteAPIKey": ok,
+    // Administration (app §3.2).
+    "users": FixtureSpec(["admin/users.json"], orderFixed: false, "app §3.2 #111"),
+    "createUser": adminUser,
+    "updateUser": adminUser,
+    "deleteUser": ok,
+    "auditLog": FixtureSpec(["admin/audit_log_page.json"], orderFixed: false, "app §3.2 #115"),
+    "auditLogOptions": FixtureSpec(
+      ["admin/audit_log_options.json"], orderFixed: false, "app §3.2 #116"),
+    "rateLimits": FixtureSpec(["admin/rate_limits.json"], orderFixed: false, "app §3.2 #117"),
+    "resetRateLimits": FixtureSpec(
+      ["admin/rate_limit_reset.json"], orderFixed: false, "app §3.2 #118"),
+    "geoIPStatus": geoStatus,
+    "asnStatus": geoStatus,
+    "downloadGeoIP": geoDownload,
+    "downloadASN": geoDownload,
+    // Servers (v1 §5).
+    "servers": FixtureSpec(["servers/servers.json"], orderFixed: true, "v1 §5.1"),
+    "server": FixtureSpec(["servers/servers.json"], .elements, orderFixed: true, "v1 §5.1"),
+    "records": FixtureSpec(["servers/records.json"], orderFixed: true, "v1 §5.2"),
+    "serverGroups": FixtureSpec(["servers/server_groups.json"], orderFixed: true, "v1 §5.3"),
+    // Alerts (v1 §6, v2 §9.1, app §3.11).
+    "alertEvents": FixtureSpec(
+      ["alerts/alert_events_v2.json"], orderFixed: true, "v2 §9.1 + v1 §6.2"),
+    "alertEvent": FixtureSpec(
+      ["alerts/alert_event_detail_firing.json", "alerts/alert_event_detail_resolved.json"],
+      orderFixed: true, "v1 §6.3"),
+    "alertRules": FixtureSpec(
+      ["alerts/alert_rules_entity.json"], orderFixed: false,
+      "v1 §6.5 + app §3.11 #83 (key set partly inferred)"),
+    "alertRule": alertRule,
+    "setAlertRule": alertRule,
+    "alertRuleStates": FixtureSpec(
+      ["alerts/alert_rule_states.json"], orderFixed: true, "v1 §6.5 (keys listed in order)"),
+    "notificationChannels": FixtureSpec(
+      ["alerts/notification_channels.json"], orderFixed: false, "app §3.11 #84"),
+    "setNotificationChannel": FixtureSpec(
+      ["alerts/notification_channels.json"], .elements, orderFixed: false, "app §3.11 #85"),
+    // Tasks (v1 §7).
+    "tasks": FixtureSpec(["tasks/tasks.json"], orderFixed: true, "v1 §7.1"),
+    "task": FixtureSpec(["tasks/tasks.json"], .elements, orderFixed: true, "v1 §7.1"),
+    "taskResults": FixtureSpec(["tasks/task_results.json"], orderFixed: true, "v1 §7.3"),
+    // Security (v1 §8).
+    "securityEvents": FixtureSpec(
+      ["security/security_events_page.json", "security/security_events_last_page.json"],
+      orderFixed: true, mustHaveElements: ["items"], "v1 §8.1/§8.2"),
+    "securityEvent": FixtureSpec(
+      ["security/security_events_page.json"], .elementsOf("items"), orderFixed: true,
+      "v1 §8.2/§8.3"),
+    "securityStats": FixtureSpec(["security/security_stats.json"], orderFixed: true, "v1 §8.3"),
+    "deleteSecurityEvent": FixtureSpec(
+      ["security/delete_security_event.json"], orderFixed: false, "v1 §8.3 (true)"),
+    // Push (v2 §3).
+    "pushSettings": pushSettings,
+    "updatePushSettings": pushSettings,
+    "encryptedRegister": pushSettings,
+    "sendTestPush": testPush,
+    "testPushStatus": testPush,
+  ]
+
+  /// The examples of a spec: each file's `data`, selected.
+  static func examples(_ spec: FixtureSpec) throws -> [OrderedJSON] {
+    try spec.files.flatMap { file -> [OrderedJSON] in
+      let url = directory.appendingPathComponent(file)
+      let root = try OrderedJSON.parse(try Data(contentsOf: url))
+      guard let data = root["data"] else { throw FixtureProblem("\(file) has no data") }
+      switch spec.selection {
+      case .data: return [data]
+      case .elements:
+        guard let elements = data.elements else { throw FixtureProblem("\(file): not a list") }
+        return elements
+      case .elementsOf(let key):
+        guard let elements = data[key]?.elements else {
+          throw FixtureProblem("\(file): no list \(key)")
+        }
+        return elements
+      }
+    }
+  }
+}
+
+struct FixtureProblem: Error, CustomStringConvertible {
+  var description: String
+  init(_ description: String) { self.description = description }
+}

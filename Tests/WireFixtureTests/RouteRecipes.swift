@@ -1,0 +1,387 @@
+import Foundation
+
+/// One request of a catalogue route: the values of its path placeholders, its query, its body
+/// and its credential. The method and the path template come from the catalogue.
+struct Call: Sendable {
+  var values: [String] = []
+  var query: [(String, String)] = []
+  var body: Data?
+  /// A mobile access token (every authenticated route accepts one).
+  var bearer: String?
+}
+
+/// How to make each catalogue route answer 200 on a seeded simulator: what to seed first (so
+/// lists have elements and destructive routes act on something made for them), then the call.
+enum RouteRecipes {
+  typealias Recipe = @Sendable (Seed) async throws -> Call
+
+  static let all: [String: Recipe] = auth.merging(account) { a, _ in a }
+    .merging(administration) { a, _ in a }.merging(servers) { a, _ in a }
+    .merging(alerts) { a, _ in a }.merging(tasks) { a, _ in a }
+    .merging(security) { a, _ in a }.merging(push) { a, _ in a }
+
+  static let proof = "sb-revoke-v1." + String(repeating: "A", count: 42) + "E"
+
+  // MARK: Auth
+
+  static let auth: [String: Recipe] = [
+    "login": { seed in
+      Call(
+        body: seed.world.json([
+          "username": "ada", "password": "password-1", "installation_id": "INST-LOGIN",
+          "device_name": "Fixture iPhone",
+        ]))
+    },
+    "pair": { seed in
+      let code = try await seed.world.controlString(
+        "POST", "/users/\(seed.adminID)/pair-code", key: "code")
+      return Call(
+        body: seed.world.json([
+          "code": code, "installation_id": "INST-PAIR", "device_name": "Fixture iPad",
+        ]))
+    },
+    // With a revocation proof, so the answer carries `revocation_token` (v2 §2.4 step 7).
+    "refresh": { seed in
+      let session = try await seed.world.session(seed.adminID, installation: "INST-REFRESH")
+      return Call(
+        body: seed.world.json([
+          "refresh_token": session.refresh, "installation_id": session.installation,
+          "revocation_proof": proof,
+        ]))
+    },
+    "revoke": { seed in
+      let session = try await seed.world.session(seed.adminID, installation: "INST-REVOKE")
+      return Call(
+        body: seed.world.json([
+          "installation_id": session.installation, "revocation_token": session.revocation,
+          "expected_session_id": session.sessionID,
+        ]))
+    },
+    // Stale credentials and no expected id: the installation's sessions are offered as
+    // candidates (v2 §2.7 `selection_required`, the documented example).
+    "recover": { seed in
+      _ = try await seed.world.session(seed.adminID, installation: "INST-RECOVER")
+      return Call(
+        body: seed.world.json([
+          "username": "ada", "password": "password-1", "expected_user_id": seed.adminID,
+          "installation_id": "INST-RECOVER",
+          "access_token": String(repeating: "a", count: 43),
+          "refresh_token": String(repeating: "r", count: 43),
+        ]))
+    },
+    "devices": { seed in Call(bearer: seed.admin.access) },
+    "revokeDevice": { seed in
+      let session = try await seed.world.session(seed.adminID, installation: "INST-GONE")
+      return Call(values: [session.sessionID], bearer: seed.admin.access)
+    },
+    "createPairingCode": { seed in Call(bearer: seed.admin.access) },
+  ]
+
+  // MARK: Account
+
+  static let account: [String: Recipe] = [
+    "currentUser": { seed in Call(bearer: seed.admin.access) },
+    // A user of its own: the change ends that user's other sessions.
+    "changePassword": { seed in
+      let id = try await seed.world.user("pat")
+      let session = try await seed.world.session(id, installation: "INST-PAT")
+      return Call(
+        body: seed.world.json(["old_password": "password-1", "new_password": "password-2"]),
+        bearer: session.access)
+    },
+    "twoFactorStatus": { seed in Call(bearer: seed.admin.access) },
+    "setUpTwoFactor": { seed in Call(bearer: seed.admin.access) },
+    // A user of its own, so the admin's sign-in never needs a code.
+    "enableTwoFactor": { seed in
+      let id = try await seed.world.user("tess")
+      let session = try await seed.world.session(id, installation: "INST-TESS")
+      let setup = try await seed.world.send(
+        "POST", "/api/auth/2fa/setup", bearer: session.access)
+      guard let secret = setup.json?["data"]?["secret"]?.stringValue else {
+        throw FixtureProblem("2fa setup: \(setup.text)")
+      }
+      return Call(
+        body: seed.world.json(["code": try seed.world.totp(secret)]), bearer: session.access)
+    },
+    "disableTwoFactor": { seed in
+      let id = try await seed.world.user("dan")
+      let session = try await seed.world.session(id, installation: "INST-DAN")
+      return Call(body: seed.world.json(["password": "password-1"]), bearer: session.access)
+    },
+    "apiKeys": { seed in
+      let created = try await seed.world.send(
+        "POST", "/api/auth/api-keys", body: seed.world.json(["name": "grafana"]),
+        bearer: seed.admin.access)
+      guard created.status == 200 else { throw FixtureProblem("api key: \(created.text)") }
+      return Call(bearer: seed.admin.access)
+    },
+    "createAPIKey": { seed in
+      Call(body: seed.world.json(["name": "ci"]), bearer: seed.admin.access)
+    },
+    "deleteAPIKey": { seed in
+      let created = try await seed.world.send(
+        "POST", "/api/auth/api-keys", body: seed.world.json(["name": "old"]),
+        bearer: seed.admin.access)
+      guard let id = created.json?["data"]?["id"]?.stringValue else {
+        throw FixtureProblem("api key: \(created.text)")
+      }
+      return Call(values: [id], bearer: seed.admin.access)
+    },
+  ]
+
+  // MARK: Administration
+
+  static let administration: [String: Recipe] = [
+    "users": { seed in Call(bearer: seed.admin.access) },
+    "createUser": { seed in
+      Call(
+        body: seed.world.json([
+          "username": "newcomer", "password": "long-enough", "role": "member",
+        ]), bearer: seed.admin.access)
+    },
+    "updateUser": { seed in
+      let id = try await seed.world.user("promoted", role: "member")
+      return Call(values: [id], body: seed.world.json(["role": "admin"]), bearer: seed.admin.access)
+    },
+    "deleteUser": { seed in
+      let id = try await seed.world.user("leaver", role: "member")
+      return Call(values: [id], bearer: seed.admin.access)
+    },
+    // An audited action first, so the page has entries.
+    "auditLog": { seed in
+      _ = try await seed.world.send(
+        "POST", "/api/auth/api-keys", body: seed.world.json(["name": "audited"]),
+        bearer: seed.admin.access)
+      return Call(bearer: seed.admin.access)
+    },
+    "auditLogOptions": { seed in
+      _ = try await seed.world.send(
+        "POST", "/api/auth/api-keys", body: seed.world.json(["name": "audited-2"]),
+        bearer: seed.admin.access)
+      return Call(bearer: seed.admin.access)
+    },
+    // A failed sign-in first, so a login bucket exists.
+    "rateLimits": { seed in
+      _ = try await seed.world.send(
+        "POST", "/api/mobile/auth/login",
+        body: seed.world.json([
+          "username": "ada", "password": "wrong", "installation_id": "INST-X",
+          "device_name": "x",
+        ]))
+      return Call(bearer: seed.admin.access)
+    },
+    "resetRateLimits": { seed in Call(body: seed.world.json([:]), bearer: seed.admin.access) },
+    // Downloaded first, so the status shows every key (the omitted-if-none ones too).
+    "geoIPStatus": { seed in
+      _ = try await seed.world.send("POST", "/api/geoip/download", bearer: seed.admin.access)
+      return Call(bearer: seed.admin.access)
+    },
+    "asnStatus": { seed in
+      _ = try await seed.world.send("POST", "/api/asn/download", bearer: seed.admin.access)
+      return Call(bearer: seed.admin.access)
+    },
+    "downloadGeoIP": { seed in Call(bearer: seed.admin.access) },
+    "downloadASN": { seed in Call(bearer: seed.admin.access) },
+  ]
+
+  // MARK: Servers
+
+  static let servers: [String: Recipe] = [
+    "servers": { seed in Call(bearer: seed.admin.access) },
+    "server": { seed in Call(values: [seed.serverID], bearer: seed.admin.access) },
+    "records": { seed in
+      Call(
+        values: [seed.serverID],
+        query: [
+          ("from", "2027-01-15T07:00:00Z"), ("to", "2027-01-15T09:00:00Z"), ("interval", "raw"),
+        ], bearer: seed.admin.access)
+    },
+    "serverGroups": { seed in Call(bearer: seed.admin.access) },
+  ]
+
+  // MARK: Alerts
+
+  /// A rule covering the seeded server, fired on it: (rule id, alert key).
+  static func firedRule(_ seed: Seed) async throws -> (String, String) {
+    let rule = try await seed.world.controlString(
+      "POST", "/alert-rules", ["name": "High CPU", "server_ids": [seed.serverID]], key: "id")
+    let fired = try await seed.world.control(
+      "POST", "/alerts/fire", ["server_id": seed.serverID, "rule_id": rule])
+    guard let key = fired["alert_key"]?.stringValue else {
+      throw FixtureProblem("fire: \(fired.text)")
+    }
+    return (rule, key)
+  }
+
+  static let alerts: [String: Recipe] = [
+    "alertEvents": { seed in
+      _ = try await firedRule(seed)
+      return Call(bearer: seed.admin.access)
+    },
+    "alertEvent": { seed in
+      let (_, key) = try await firedRule(seed)
+      return Call(values: [key], bearer: seed.admin.access)
+    },
+    "alertRules": { seed in
+      _ = try await firedRule(seed)
+      return Call(bearer: seed.admin.access)
+    },
+    "alertRule": { seed in
+      let (rule, _) = try await firedRule(seed)
+      return Call(values: [rule], bearer: seed.admin.access)
+    },
+    "alertRuleStates": { seed in
+      let (rule, _) = try await firedRule(seed)
+      return Call(values: [rule], bearer: seed.admin.access)
+    },
+    "setAlertRule": { seed in
+      let (rule, _) = try await firedRule(seed)
+      return Call(
+        values: [rule], body: seed.world.json(["enabled": false]), bearer: seed.admin.access)
+    },
+    "notificationChannels": { seed in
+      try await seed.world.control("POST", "/notification-channels", ["name": "Ops webhook"])
+      return Call(bearer: seed.admin.access)
+    },
+    "setNotificationChannel": { seed in
+      let id = try await seed.world.controlString(
+        "POST", "/notification-channels", ["name": "Pager"], key: "id")
+      return Call(
+        values: [id], body: seed.world.json(["enabled": false]), bearer: seed.admin.access)
+    },
+  ]
+
+  // MARK: Tasks
+
+  /// A scheduled task with one finished run on the seeded server; its id.
+  static func ranTask(_ seed: Seed) async throws -> String {
+    let id = try await seed.world.controlString(
+      "POST", "/tasks",
+      [
+        "command": "uptime", "server_ids": [seed.serverID], "task_type": "scheduled",
+        "name": "Nightly", "cron_expression": "0 0 3 * * *", "timeout": 600,
+      ], key: "id")
+    try await seed.world.control(
+      "POST", "/tasks/\(id)/runs",
+      ["outcomes": [["server_id": seed.serverID, "exit_code": 0] as [String: any Sendable]]])
+    return id
+  }
+
+  static let tasks: [String: Recipe] = [
+    "tasks": { seed in
+      _ = try await ranTask(seed)
+      return Call(bearer: seed.admin.access)
+    },
+    "task": { seed in Call(values: [try await ranTask(seed)], bearer: seed.admin.access) },
+    "taskResults": { seed in Call(values: [try await ranTask(seed)], bearer: seed.admin.access) },
+  ]
+
+  // MARK: Security
+
+  /// A stored brute-force event on the seeded server; its id.
+  static func securityEvent(_ seed: Seed) async throws -> String {
+    try await seed.world.controlString(
+      "POST", "/security-events",
+      [
+        "server_id": seed.serverID, "event_type": "ssh_brute_force", "severity": "high",
+        "source_ip": "203.0.113.7", "source_port": 52144, "username": "root",
+        "evidence": [
+          "kind": "ssh_brute_force", "failed_count": 42, "distinct_users": 3,
+          "sample_users": ["root", "admin"], "invalid_user_count": 2, "window_seconds": 60,
+          "threshold": 10,
+        ] as [String: any Sendable],
+      ], key: "id")
+  }
+
+  static let security: [String: Recipe] = [
+    "securityEvents": { seed in
+      _ = try await securityEvent(seed)
+      return Call(bearer: seed.admin.access)
+    },
+    "securityEvent": { seed in
+      Call(values: [try await securityEvent(seed)], bearer: seed.admin.access)
+    },
+    "securityStats": { seed in
+      _ = try await securityEvent(seed)
+      return Call(query: [("group_by", "event_type")], bearer: seed.admin.access)
+    },
+    "deleteSecurityEvent": { seed in
+      Call(values: [try await securityEvent(seed)], bearer: seed.admin.access)
+    },
+  ]
+
+  // MARK: Push
+
+  /// A session of the admin on `installation` with push enabled (revision 1), and, when
+  /// `register` is set, a device registered (revision 2), with a relay configured.
+  static func pushSession(_ seed: Seed, _ installation: String, register: Bool) async throws
+    -> SimulatorWorld.Session
+  {
+    let world = seed.world
+    try await world.control("PUT", "/push/relay", ["url": "http://127.0.0.1:9"])
+    let session = try await world.session(seed.adminID, installation: installation)
+    let saved = try await world.send(
+      "PUT", "/api/mobile/push/settings",
+      body: world.json(["expected_revision": 0, "preferences": preferences]),
+      bearer: session.access)
+    guard saved.status == 200 else { throw FixtureProblem("push settings: \(saved.text)") }
+    if register {
+      let registered = try await world.send(
+        "POST", "/api/mobile/push/encrypted-register",
+        body: world.json(registration(session, revision: 1)), bearer: session.access)
+      guard registered.status == 200 else {
+        throw FixtureProblem("register: \(registered.text)")
+      }
+    }
+    return session
+  }
+
+  static let preferences: [String: any Sendable] = [
+    "enabled": true, "alerts": true, "security": true, "task_failure": false,
+    "task_success": false,
+  ]
+
+  static func registration(_ session: SimulatorWorld.Session, revision: Int) -> [String:
+    any Sendable]
+  {
+    [
+      "expected_revision": revision, "device_token": String(repeating: "ab", count: 32),
+      "environment": "sandbox", "content_key_id": "7f2d8c1e-4b3a-4c5d-9e6f-0a1b2c3d4e5f",
+      "content_key": Data(repeating: 7, count: 32).base64EncodedString(),
+      "deployment_id": "https://serverbee.test",
+    ]
+  }
+
+  static let testEvent = "11111111-1111-4111-8111-111111111111"
+
+  static let push: [String: Recipe] = [
+    "pushSettings": { seed in
+      Call(bearer: try await pushSession(seed, "INST-PUSH-1", register: true).access)
+    },
+    "updatePushSettings": { seed in
+      let session = try await seed.world.session(seed.adminID, installation: "INST-PUSH-2")
+      return Call(
+        body: seed.world.json(["expected_revision": 0, "preferences": preferences]),
+        bearer: session.access)
+    },
+    "encryptedRegister": { seed in
+      let session = try await pushSession(seed, "INST-PUSH-3", register: false)
+      return Call(body: seed.world.json(registration(session, revision: 1)), bearer: session.access)
+    },
+    "sendTestPush": { seed in
+      let session = try await pushSession(seed, "INST-PUSH-4", register: true)
+      return Call(
+        body: seed.world.json(["event_id": testEvent, "expected_revision": 2]),
+        bearer: session.access)
+    },
+    "testPushStatus": { seed in
+      let session = try await pushSession(seed, "INST-PUSH-5", register: true)
+      let sent = try await seed.world.send(
+        "POST", "/api/mobile/push/test",
+        body: seed.world.json(["event_id": testEvent, "expected_revision": 2]),
+        bearer: session.access)
+      guard sent.status == 200 else { throw FixtureProblem("test push: \(sent.text)") }
+      return Call(values: [testEvent], bearer: session.access)
+    },
+  ]
+}
