@@ -142,11 +142,11 @@ enum FixtureIndex {
     "deleteSecurityEvent": FixtureSpec(
       ["security/delete_security_event.json"], orderFixed: false, "v1 §8.3 (true)"),
     // Push (v2 §3).
-    "pushSettings": pushSettings,
-    "updatePushSettings": pushSettings,
+    "settings": pushSettings,
+    "updateSettings": pushSettings,
     "encryptedRegister": pushSettings,
-    "sendTestPush": testPush,
-    "testPushStatus": testPush,
+    "sendTest": testPush,
+    "testStatus": testPush,
   ]
 
   /// The examples of a spec: each file's `data`, selected.

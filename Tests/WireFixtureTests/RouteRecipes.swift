@@ -355,10 +355,10 @@ enum RouteRecipes {
   static let testEvent = "11111111-1111-4111-8111-111111111111"
 
   static let push: [String: Recipe] = [
-    "pushSettings": { seed in
+    "settings": { seed in
       Call(bearer: try await pushSession(seed, "INST-PUSH-1", register: true).access)
     },
-    "updatePushSettings": { seed in
+    "updateSettings": { seed in
       let session = try await seed.world.session(seed.adminID, installation: "INST-PUSH-2")
       return Call(
         body: seed.world.json(["expected_revision": 0, "preferences": preferences]),
@@ -368,13 +368,13 @@ enum RouteRecipes {
       let session = try await pushSession(seed, "INST-PUSH-3", register: false)
       return Call(body: seed.world.json(registration(session, revision: 1)), bearer: session.access)
     },
-    "sendTestPush": { seed in
+    "sendTest": { seed in
       let session = try await pushSession(seed, "INST-PUSH-4", register: true)
       return Call(
         body: seed.world.json(["event_id": testEvent, "expected_revision": 2]),
         bearer: session.access)
     },
-    "testPushStatus": { seed in
+    "testStatus": { seed in
       let session = try await pushSession(seed, "INST-PUSH-5", register: true)
       let sent = try await seed.world.send(
         "POST", "/api/mobile/push/test",
