@@ -74,11 +74,18 @@ public struct APIRoute<
       name: name, method: method, template: template, credential: credential, query: query,
       summary: summary, successStatus: successStatus, pathParameters: Path.count,
       requestType: Request.self == NoBody.self ? nil : String(describing: Request.self),
-      responseType: String(describing: Response.self))
+      responseType: String(describing: Response.self),
+      reader: { [self] response in try RouteClient.payload(self, from: response) })
   }
 }
 
-/// An ``APIRoute`` without its types: what tables, registries and documentation need.
+/// An ``APIRoute`` without its types: what tables, registries and documentation need, and a
+/// reader of its success answers with the route's own response type.
+///
+/// ```swift
+/// for route in RouteCatalogue.all where route.credential == .admin { print(route.requestLine) }
+/// let payload = try RouteCatalogue.Servers.servers.erased.payload(from: response)
+/// ```
 public struct AnyAPIRoute: Sendable, Hashable, CustomStringConvertible {
   /// The route's stable name.
   public let name: String
@@ -100,6 +107,50 @@ public struct AnyAPIRoute: Sendable, Hashable, CustomStringConvertible {
   public let requestType: String?
   /// The response payload's type name.
   public let responseType: String
+  /// ``RouteClient/payload(_:from:requestPath:)`` with the route's own types.
+  let reader: @Sendable (HTTPResponse) throws -> any Sendable
+
+  init(
+    name: String, method: HTTPMethod, template: PathTemplate, credential: RouteCredential,
+    query: [String], summary: String, successStatus: Int, pathParameters: Int,
+    requestType: String?, responseType: String,
+    reader: @escaping @Sendable (HTTPResponse) throws -> any Sendable
+  ) {
+    self.name = name
+    self.method = method
+    self.template = template
+    self.credential = credential
+    self.query = query
+    self.summary = summary
+    self.successStatus = successStatus
+    self.pathParameters = pathParameters
+    self.requestType = requestType
+    self.responseType = responseType
+    self.reader = reader
+  }
+
+  /// Reads a success answer of the route with its typed response, as its clients do.
+  /// - Parameter response: The answer.
+  /// - Returns: The payload under `data`, of the route's response type.
+  /// - Throws: ``ServerBeeRoutesError`` `.rejected` or `.undecodable`, as
+  ///   ``RouteClient/payload(_:from:requestPath:)``.
+  public func payload(from response: HTTPResponse) throws -> any Sendable {
+    try reader(response)
+  }
+
+  /// Whether the route's clients read its success payload (`false` for ``Ignored``).
+  public var hasPayload: Bool { responseType != String(describing: Ignored.self) }
+
+  /// Two values are the same route when their names and request lines are.
+  public static func == (lhs: AnyAPIRoute, rhs: AnyAPIRoute) -> Bool {
+    lhs.name == rhs.name && lhs.key == rhs.key
+  }
+
+  /// Hashes the name and the request line.
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(name)
+    hasher.combine(key)
+  }
 
   /// `GET /api/alert-rules/{id}/states`.
   public var requestLine: String { "\(method.rawValue) \(template.text)" }
