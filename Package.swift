@@ -193,7 +193,7 @@ let package = Package(
         "ServerBeeModels", "ServerBeeTransport", "SecureStore", "AuthSession", "RealtimeStream",
         "ServerBeeAPI", "ServerBeeKit", "NotificationPreferences", "PushEnvelopeCrypto",
         "DeepLinkValidation", "ServerBeeSimulator", "ServerBeeRelay", "ServerBeeSocketTransport",
-        "ServerBeeQR",
+        "ServerBeeQR", "ServerBeeRoutes",
       ],
       path: "Examples/ServerBeeCommandLine", exclude: ["README.md"]),
     .executableTarget(
@@ -362,6 +362,7 @@ let package = Package(
       name: "ServerBeeCommandLineTests",
       dependencies: [
         "ServerBeeCommandLine", "ServerBeeQR", "ServerBeeSocketTransport", "ServerBeeTestHarness",
+        "ServerBeeRoutes",
       ],
       path: "Tests/ServerBeeCommandLineTests"),
     .testTarget(

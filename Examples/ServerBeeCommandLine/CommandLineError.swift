@@ -31,4 +31,6 @@ extension ServerBeeError.Code where Domain == CommandLineDomain {
   public static let nothingToOpen = Self("nothing_to_open")
   /// A notification payload given to `open` or `push decrypt` is larger than the command reads.
   public static let payloadTooLarge = Self("payload_too_large")
+  /// The user answered no to a destructive command's question; nothing was sent.
+  public static let declined = Self("declined")
 }

@@ -29,8 +29,13 @@ public enum ServerBeeCommand {
     } catch {
       return report(error)
     }
-    let console = Console.process(json: parsed.json)
-    guard let name = parsed.command, let spec = CommandCatalog.command(named: name) else {
+    let environment = ProcessInfo.processInfo.environment
+    let console = Console.process(json: parsed.json, environment: environment)
+    if parsed.flags.contains("version") {
+      console.line(CommandCatalog.version)
+      return 0
+    }
+    guard !parsed.words.isEmpty else {
       // A bare `serverbee` shows the help; global options without a command are a usage error.
       guard parsed.wantsHelp || arguments.isEmpty else {
         return report(CommandLineError(.usage, "missing command (see 'serverbee --help')"))
@@ -38,45 +43,25 @@ public enum ServerBeeCommand {
       console.write(HelpText.global())
       return 0
     }
+    // The parser let a group (`account`) through only with --help.
+    guard let declaration = CommandCatalog.declaration(parsed.words) else {
+      console.write(HelpText.group(parsed.words))
+      return 0
+    }
     if parsed.wantsHelp {
-      console.write(HelpText.command(spec))
+      console.write(HelpText.command(declaration))
       return 0
     }
     let context = CommandContext(
       arguments: parsed, console: console,
-      home: HomeDirectory.resolve(
-        option: parsed.values["home"], environment: ProcessInfo.processInfo.environment))
+      home: HomeDirectory.resolve(option: parsed.values["home"], environment: environment),
+      environment: environment)
     do {
-      try await run(name, context)
+      try Confirmation.check(declaration, arguments: parsed, console: console)
+      try await declaration.run(context)
       return 0
     } catch {
       return report(error)
-    }
-  }
-
-  static func run(_ name: String, _ context: CommandContext) async throws {
-    switch name {
-    case "demo": try await DemoCommand.run(context)
-    case "login": try await SignInCommands.login(context)
-    case "pair": try await SignInCommands.pair(context)
-    case "servers": try await DataCommands.servers(context)
-    case "watch": try await WatchCommand.run(context)
-    case "alerts": try await DataCommands.alerts(context)
-    case "devices": try await DataCommands.devices(context)
-    case "tasks": try await TaskCommands.run(context)
-    case "security": try await SecurityCommands.run(context)
-    case "open": try await OpenCommand.run(context)
-    case "logout": try await SessionCommands.logout(context)
-    case "pair-code": try await PairCodeCommand.run(context)
-    case "recover": try await RecoverCommand.run(context)
-    case "status": try await SessionCommands.status(context)
-    case "notifications": try await NotificationCommands.run(context)
-    case "push": try await PushCommands.run(context)
-    case "account": try await AccountCommands.account(context)
-    case "audit": try await AccountCommands.audit(context)
-    case "users": try await UserCommands.run(context)
-    case "channels": try await ChannelCommands.run(context)
-    default: throw CommandLineError(.usage, "unknown command '\(name)'")
     }
   }
 

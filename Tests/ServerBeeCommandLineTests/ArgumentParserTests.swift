@@ -84,15 +84,82 @@ import Testing
     }
   }
 
-  @Test func everyCommandHasHelpWithUsageAndExamples() {
+  @Test func everyCommandHasHelpWithUsageAndExamples() throws {
     let global = HelpText.global()
-    for spec in CommandCatalog.commands {
-      #expect(global.contains("  \(spec.name) "))
-      let help = HelpText.command(spec)
-      #expect(help.hasPrefix("usage: serverbee \(spec.usage)\n"))
-      #expect(!spec.examples.isEmpty)
-      for option in spec.options { #expect(help.contains("--\(option.name)")) }
+    for declaration in CommandCatalog.all {
+      #expect(global.contains("  \(declaration.fullName) "))
+      let help = HelpText.command(declaration)
+      #expect(help.hasPrefix("usage: serverbee \(declaration.usage)\n"))
+      #expect(!declaration.examples.isEmpty, "\(declaration.fullName)")
+      for option in declaration.options { #expect(help.contains("--\(option.name)")) }
+      // `serverbee help WORDS…` is the same text.
+      #expect(try HelpText.text(for: declaration.words) == help)
     }
+  }
+
+  @Test func subCommandWordsNameOneDeclarationAndTheRestAreItsArguments() throws {
+    let enable = try ArgumentParser.parse(["account", "2fa", "enable", "--code", "123456"])
+    #expect(enable.words == ["account", "2fa", "enable"])
+    #expect(enable.command == "account 2fa enable")
+    #expect(enable.values["code"] == "123456")
+    #expect(enable.positionals.isEmpty)
+    let delete = try ArgumentParser.parse(["users", "delete", "delete", "--yes"])
+    #expect(delete.words == ["users", "delete"])
+    #expect(delete.positionals == ["delete"])
+    #expect(delete.flags == ["yes"])
+    // An option of a sub-command may come before its word.
+    let show = try ArgumentParser.parse(["alerts", "--api-key", "k", "show", "v1.x"])
+    #expect(show.words == ["alerts", "show"])
+    #expect(show.positionals == ["v1.x"])
+  }
+
+  @Test func groupsAndUnknownSubCommandsAreUsageErrorsThatPointToTheHelp() {
+    #expect(
+      usageMessage(["account"])
+        == "'account' needs one of: password, 2fa, api-keys (see 'serverbee help account')")
+    #expect(
+      usageMessage(["account", "2fa"])
+        == "'account 2fa' needs one of: status, setup, enable, disable "
+        + "(see 'serverbee help account 2fa')")
+    #expect(
+      usageMessage(["account", "frob"])
+        == "unknown command 'account frob' (see 'serverbee help account')")
+    #expect(
+      usageMessage(["alerts", "frob"])
+        == "unknown command 'alerts frob' (see 'serverbee help alerts')")
+    #expect(
+      usageMessage(["users", "delete"]) == "missing argument: usage: serverbee users "
+        + "delete ID [--api-key KEY] [--yes]")
+  }
+
+  @Test func onlyDestructiveCommandsTakeYes() {
+    #expect(usageMessage(["users", "--yes"]) == "unknown option '--yes' for 'users'")
+    #expect(usageMessage(["alerts", "rules", "enable", "r", "--yes"]) != nil)
+    #expect(usageMessage(["alerts", "rules", "disable", "r", "--yes"]) == nil)
+  }
+
+  @Test func helpNamesAGroupsCommandsAndRefusesUnknownWords() throws {
+    let group = try HelpText.text(for: ["account", "2fa"])
+    #expect(group.hasPrefix("usage: serverbee account 2fa COMMAND [OPTIONS]\n"))
+    for name in ["status", "setup", "enable", "disable"] {
+      #expect(group.contains("  account 2fa \(name) "))
+    }
+    #expect(try HelpText.text(for: []) == HelpText.global())
+    // A command that is also a group lists its sub-commands.
+    #expect(try HelpText.text(for: ["alerts"]).contains("  alerts rules disable "))
+    #expect(throws: CommandLineError.self) { try HelpText.text(for: ["account", "nope"]) }
+    let parsed = try ArgumentParser.parse(["help", "account", "2fa", "enable"])
+    #expect(parsed.words == ["help"])
+    #expect(parsed.positionals == ["account", "2fa", "enable"])
+  }
+
+  @Test func helpAndVersionNeedNoCommandArguments() async throws {
+    #expect(await ServerBeeCommand.main(["--version"]) == 0)
+    #expect(await ServerBeeCommand.main(["account", "--help"]) == 0)
+    #expect(await ServerBeeCommand.main(["users", "delete", "--help"]) == 0)
+    #expect(await ServerBeeCommand.main(["help", "account", "2fa", "enable"]) == 0)
+    #expect(await ServerBeeCommand.main(["help", "nope"]) == 64)
+    #expect(CommandCatalog.version.hasPrefix("serverbee "))
   }
 
   @Test func aMissingCommandIsAUsageErrorButABareCallShowsTheHelp() async {

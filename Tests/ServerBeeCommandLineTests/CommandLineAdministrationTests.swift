@@ -71,7 +71,21 @@ import Testing
     let noServer = try await serverbee(
       ["audit"], home: bot, environment: ["SERVERBEE_API_KEY": key])
     #expect(noServer.status == 64)
-    #expect(noServer.stderr == "serverbee: an API key needs --server URL (the key's server)\n")
+    #expect(
+      noServer.stderr
+        == "serverbee: an API key needs --server URL or $SERVERBEE_SERVER (the key's server)\n")
+    // SERVERBEE_SERVER stands in for --server in API-key mode; --server still wins.
+    for command in [["servers", "--json"], ["audit", "--json"]] {
+      let fromEnvironment = try await serverbee(
+        command, home: bot,
+        environment: ["SERVERBEE_API_KEY": key, "SERVERBEE_SERVER": simulator.url])
+      #expect(fromEnvironment.status == 0, "\(command): \(fromEnvironment.stderr)")
+      #expect(fromEnvironment.stdout.hasPrefix(command[0] == "servers" ? "[" : "{"), "\(command)")
+    }
+    let overridden = try await serverbee(
+      ["--server", simulator.url, "audit", "--json"], home: bot,
+      environment: ["SERVERBEE_API_KEY": key, "SERVERBEE_SERVER": "http://127.0.0.1:9"])
+    #expect(overridden.status == 0, "\(overridden.stderr)")
   }
 
   @Test func aPasswordChangeSaysWhatTheServerRefusedAndThenSucceeds() async throws {
@@ -120,9 +134,28 @@ import Testing
     #expect(refused.status != 0)
     #expect(refused.stderr == "serverbee: only an admin may manage users\n")
 
-    let deleted = try await serverbee(["users", "delete", id], home: home)
+    // Destructive: without a terminal to ask on it refuses and sends nothing, unless --yes.
+    let unconfirmed = try await serverbee(["users", "delete", id], home: home)
+    #expect(unconfirmed.status == 64)
+    #expect(unconfirmed.stdout.isEmpty)
+    #expect(
+      unconfirmed.stderr
+        == "serverbee: 'users delete' asks before it changes anything and there is no terminal "
+        + "to ask on: pass --yes to go ahead\n")
+    #expect(try await serverbee(["users"], home: home).stdout.contains("bob"))
+    // On a terminal it asks; anything but yes changes nothing.
+    let executable = try BuiltExecutables.url("serverbee").path
+    let (declined, transcript) = try await PseudoTerminal.run(
+      "'\(executable)' --home '\(home.path)' users delete \(id)",
+      answers: [("with their sessions and API keys? [y/N] ", "n")])
+    #expect(declined == 1, "\(transcript)")
+    #expect(transcript.contains("serverbee: nothing was changed ('users delete' not confirmed)"))
+    #expect(try await serverbee(["users"], home: home).stdout.contains("bob"))
+
+    let deleted = try await serverbee(["users", "delete", id, "--yes"], home: home)
     #expect(deleted.status == 0, "\(deleted.stderr)")
-    let gone = try await serverbee(["users", "delete", id], home: home)
+    #expect(!(try await serverbee(["users"], home: home).stdout.contains("bob")))
+    let gone = try await serverbee(["users", "delete", id, "--yes"], home: home)
     #expect(gone.stderr == "serverbee: no user '\(id)' (see 'serverbee users')\n")
   }
 
@@ -137,7 +170,10 @@ import Testing
     let list = try await serverbee(["alerts", "rules"], home: home)
     #expect(list.status == 0, "\(list.stderr)")
     #expect(list.stdout.contains("High CPU") && list.stdout.contains("yes"))
-    let off = try await serverbee(["alerts", "rules", "disable", "rule-1"], home: home)
+    let refused = try await serverbee(["alerts", "rules", "disable", "rule-1"], home: home)
+    #expect(refused.status == 64)
+    #expect(refused.stderr.contains("pass --yes"))
+    let off = try await serverbee(["alerts", "rules", "disable", "rule-1", "--yes"], home: home)
     #expect(off.stdout == "Alert rule High CPU is disabled (id rule-1).\n")
     let json = try await serverbee(["alerts", "rules", "--json"], home: home)
     #expect(json.stdout.contains(#""enabled":false"#))

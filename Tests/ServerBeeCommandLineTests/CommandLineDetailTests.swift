@@ -46,7 +46,11 @@ import Testing
     let laptop = try #require(
       before.compactMap { $0["id"] as? String }.first { $0 != phone })
 
-    let revoked = try await world.serverbee(["devices", "revoke", phone], home: "laptop")
+    let unconfirmed = try await world.serverbee(["devices", "revoke", phone], home: "laptop")
+    #expect(unconfirmed.status == 64)
+    #expect(unconfirmed.stderr.contains("pass --yes"), "\(unconfirmed.stderr)")
+    let revoked = try await world.serverbee(
+      ["devices", "revoke", phone, "--yes"], home: "laptop")
     #expect(revoked.status == 0, "\(revoked.stderr)")
     #expect(revoked.stdout.hasPrefix("Revoked "), "\(revoked.stdout)")
     let after = try JSONOutput.array(
@@ -56,12 +60,12 @@ import Testing
     let phoneAfterwards = try await world.serverbee(["alerts"], home: "phone")
     #expect(phoneAfterwards.status == 1)
 
-    let own = try await world.serverbee(["devices", "revoke", laptop], home: "laptop")
+    let own = try await world.serverbee(["devices", "revoke", laptop, "--yes"], home: "laptop")
     #expect(own.status == 64)
     #expect(own.stderrLines.count == 1)
     #expect(own.stderr.contains("serverbee logout"), "\(own.stderr)")
     let unknown = try await world.serverbee(
-      ["devices", "revoke", "no-such-session"], home: "laptop")
+      ["devices", "revoke", "no-such-session", "--yes"], home: "laptop")
     #expect(unknown.status == 1)
     #expect(unknown.stderr.contains("no mobile session"), "\(unknown.stderr)")
   }

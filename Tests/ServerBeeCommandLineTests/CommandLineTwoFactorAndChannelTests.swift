@@ -69,7 +69,7 @@ import Testing
     #expect(withCode.status == 0, "\(withCode.stderr)")
 
     let disabled = try await serverbee(
-      ["account", "2fa", "disable", "--password", "admin-password"], home: home)
+      ["account", "2fa", "disable", "--password", "admin-password", "--yes"], home: home)
     #expect(disabled.stdout == "Two-factor sign-in is off.\n", "\(disabled.stderr)")
     let again = try await serverbee(
       login + ["--password", "admin-password"],
@@ -122,7 +122,7 @@ import Testing
         "serverbee: the channel could not deliver the test: Webhook request failed: "
           + "connection refused"))
     #expect(!failed.stderr.contains("\u{1B}"))
-    let unknown = try await serverbee(["channels", "disable", "nope"], home: home)
+    let unknown = try await serverbee(["channels", "disable", "nope", "--yes"], home: home)
     #expect(
       unknown.stderr == "serverbee: no notification channel 'nope' (see 'serverbee channels')\n")
   }

@@ -1,7 +1,8 @@
 import ServerBeeModels
 
-/// Splits `serverbee` arguments: global options anywhere, then one subcommand, its options and
-/// its positional arguments.
+/// Splits `serverbee` arguments by the declarations in ``CommandCatalog``: global options
+/// anywhere, the command's words (`account 2fa enable`), its options and its positional
+/// arguments.
 ///
 /// Options are `--name value`, `--name=value` or a bare `--flag`; `-h` is `--help`; `--` ends the
 /// options. Anything unknown is a usage error naming it.
@@ -12,7 +13,6 @@ enum ArgumentParser {
   /// - Throws: ``CommandLineError`` with `.usage`.
   static func parse(_ arguments: [String]) throws -> ParsedArguments {
     var parsed = ParsedArguments()
-    var spec: CommandSpec?
     var remaining = arguments[...]
     var optionsEnded = false
     while let argument = remaining.popFirst() {
@@ -21,31 +21,51 @@ enum ArgumentParser {
       } else if !optionsEnded && (argument == "-h" || argument == "--help") {
         parsed.flags.insert("help")
       } else if !optionsEnded && argument.hasPrefix("--") {
-        try parseOption(argument, spec: spec, remaining: &remaining, into: &parsed)
+        try parseOption(argument, remaining: &remaining, into: &parsed)
       } else if !optionsEnded && argument.hasPrefix("-") && argument.count > 1 {
         throw CommandLineError(.usage, "unknown option '\(argument)'")
-      } else if parsed.command == nil {
-        guard let found = CommandCatalog.command(named: argument) else {
-          throw CommandLineError(
-            .usage, "unknown command '\(argument)' (see 'serverbee --help')")
-        }
-        parsed.command = found.name
-        spec = found
+      } else if parsed.positionals.isEmpty && CommandCatalog.isKnown(parsed.words + [argument]) {
+        parsed.words.append(argument)
+      } else if parsed.words.isEmpty {
+        throw CommandLineError(.usage, "unknown command '\(argument)' (see 'serverbee --help')")
       } else {
         parsed.positionals.append(argument)
       }
     }
-    if let spec, !parsed.wantsHelp {
-      try checkPositionals(parsed.positionals, spec: spec)
-    } else if spec == nil, !parsed.positionals.isEmpty {
-      throw CommandLineError(.usage, "unexpected argument '\(parsed.positionals[0])'")
+    guard !parsed.words.isEmpty else { return parsed }
+    guard let declaration = CommandCatalog.declaration(parsed.words) else {
+      return try checkGroup(parsed)
+    }
+    for name in parsed.values.keys.sorted() + parsed.flags.sorted()
+    where declaration.option(named: name) == nil {
+      throw CommandLineError(.usage, "unknown option '--\(name)' for '\(declaration.fullName)'")
+    }
+    if !parsed.wantsHelp {
+      try checkPositionals(parsed.positionals, declaration)
+    }
+    return parsed
+  }
+
+  /// The words name a group (`account`), not a command: only its help may be asked for.
+  private static func checkGroup(_ parsed: ParsedArguments) throws -> ParsedArguments {
+    let group = parsed.words.joined(separator: " ")
+    if let first = parsed.positionals.first {
+      throw CommandLineError(
+        .usage, "unknown command '\(group) \(first)' (see 'serverbee help \(group)')")
+    }
+    guard parsed.wantsHelp else {
+      let next = CommandCatalog.children(of: parsed.words).map { $0.words[parsed.words.count] }
+      let names = next.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+      throw CommandLineError(
+        .usage,
+        "'\(group)' needs one of: \(names.joined(separator: ", ")) (see 'serverbee help \(group)')"
+      )
     }
     return parsed
   }
 
   private static func parseOption(
-    _ argument: String, spec: CommandSpec?, remaining: inout ArraySlice<String>,
-    into parsed: inout ParsedArguments
+    _ argument: String, remaining: inout ArraySlice<String>, into parsed: inout ParsedArguments
   ) throws {
     let body = argument.dropFirst(2)
     let name: String
@@ -56,10 +76,8 @@ enum ArgumentParser {
     } else {
       name = String(body)
     }
-    let known =
-      spec?.option(named: name) ?? CommandCatalog.globalOptions.first { $0.name == name }
-    guard let option = known else {
-      let scope = spec.map { " for '\($0.name)'" } ?? ""
+    guard let option = candidateOption(named: name, under: parsed.words) else {
+      let scope = parsed.command.map { " for '\($0)'" } ?? ""
       throw CommandLineError(.usage, "unknown option '--\(name)'\(scope)")
     }
     guard option.takesValue else {
@@ -79,13 +97,38 @@ enum ArgumentParser {
     }
   }
 
-  private static func checkPositionals(_ positionals: [String], spec: CommandSpec) throws {
-    if positionals.count > spec.positionals.upperBound {
-      let extra = positionals[spec.positionals.upperBound]
-      throw CommandLineError(.usage, "unexpected argument '\(extra)' for '\(spec.name)'")
+  /// The option as the command named so far, or one of the commands below it, declares it (the
+  /// words may still grow: `alerts --limit 5` before `show`); ``parse(_:)`` checks it against
+  /// the final command.
+  private static func candidateOption(named name: String, under words: [String]) -> OptionSpec? {
+    if let global = CommandCatalog.globalOptions.first(where: { $0.name == name }) {
+      return global
     }
-    if positionals.count < spec.positionals.lowerBound {
-      throw CommandLineError(.usage, "missing argument: usage: serverbee \(spec.usage)")
+    let own = CommandCatalog.declaration(words).map { [$0] } ?? []
+    let candidates = words.isEmpty ? [] : own + CommandCatalog.children(of: words)
+    for declaration in candidates {
+      if let option = declaration.options.first(where: { $0.name == name }) { return option }
+    }
+    return nil
+  }
+
+  private static func checkPositionals(
+    _ positionals: [String], _ declaration: CommandDeclaration
+  ) throws {
+    let range = declaration.positionalRange
+    if positionals.count > range.upperBound {
+      let extra = positionals[range.upperBound]
+      guard range.upperBound > 0 || CommandCatalog.children(of: declaration.words).isEmpty else {
+        throw CommandLineError(
+          .usage,
+          "unknown command '\(declaration.fullName) \(extra)' (see 'serverbee help "
+            + "\(declaration.fullName)')")
+      }
+      throw CommandLineError(
+        .usage, "unexpected argument '\(extra)' for '\(declaration.fullName)'")
+    }
+    if positionals.count < range.lowerBound {
+      throw CommandLineError(.usage, "missing argument: usage: serverbee \(declaration.usage)")
     }
   }
 }

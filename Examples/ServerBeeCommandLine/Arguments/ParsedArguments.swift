@@ -1,15 +1,24 @@
 import ServerBeeModels
 
-/// The command line split into a subcommand, options and positional arguments.
+/// The command line split into a command's words, options and positional arguments.
 struct ParsedArguments: Sendable, Hashable {
-  /// The subcommand, or `nil` when none was given.
-  var command: String?
+  /// The words of the command (`["account", "2fa", "enable"]`); empty when none was given.
+  var words: [String] = []
   /// Options with values, by name (the last occurrence wins).
   var values: [String: String] = [:]
   /// Flags that were given, by name.
   var flags: Set<String> = []
-  /// Positional arguments after the subcommand.
+  /// Positional arguments after the command's words.
   var positionals: [String] = []
+
+  /// The command's full name (`"account 2fa enable"`), or `nil` when none was given.
+  var command: String? { words.isEmpty ? nil : words.joined(separator: " ") }
+
+  /// The positional argument at `index`, or `""` when there is none (the parser has checked
+  /// the count against the command's declaration).
+  func argument(_ index: Int) -> String {
+    positionals.indices.contains(index) ? positionals[index] : ""
+  }
 
   /// Whether `--help` (or `-h`) was given.
   var wantsHelp: Bool { flags.contains("help") }

@@ -3,23 +3,9 @@ import ServerBeeAPI
 import ServerBeeModels
 import ServerBeeTransport
 
-/// `serverbee account password | 2fa … | api-keys [create NAME --output FILE | delete ID]` and
+/// `serverbee account password`, `account api-keys [create NAME --output FILE | delete ID]` and
 /// `serverbee audit`: the account and administration routes (issue 26).
 enum AccountCommands {
-  static func account(_ context: CommandContext) async throws {
-    let positionals = context.arguments.positionals
-    switch positionals.first {
-    case "password": try await password(context)
-    case "api-keys": try await apiKeys(context, Array(positionals.dropFirst()))
-    case "2fa": try await TwoFactorCommands.run(context, Array(positionals.dropFirst()))
-    case let other:
-      throw CommandLineError(
-        .usage,
-        "use 'serverbee account password', 'account 2fa …' or 'account api-keys'"
-          + (other.map { " ('\($0)' is not an account action)" } ?? ""))
-    }
-  }
-
   /// `account password [--old PW] [--new PW]`: asks for what is missing, without echo.
   static func password(_ context: CommandContext) async throws {
     let console = context.console
@@ -43,73 +29,77 @@ enum AccountCommands {
     }
   }
 
-  /// `account api-keys`, `… create NAME --output FILE`, `… delete ID`.
-  static func apiKeys(_ context: CommandContext, _ rest: [String]) async throws {
+  /// `account api-keys`: this account's keys.
+  static func apiKeys(_ context: CommandContext) async throws {
     let console = context.console
     let api = try await APICredential.client(context)
-    switch rest.first {
-    case nil:
-      let keys = try await APIRequest.run("Loading API keys", console: console) {
-        try await api.apiKeys()
+    let keys = try await APIRequest.run("Loading API keys", console: console) {
+      try await api.apiKeys()
+    }
+    if console.json {
+      console.json(try WireJSON.encode(keys))
+    } else if keys.isEmpty {
+      console.line("No API keys.")
+    } else {
+      var table = TextTable(columns: [
+        .left("NAME"), .left("PREFIX"), .left("CREATED"), .left("ID"),
+      ])
+      for key in keys {
+        table.append([key.name, key.keyPrefix, Formatting.time(key.createdAt), key.id])
       }
-      if console.json {
-        console.json(try WireJSON.encode(keys))
-      } else if keys.isEmpty {
-        console.line("No API keys.")
-      } else {
-        var table = TextTable(columns: [
-          .left("NAME"), .left("PREFIX"), .left("CREATED"), .left("ID"),
-        ])
-        for key in keys {
-          table.append([key.name, key.keyPrefix, Formatting.time(key.createdAt), key.id])
-        }
-        console.line(table.render())
-      }
-    case "create":
-      guard rest.count == 2, let output = context.arguments.values["output"] else {
-        throw CommandLineError(
-          .usage, "use 'serverbee account api-keys create NAME --output FILE'")
-      }
-      let name = rest[1]
-      // The file first: a key the server created but nobody could save would be lost.
-      let file = try SecretFile(creating: output)
-      let created: APIKeyRecord
-      do {
-        created = try await APIRequest.run(
-          "Creating the API key", console: console,
-          forbidden: "only an admin may create API keys"
-        ) { try await api.createAPIKey(name: name) }
-      } catch {
-        file.discard()
-        throw error
-      }
-      try file.write(created.key ?? "")
-      if console.json {
-        console.json(
-          try WireJSON.encode(["id": created.id, "key_prefix": created.keyPrefix, "file": output]))
-      } else {
-        console.line(
-          TerminalText.safe(
-            "Created API key \(created.name) (serverbee_\(created.keyPrefix)…): written to "
-              + "\(output), readable only by you. The server never shows it again."))
-      }
-    case "delete":
-      guard rest.count == 2, !rest[1].isEmpty else {
-        throw CommandLineError(.usage, "use 'serverbee account api-keys delete ID'")
-      }
-      let id = rest[1]
-      try await APIRequest.run(
-        "Deleting the API key", console: console,
-        notFound: "this account has no API key '\(id)' (see 'serverbee account api-keys')"
-      ) { try await api.deleteAPIKey(id: id) }
-      if console.json {
-        console.json(try WireJSON.encode(["deleted": id]))
-      } else {
-        console.line(TerminalText.safe("Deleted API key \(id); it no longer signs in."))
-      }
-    case let other?:
+      console.line(table.render())
+    }
+  }
+
+  /// `account api-keys create NAME --output FILE` (admins): the key goes to a new file only.
+  static func createAPIKey(_ context: CommandContext) async throws {
+    let console = context.console
+    guard let output = context.arguments.values["output"] else {
       throw CommandLineError(
-        .usage, "unknown action '\(other)': use 'create NAME --output FILE' or 'delete ID'")
+        .usage, "use 'serverbee account api-keys create NAME --output FILE'")
+    }
+    let name = context.arguments.argument(0)
+    let api = try await APICredential.client(context)
+    // The file first: a key the server created but nobody could save would be lost.
+    let file = try SecretFile(creating: output)
+    let created: APIKeyRecord
+    do {
+      created = try await APIRequest.run(
+        "Creating the API key", console: console,
+        forbidden: "only an admin may create API keys"
+      ) { try await api.createAPIKey(name: name) }
+    } catch {
+      file.discard()
+      throw error
+    }
+    try file.write(created.key ?? "")
+    if console.json {
+      console.json(
+        try WireJSON.encode(["id": created.id, "key_prefix": created.keyPrefix, "file": output]))
+    } else {
+      console.line(
+        TerminalText.safe(
+          "Created API key \(created.name) (serverbee_\(created.keyPrefix)…): written to "
+            + "\(output), readable only by you. The server never shows it again."))
+    }
+  }
+
+  /// `account api-keys delete ID`.
+  static func deleteAPIKey(_ context: CommandContext) async throws {
+    let console = context.console
+    let id = context.arguments.argument(0)
+    guard !id.isEmpty else {
+      throw CommandLineError(.usage, "use 'serverbee account api-keys delete ID'")
+    }
+    let api = try await APICredential.client(context)
+    try await APIRequest.run(
+      "Deleting the API key", console: console,
+      notFound: "this account has no API key '\(id)' (see 'serverbee account api-keys')"
+    ) { try await api.deleteAPIKey(id: id) }
+    if console.json {
+      console.json(try WireJSON.encode(["deleted": id]))
+    } else {
+      console.line(TerminalText.safe("Deleted API key \(id); it no longer signs in."))
     }
   }
 

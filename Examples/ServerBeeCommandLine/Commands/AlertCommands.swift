@@ -2,18 +2,13 @@ import ServerBeeAPI
 import ServerBeeKit
 import ServerBeeModels
 
-/// `serverbee alerts show KEY`: one alert's current cycle.
+/// `serverbee alerts show KEY`, `alerts rules` and `alerts rules enable|disable ID`.
 enum AlertCommands {
   /// Shows the alert detail of a key from `serverbee alerts` (a `v1.` key or `rule:server`).
   static func show(_ context: CommandContext) async throws {
-    let positionals = context.arguments.positionals
-    guard positionals.count == 2 else {
-      throw CommandLineError(
-        .usage, "use 'serverbee alerts show KEY' (KEY from 'serverbee alerts')")
-    }
     let key: AlertKey
     do {
-      key = try AlertKey(parsing: positionals[1])
+      key = try AlertKey(parsing: context.arguments.argument(0))
     } catch let error as ServerBeeModelsError {
       throw CommandLineError(.usage, error.message)
     }
@@ -31,49 +26,48 @@ enum AlertCommands {
     }
   }
 
-  /// `alerts rules [enable|disable ID]` (admins): the alert rules, or one turned on or off.
+  private static let forbidden = "only an admin may see or change alert rules"
+
+  /// `alerts rules` (admins): the alert rules.
   static func rules(_ context: CommandContext) async throws {
-    let positionals = Array(context.arguments.positionals.dropFirst())
     let console = context.console
     let api = try await APICredential.client(context)
-    let forbidden = "only an admin may see or change alert rules"
-    switch (positionals.first, positionals.count) {
-    case (nil, _):
-      let rules = try await APIRequest.run(
-        "Loading alert rules", console: console, forbidden: forbidden
-      ) { try await api.alertRules() }
-      if console.json {
-        console.json(try WireJSON.encode(rules))
-      } else if rules.isEmpty {
-        console.line("No alert rules.")
-      } else {
-        var table = TextTable(columns: [
-          .left("RULE"), .left("ON"), .left("CHECKS"), .left("MODE"), .left("ID"),
+    let rules = try await APIRequest.run(
+      "Loading alert rules", console: console, forbidden: forbidden
+    ) { try await api.alertRules() }
+    if console.json {
+      console.json(try WireJSON.encode(rules))
+    } else if rules.isEmpty {
+      console.line("No alert rules.")
+    } else {
+      var table = TextTable(columns: [
+        .left("RULE"), .left("ON"), .left("CHECKS"), .left("MODE"), .left("ID"),
+      ])
+      for rule in rules {
+        table.append([
+          rule.name, rule.enabled ? "yes" : "no", rule.ruleTypes.joined(separator: ","),
+          rule.triggerMode?.rawValue ?? "", rule.id,
         ])
-        for rule in rules {
-          table.append([
-            rule.name, rule.enabled ? "yes" : "no", rule.ruleTypes.joined(separator: ","),
-            rule.triggerMode?.rawValue ?? "", rule.id,
-          ])
-        }
-        console.line(table.render())
       }
-    case (let action?, 2) where action == "enable" || action == "disable":
-      let id = positionals[1]
-      let rule = try await APIRequest.run(
-        action == "enable" ? "Enabling the rule" : "Disabling the rule", console: console,
-        notFound: "no alert rule '\(id)' (see 'serverbee alerts rules')", forbidden: forbidden
-      ) { try await api.setAlertRule(id: id, enabled: action == "enable") }
-      if console.json {
-        console.json(try WireJSON.encode(rule))
-      } else {
-        console.line(
-          TerminalText.safe(
-            "Alert rule \(rule.name) is \(rule.enabled ? "enabled" : "disabled") (id \(rule.id))."))
-      }
-    default:
-      throw CommandLineError(
-        .usage, "use 'serverbee alerts rules' or 'serverbee alerts rules enable|disable ID'")
+      console.line(table.render())
+    }
+  }
+
+  /// `alerts rules enable|disable ID` (admins): one rule turned on or off.
+  static func setRule(_ context: CommandContext, enabled: Bool) async throws {
+    let console = context.console
+    let api = try await APICredential.client(context)
+    let id = context.arguments.argument(0)
+    let rule = try await APIRequest.run(
+      enabled ? "Enabling the rule" : "Disabling the rule", console: console,
+      notFound: "no alert rule '\(id)' (see 'serverbee alerts rules')", forbidden: forbidden
+    ) { try await api.setAlertRule(id: id, enabled: enabled) }
+    if console.json {
+      console.json(try WireJSON.encode(rule))
+    } else {
+      console.line(
+        TerminalText.safe(
+          "Alert rule \(rule.name) is \(rule.enabled ? "enabled" : "disabled") (id \(rule.id))."))
     }
   }
 }

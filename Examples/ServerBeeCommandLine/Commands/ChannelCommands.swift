@@ -8,69 +8,74 @@ import ServerBeeModels
 /// neither the table nor `--json` ever shows it: `--json` writes each channel without
 /// `config_json`.
 enum ChannelCommands {
-  static func run(_ context: CommandContext) async throws {
-    let positionals = context.arguments.positionals
+  private static let forbidden = "only an admin may see or change notification channels"
+
+  /// `channels`: every channel, without its configuration.
+  static func list(_ context: CommandContext) async throws {
     let console = context.console
     let api = try await APICredential.client(context)
-    let forbidden = "only an admin may see or change notification channels"
-    switch (positionals.first, positionals.count) {
-    case (nil, _):
-      let channels = try await APIRequest.run(
-        "Loading notification channels", console: console, forbidden: forbidden
-      ) { try await api.notificationChannels() }
-      let sorted = channels.sorted { ($0.name, $0.id) < ($1.name, $1.id) }
-      if console.json {
-        console.json(try WireJSON.encode(sorted.map(ChannelSummary.init)))
-      } else if sorted.isEmpty {
-        console.line("No notification channels.")
-      } else {
-        var table = TextTable(columns: [.left("CHANNEL"), .left("TYPE"), .left("ON"), .left("ID")])
-        for channel in sorted {
-          table.append([
-            channel.name, channel.notifyType.rawValue, channel.enabled ? "yes" : "no", channel.id,
-          ])
-        }
-        console.line(table.render())
+    let channels = try await APIRequest.run(
+      "Loading notification channels", console: console, forbidden: forbidden
+    ) { try await api.notificationChannels() }
+    let sorted = channels.sorted { ($0.name, $0.id) < ($1.name, $1.id) }
+    if console.json {
+      console.json(try WireJSON.encode(sorted.map(ChannelSummary.init)))
+    } else if sorted.isEmpty {
+      console.line("No notification channels.")
+    } else {
+      var table = TextTable(columns: [.left("CHANNEL"), .left("TYPE"), .left("ON"), .left("ID")])
+      for channel in sorted {
+        table.append([
+          channel.name, channel.notifyType.rawValue, channel.enabled ? "yes" : "no", channel.id,
+        ])
       }
-    case (let action?, 2) where action == "enable" || action == "disable":
-      let id = positionals[1]
-      let channel = try await APIRequest.run(
-        action == "enable" ? "Enabling the channel" : "Disabling the channel", console: console,
+      console.line(table.render())
+    }
+  }
+
+  /// `channels enable|disable ID`.
+  static func setEnabled(_ context: CommandContext, _ enabled: Bool) async throws {
+    let console = context.console
+    let api = try await APICredential.client(context)
+    let id = context.arguments.argument(0)
+    let channel = try await APIRequest.run(
+      enabled ? "Enabling the channel" : "Disabling the channel", console: console,
+      notFound: "no notification channel '\(id)' (see 'serverbee channels')",
+      forbidden: forbidden
+    ) { try await api.setNotificationChannel(id: id, enabled: enabled) }
+    if console.json {
+      console.json(try WireJSON.encode(ChannelSummary(channel)))
+    } else {
+      console.line(
+        TerminalText.safe(
+          "Channel \(channel.name) is \(channel.enabled ? "enabled" : "disabled") "
+            + "(id \(channel.id))."))
+    }
+  }
+
+  /// `channels test ID`: a synthetic alert through the channel.
+  static func test(_ context: CommandContext) async throws {
+    let console = context.console
+    let api = try await APICredential.client(context)
+    let id = context.arguments.argument(0)
+    do {
+      try await APIRequest.run(
+        "Sending a test through the channel", console: console,
         notFound: "no notification channel '\(id)' (see 'serverbee channels')",
         forbidden: forbidden
-      ) { try await api.setNotificationChannel(id: id, enabled: action == "enable") }
-      if console.json {
-        console.json(try WireJSON.encode(ChannelSummary(channel)))
-      } else {
-        console.line(
-          TerminalText.safe(
-            "Channel \(channel.name) is \(channel.enabled ? "enabled" : "disabled") "
-              + "(id \(channel.id))."))
-      }
-    case ("test", 2):
-      let id = positionals[1]
-      do {
-        try await APIRequest.run(
-          "Sending a test through the channel", console: console,
-          notFound: "no notification channel '\(id)' (see 'serverbee channels')",
-          forbidden: forbidden
-        ) { try await api.testNotificationChannel(id: id) }
-      } catch let error as ServerBeeAPIError where error.httpStatus == 502 {
-        // The channel's own delivery failure (app routes §3.11 #86), not the server's.
-        let reason = (error.underlying as? APIFailure)?.message ?? "no reason given"
-        throw CommandLineError(
-          .unexpectedAnswer,
-          TerminalText.safe("the channel could not deliver the test: \(reason.prefix(200))"),
-          underlying: error)
-      }
-      if console.json {
-        console.json(try WireJSON.encode(["sent": true]))
-      } else {
-        console.line("Test notification sent through channel \(TerminalText.safe(id)).")
-      }
-    default:
+      ) { try await api.testNotificationChannel(id: id) }
+    } catch let error as ServerBeeAPIError where error.httpStatus == 502 {
+      // The channel's own delivery failure (app routes §3.11 #86), not the server's.
+      let reason = (error.underlying as? APIFailure)?.message ?? "no reason given"
       throw CommandLineError(
-        .usage, "use 'serverbee channels' or 'serverbee channels enable|disable|test ID'")
+        .unexpectedAnswer,
+        TerminalText.safe("the channel could not deliver the test: \(reason.prefix(200))"),
+        underlying: error)
+    }
+    if console.json {
+      console.json(try WireJSON.encode(["sent": true]))
+    } else {
+      console.line("Test notification sent through channel \(TerminalText.safe(id)).")
     }
   }
 

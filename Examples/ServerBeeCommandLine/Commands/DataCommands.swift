@@ -20,16 +20,8 @@ enum DataCommands {
     }
   }
 
-  /// Lists recent alert events (`alerts show KEY`: one alert's detail).
+  /// Lists recent alert events.
   static func alerts(_ context: CommandContext) async throws {
-    switch context.arguments.positionals.first {
-    case nil: break
-    case "show": return try await AlertCommands.show(context)
-    case "rules": return try await AlertCommands.rules(context)
-    case let other?:
-      throw CommandLineError(
-        .usage, "unknown action '\(other)': use 'serverbee alerts show KEY' or 'alerts rules'")
-    }
     let limitText = context.arguments.values["limit"] ?? "50"
     guard let limit = Int(limitText), (1...1000).contains(limit) else {
       throw CommandLineError(.usage, "--limit expects a number from 1 to 1000, got '\(limitText)'")
@@ -41,14 +33,8 @@ enum DataCommands {
     printAlerts(events, console: context.console)
   }
 
-  /// Lists this account's mobile sessions (`devices revoke ID`: ends one).
+  /// Lists this account's mobile sessions.
   static func devices(_ context: CommandContext) async throws {
-    switch context.arguments.positionals.first {
-    case nil: break
-    case "revoke": return try await DeviceCommands.revoke(context)
-    case let other?:
-      throw CommandLineError(.usage, "unknown action '\(other)': use 'serverbee devices revoke ID'")
-    }
     let session = try await context.openSession()
     let identity = try await session.requireSignedIn(server: context.server)
     let api = ServerBeeAPIClient(server: identity.server, transport: session.api)

@@ -11,12 +11,11 @@ enum DeviceCommands {
   /// login the server no longer knows; `logout` does the same revocation and also clears the
   /// local credentials (or queues the revocation when offline), so the refusal points there.
   static func revoke(_ context: CommandContext) async throws {
-    let positionals = context.arguments.positionals
-    guard positionals.count == 2, !positionals[1].isEmpty else {
+    let id = context.arguments.argument(0)
+    guard !id.isEmpty else {
       throw CommandLineError(
         .usage, "use 'serverbee devices revoke ID' (ID from 'serverbee devices')")
     }
-    let id = positionals[1]
     let session = try await context.openSession()
     let identity = try await session.requireSignedIn(server: context.server)
     let api = try session.client.api()

@@ -6,12 +6,8 @@ import ServerBeeModels
 /// `serverbee notifications`: the server-confirmed push settings of this installation, saving
 /// them, and test pushes, on the SDK's `NotificationPreferencesClient` and `TestPushTracker`.
 enum NotificationCommands {
-  static func run(_ context: CommandContext) async throws {
-    let action = context.arguments.positionals.first ?? "show"
-    guard ["show", "enable", "disable", "set", "test"].contains(action) else {
-      throw CommandLineError(
-        .usage, "unknown action '\(action)': use show, enable, disable, set or test")
-    }
+  /// Runs one action: `show`, `enable`, `disable`, `set` or `test` (each declared on its own).
+  static func run(_ context: CommandContext, action: String) async throws {
     let choices = try categoryChoices(context)
     let language = try testLanguage(context)
     let session = try await context.openSession(relay: try RelayOption.resolve(context.arguments))

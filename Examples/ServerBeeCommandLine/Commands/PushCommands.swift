@@ -11,24 +11,14 @@ import ServerBeeTransport
 /// the relay goes away), decrypts each with the content key in the store (the
 /// extension-shared group, as a notification extension would) and prints its notification.
 enum PushCommands {
-  static func run(_ context: CommandContext) async throws {
-    switch context.arguments.positionals.first {
-    case "listen": try await listen(context)
-    case "decrypt": try await decrypt(context)
-    default:
-      throw CommandLineError(
-        .usage, "use 'serverbee push listen [--relay URL]' or 'serverbee push decrypt FILE|-'")
-    }
-  }
-
   /// `push decrypt FILE|-`: the notification-extension step alone. An APNs payload in, the
   /// rendered notification out, using only the extension-shared key; any failure shows the
   /// generic text, as the extension does, then fails the command with the reason.
-  private static func decrypt(_ context: CommandContext) async throws {
-    guard context.arguments.positionals.count == 2 else {
+  static func decrypt(_ context: CommandContext) async throws {
+    guard context.arguments.positionals.count == 1 else {
       throw CommandLineError(.usage, "use 'serverbee push decrypt FILE' (or - for stdin)")
     }
-    let payload = try PayloadInput.read(context.arguments.positionals[1])
+    let payload = try PayloadInput.read(context.arguments.positionals[0])
     let store = try EncryptedSQLiteCredentialStore(directory: context.home)
     let result = NotificationExtensionStep(store: store, language: try language(context))
       .process(apnsPayload: payload)
@@ -57,7 +47,7 @@ enum PushCommands {
   /// (or a token the relay issues now), over the session's transports and TLS trust, until
   /// `--count`, `--duration`, Ctrl-C or a revoked token. When the relay goes away, one line on
   /// stderr per attempt to reconnect. The SDK opens and de-duplicates; this presents.
-  private static func listen(_ context: CommandContext) async throws {
+  static func listen(_ context: CommandContext) async throws {
     let limits = try ListenLimits(context.arguments)
     let language = try language(context)
     let named = try RelayOption.resolve(context.arguments)

@@ -4,16 +4,6 @@ import ServerBeeModels
 
 /// `serverbee security events [--server ID] [--limit N]` and `serverbee security event ID`.
 enum SecurityCommands {
-  static func run(_ context: CommandContext) async throws {
-    switch context.arguments.positionals.first {
-    case "events": try await events(context)
-    case "event": try await event(context)
-    default:
-      throw CommandLineError(
-        .usage, "use 'serverbee security events [--server ID]' or 'serverbee security event ID'")
-    }
-  }
-
   /// `--server` here names a monitored server (an id); a value with `://` is the ServerBee URL
   /// check every other command makes.
   private static func serverOption(_ context: CommandContext) -> (url: String?, serverID: String?) {
@@ -22,10 +12,7 @@ enum SecurityCommands {
   }
 
   /// Lists events newest first, page by page, until `--limit`.
-  private static func events(_ context: CommandContext) async throws {
-    guard context.arguments.positionals.count == 1 else {
-      throw CommandLineError(.usage, "use 'serverbee security events [--server ID] [--limit N]'")
-    }
+  static func events(_ context: CommandContext) async throws {
     let limitText = context.arguments.values["limit"] ?? "50"
     guard let limit = Int(limitText), (1...1000).contains(limit) else {
       throw CommandLineError(.usage, "--limit expects a number from 1 to 1000, got '\(limitText)'")
@@ -54,12 +41,11 @@ enum SecurityCommands {
   }
 
   /// Shows one event with its evidence.
-  private static func event(_ context: CommandContext) async throws {
-    let positionals = context.arguments.positionals
-    guard positionals.count == 2, !positionals[1].isEmpty else {
+  static func event(_ context: CommandContext) async throws {
+    let id = context.arguments.argument(0)
+    guard !id.isEmpty else {
       throw CommandLineError(.usage, "use 'serverbee security event ID'")
     }
-    let id = positionals[1]
     let session = try await context.openSession()
     _ = try await session.requireSignedIn(server: serverOption(context).url)
     let api = try session.client.api()

@@ -6,18 +6,8 @@ import ServerBeeModels
 enum TaskCommands {
   private static let adminOnly = "tasks are for admins: this account may not read them"
 
-  static func run(_ context: CommandContext) async throws {
-    switch context.arguments.positionals.first {
-    case nil: try await list(context)
-    case "results": try await results(context)
-    case let other?:
-      throw CommandLineError(
-        .usage, "unknown action '\(other)': use 'serverbee tasks results TASK-ID [--run RUN-ID]'")
-    }
-  }
-
   /// Lists the tasks, newest first.
-  private static func list(_ context: CommandContext) async throws {
+  static func list(_ context: CommandContext) async throws {
     var type: TaskType?
     if let text = context.arguments.values["type"] {
       guard text == TaskType.oneshot.rawValue || text == TaskType.scheduled.rawValue else {
@@ -39,12 +29,11 @@ enum TaskCommands {
   }
 
   /// The per-target rows of a task (every run), or of one run with `--run`.
-  private static func results(_ context: CommandContext) async throws {
-    let positionals = context.arguments.positionals
-    guard positionals.count == 2, !positionals[1].isEmpty else {
+  static func results(_ context: CommandContext) async throws {
+    let taskID = context.arguments.argument(0)
+    guard !taskID.isEmpty else {
       throw CommandLineError(.usage, "use 'serverbee tasks results TASK-ID [--run RUN-ID]'")
     }
-    let taskID = positionals[1]
     let runID = context.arguments.values["run"]
     if runID?.isEmpty == true { throw CommandLineError(.usage, "--run needs a run id") }
     let api = try await APICredential.client(context)

@@ -9,8 +9,6 @@ struct DemoSteps {
   mutating func begin(_ title: String) {
     number += 1
     console.line("")
-    console.line(
-      console.stdoutIsTerminal
-        ? "\u{1B}[1m==> \(number). \(title)\u{1B}[0m" : "==> \(number). \(title)")
+    console.line(console.bold("==> \(number). \(title)"))
   }
 }

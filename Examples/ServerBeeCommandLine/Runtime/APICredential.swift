@@ -10,17 +10,22 @@ import ServerBeeTransport
 enum APICredential {
   /// The environment variable that holds an API key.
   static let environmentVariable = "SERVERBEE_API_KEY"
+  /// The environment variable that names the key's server when `--server` is not given.
+  static let serverVariable = "SERVERBEE_SERVER"
 
   /// The API key and its server when one is given (`--api-key` or the environment, with
-  /// `--server`); `nil` when none is.
-  /// - Throws: ``CommandLineError`` `.usage` for a key without `--server` or a malformed key.
+  /// `--server`, else `SERVERBEE_SERVER`); `nil` when none is.
+  /// - Throws: ``CommandLineError`` `.usage` for a key without a server or a malformed key.
   static func key(_ context: CommandContext) throws -> (server: ServerURL, key: APIKey)? {
-    let given =
-      context.arguments.values["api-key"]
-      ?? ProcessInfo.processInfo.environment[environmentVariable].flatMap { $0.isEmpty ? nil : $0 }
-    guard let given else { return nil }
-    guard let serverText = context.server else {
-      throw CommandLineError(.usage, "an API key needs --server URL (the key's server)")
+    func variable(_ name: String) -> String? {
+      context.environment[name].flatMap { $0.isEmpty ? nil : $0 }
+    }
+    guard let given = context.arguments.values["api-key"] ?? variable(environmentVariable) else {
+      return nil
+    }
+    guard let serverText = context.server ?? variable(serverVariable) else {
+      throw CommandLineError(
+        .usage, "an API key needs --server URL or $SERVERBEE_SERVER (the key's server)")
     }
     let server = try ServerURL(try ServerOption.checked(serverText))
     do {

@@ -9,6 +9,8 @@ struct CommandContext: Sendable {
   let console: Console
   /// The state directory.
   let home: URL
+  /// The process environment (`SERVERBEE_API_KEY`, `SERVERBEE_SERVER`, …).
+  let environment: [String: String]
 
   /// The `--server` value, if given.
   var server: String? { arguments.values["server"] }

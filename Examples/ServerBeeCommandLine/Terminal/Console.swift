@@ -18,12 +18,32 @@ struct Console: Sendable {
   var stdinIsTerminal: Bool
   /// Whether `--json` was given.
   var json: Bool
+  /// Whether output may be coloured (``colors(stdoutIsTerminal:environment:)``).
+  var colors = false
 
   /// The console of this process.
-  static func process(json: Bool) -> Console {
-    Console(
-      stdoutIsTerminal: isatty(STDOUT_FILENO) == 1, stderrIsTerminal: isatty(STDERR_FILENO) == 1,
-      stdinIsTerminal: isatty(STDIN_FILENO) == 1, json: json)
+  /// - Parameters:
+  ///   - json: Whether `--json` was given.
+  ///   - environment: The process environment (`NO_COLOR`).
+  /// - Returns: The console.
+  static func process(json: Bool, environment: [String: String]) -> Console {
+    let stdoutIsTerminal = isatty(STDOUT_FILENO) == 1
+    return Console(
+      stdoutIsTerminal: stdoutIsTerminal, stderrIsTerminal: isatty(STDERR_FILENO) == 1,
+      stdinIsTerminal: isatty(STDIN_FILENO) == 1, json: json,
+      colors: colors(stdoutIsTerminal: stdoutIsTerminal, environment: environment))
+  }
+
+  /// Whether to colour: only on a terminal, and never when `NO_COLOR` is set to anything
+  /// non-empty (https://no-color.org). Cursor movement (redraws, spinners) is not colour and
+  /// follows the terminal alone.
+  static func colors(stdoutIsTerminal: Bool, environment: [String: String]) -> Bool {
+    stdoutIsTerminal && (environment["NO_COLOR"] ?? "").isEmpty
+  }
+
+  /// `text` in bold when colour is on, else as it is.
+  func bold(_ text: String) -> String {
+    colors ? "\u{1B}[1m\(text)\u{1B}[0m" : text
   }
 
   /// The width of the terminal on stdout in columns, or `nil` when it is not a terminal.

@@ -1,0 +1,108 @@
+import ServerBeeRoutes
+
+/// One command of `serverbee`, declared once: from this value come its parsing, its help, its
+/// line in `serverbee --help`, its confirmation and the routes coverage reads.
+///
+/// Every leaf is a declaration of its own, sub-commands included (`account 2fa enable`); a
+/// command that is also a group (`alerts`, `alerts rules`) is a leaf beside its children.
+///
+/// ```swift
+/// CommandDeclaration(
+///   "users delete", summary: "delete a user with their sessions and API keys (admins)",
+///   arguments: [.required("ID")], options: [.apiKey],
+///   discussion: "…", examples: ["serverbee users delete 5f0c…"],
+///   routes: [RouteCatalogue.Administration.deleteUser.erased],
+///   confirm: { "Delete the user \($0.first ?? "")?" },
+///   run: UserCommands.delete)
+/// ```
+struct CommandDeclaration: Sendable {
+  /// The words after `serverbee`, for example `["account", "2fa", "enable"]`.
+  let words: [String]
+  /// One line for the command list.
+  let summary: String
+  /// The positional arguments, in order.
+  let arguments: [ArgumentSpec]
+  /// The options besides the global ones (`--yes` included for destructive commands).
+  let options: [OptionSpec]
+  /// A longer description for its help.
+  let discussion: String
+  /// Example invocations for its help.
+  let examples: [String]
+  /// The HTTP routes its own work sends.
+  let routes: [AnyAPIRoute]
+  /// The sockets it opens.
+  let sockets: [SocketRoute]
+  /// Whether it opens the stored session, and so may also send
+  /// ``CommandCatalog/sessionHousekeeping`` (token refresh, queued sign-outs, interrupted
+  /// sign-ins).
+  let opensSession: Bool
+  /// The question asked before a destructive command runs, from its positional arguments;
+  /// `nil` for a command that changes nothing irreversible.
+  let confirmation: (@Sendable ([String]) -> String)?
+  /// Runs the command (arguments already parsed and checked, confirmation given).
+  let run: @Sendable (CommandContext) async throws -> Void
+
+  /// Declares a command.
+  /// - Parameters:
+  ///   - fullName: The words, separated by spaces (`"account 2fa enable"`).
+  ///   - summary: One line for the command list.
+  ///   - arguments: The positional arguments.
+  ///   - options: The options besides the global ones (`--yes` is added when `confirm` is set).
+  ///   - discussion: The help's description.
+  ///   - examples: Example invocations.
+  ///   - routes: The catalogue routes its work sends.
+  ///   - sockets: The catalogue sockets it opens.
+  ///   - opensSession: Whether it opens the stored session.
+  ///   - confirm: For a destructive command, the question to ask.
+  ///   - run: The function that runs it.
+  init(
+    _ fullName: String, summary: String, arguments: [ArgumentSpec] = [],
+    options: [OptionSpec] = [], discussion: String, examples: [String],
+    routes: [AnyAPIRoute] = [], sockets: [SocketRoute] = [], opensSession: Bool = true,
+    confirm: (@Sendable ([String]) -> String)? = nil,
+    run: @escaping @Sendable (CommandContext) async throws -> Void
+  ) {
+    words = fullName.split(separator: " ").map(String.init)
+    self.summary = summary
+    self.arguments = arguments
+    self.options = options + (confirm == nil ? [] : [.yes])
+    self.discussion = discussion
+    self.examples = examples
+    self.routes = routes
+    self.sockets = sockets
+    self.opensSession = opensSession
+    confirmation = confirm
+    self.run = run
+  }
+
+  /// `"account 2fa enable"`.
+  var fullName: String { words.joined(separator: " ") }
+
+  /// Whether it asks before running (and takes `--yes`).
+  var isDestructive: Bool { confirmation != nil }
+
+  /// The key of every route and socket its own work uses (`"GET /api/alert-rules/{}/states"`).
+  var routeKeys: [String] { routes.map(\.key) + sockets.map(\.key) }
+
+  /// ``routeKeys`` and, when it opens the session, the session's housekeeping routes.
+  var allRouteKeys: [String] {
+    routeKeys + (opensSession ? CommandCatalog.sessionHousekeeping.map(\.key) : [])
+  }
+
+  /// The usage after `serverbee`: words, arguments, options.
+  var usage: String {
+    (words + arguments.map(\.label) + options.map { "[\($0.label)]" }).joined(separator: " ")
+  }
+
+  /// How many positional arguments it takes.
+  var positionalRange: ClosedRange<Int> {
+    let required = arguments.filter { $0.arity == .required }.count
+    let variadic = arguments.contains { $0.arity == .variadic }
+    return required...(variadic ? Int.max : arguments.count)
+  }
+
+  /// The option with that name, its own or a global one.
+  func option(named name: String) -> OptionSpec? {
+    (options + CommandCatalog.globalOptions).first { $0.name == name }
+  }
+}

@@ -1,0 +1,99 @@
+import ServerBeeRoutes
+
+extension CommandCatalog {
+  /// What an API key also unlocks, said once for every help that needs it.
+  static let apiKeyNote =
+    "Works with an API key instead of a mobile session (--api-key or $SERVERBEE_API_KEY, "
+    + "with --server or $SERVERBEE_SERVER)."
+
+  /// The live fleet, alerts and this account's devices.
+  static let fleet: [CommandDeclaration] = [
+    CommandDeclaration(
+      "servers", summary: "list servers: live state merged with configuration",
+      options: [.apiKey],
+      discussion: """
+        Waits for one full sync of the live stream and merges GET /api/servers. \(apiKeyNote) \
+        The live stream takes X-API-Key too.
+        """,
+      examples: ["serverbee servers", "serverbee servers --json"],
+      routes: [RouteCatalogue.Servers.servers.erased], sockets: [RouteCatalogue.Live.fleetStream],
+      run: DataCommands.servers),
+    CommandDeclaration(
+      "watch", summary: "live table of CPU, memory, disk, network, online",
+      options: [
+        OptionSpec(name: "once", valueName: nil, help: "print one snapshot after the first sync"),
+        OptionSpec(name: "duration", valueName: "S", help: "stop after S seconds"),
+        OptionSpec(name: "interval", valueName: "S", help: "seconds between redraws (1)"),
+        .apiKey,
+      ],
+      discussion: """
+        Redraws in place on a terminal; otherwise appends one snapshot per interval (one JSON \
+        object per line with --json). Stops on Ctrl-C or after --duration. \(apiKeyNote)
+        """,
+      examples: ["serverbee watch", "serverbee watch --once --json"],
+      routes: [RouteCatalogue.Servers.servers.erased], sockets: [RouteCatalogue.Live.fleetStream],
+      run: WatchCommand.run),
+    CommandDeclaration(
+      "alerts", summary: "recent alert events, newest first",
+      options: [OptionSpec(name: "limit", valueName: "N", help: "how many events (50)"), .apiKey],
+      discussion: """
+        Lists GET /api/alert-events, newest first, with each alert's KEY (last column) for \
+        'serverbee alerts show KEY'. \(apiKeyNote)
+        """,
+      examples: ["serverbee alerts", "serverbee alerts --limit 10 --json"],
+      routes: [RouteCatalogue.Alerts.alertEvents.erased], run: DataCommands.alerts),
+    CommandDeclaration(
+      "alerts show", summary: "one alert's current cycle", arguments: [.required("KEY")],
+      options: [.apiKey],
+      discussion: """
+        Prints that alert's current cycle (GET /api/alert-events/{KEY}), KEY from 'serverbee \
+        alerts'. An alert that re-armed into a new cycle, or whose rule was deleted, is not \
+        found under its old key. \(apiKeyNote)
+        """,
+      examples: ["serverbee alerts show v1.WyJy…"],
+      routes: [RouteCatalogue.Alerts.alertEvent.erased], run: AlertCommands.show),
+    CommandDeclaration(
+      "alerts rules", summary: "the alert rules (admins)", options: [.apiKey],
+      discussion: "Lists GET /api/alert-rules: name, on, checks, mode, id. \(apiKeyNote)",
+      examples: ["serverbee alerts rules", "serverbee alerts rules --json"],
+      routes: [RouteCatalogue.Alerts.alertRules.erased], run: AlertCommands.rules),
+    CommandDeclaration(
+      "alerts rules enable", summary: "turn an alert rule on (admins)",
+      arguments: [.required("ID")], options: [.apiKey],
+      discussion: "Turns the rule on (PUT /api/alert-rules/{ID}). \(apiKeyNote)",
+      examples: ["serverbee alerts rules enable 7c1d…"],
+      routes: [RouteCatalogue.Alerts.setAlertRule.erased],
+      run: { try await AlertCommands.setRule($0, enabled: true) }),
+    CommandDeclaration(
+      "alerts rules disable", summary: "turn an alert rule off (admins)",
+      arguments: [.required("ID")], options: [.apiKey],
+      discussion: """
+        Turns the rule off (PUT /api/alert-rules/{ID}): it raises no alerts and sends no \
+        notifications until it is enabled again. Asks first on a terminal; without one, \
+        --yes is needed. \(apiKeyNote)
+        """,
+      examples: [
+        "serverbee alerts rules disable 7c1d…", "serverbee alerts rules disable 7c1d… --yes",
+      ],
+      routes: [RouteCatalogue.Alerts.setAlertRule.erased],
+      confirm: { "Turn off alert rule \($0.first ?? "")? It stops alerting until enabled again." },
+      run: { try await AlertCommands.setRule($0, enabled: false) }),
+    CommandDeclaration(
+      "devices", summary: "mobile sessions of this account",
+      discussion: "Lists GET /api/mobile/auth/devices; this installation is marked with *.",
+      examples: ["serverbee devices", "serverbee devices --json"],
+      routes: [RouteCatalogue.Auth.devices.erased], run: DataCommands.devices),
+    CommandDeclaration(
+      "devices revoke", summary: "end another mobile session of this account",
+      arguments: [.required("ID")],
+      discussion: """
+        Ends another session of this account (its tokens and push registrations). This \
+        installation's own session is refused: use 'serverbee logout', which also clears the \
+        local credentials. Asks first on a terminal; without one, --yes is needed.
+        """,
+      examples: ["serverbee devices revoke 5f0c…", "serverbee devices revoke 5f0c… --yes"],
+      routes: [RouteCatalogue.Auth.devices.erased, RouteCatalogue.Auth.revokeDevice.erased],
+      confirm: { "Revoke mobile session \($0.first ?? "")? That device is signed out." },
+      run: DeviceCommands.revoke),
+  ]
+}

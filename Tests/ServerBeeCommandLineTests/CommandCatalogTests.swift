@@ -1,0 +1,109 @@
+import ServerBeeModels
+import ServerBeeRoutes
+import Testing
+
+@testable import ServerBeeCommandLine
+
+/// The command declarations as a table: names, routes and destructive commands (issue 33).
+@Suite struct CommandCatalogTests {
+  @Test func everyDeclaredRouteKeyIsInTheRouteCatalogue() {
+    let known = Set(RouteCatalogue.all.map(\.key) + RouteCatalogue.sockets.map(\.key))
+    for declaration in CommandCatalog.all {
+      for key in declaration.allRouteKeys {
+        #expect(known.contains(key), "\(declaration.fullName): \(key)")
+      }
+    }
+    #expect(CommandCatalog.sessionHousekeeping.allSatisfy { known.contains($0.key) })
+  }
+
+  @Test func fullNamesAreUniqueAndEveryCommandThatTalksToAServerNamesItsRoutes() {
+    let names = CommandCatalog.all.map(\.fullName)
+    #expect(Set(names).count == names.count)
+    // Only these work without sending a ServerBee route of their own.
+    let local = CommandCatalog.all.filter(\.routeKeys.isEmpty).map(\.fullName)
+    #expect(local == ["push decrypt", "status", "help"])
+    let live = CommandCatalog.all.filter { $0.routeKeys.contains("GET /api/ws/servers") }
+    #expect(live.map(\.fullName) == ["demo", "servers", "watch"])
+    #expect(
+      CommandCatalog.declaration(["alerts", "rules", "disable"])?.routeKeys
+        == ["PUT /api/alert-rules/{}"])
+    #expect(
+      CommandCatalog.declaration(["login"])?.routeKeys.first == "POST /api/mobile/auth/login")
+  }
+
+  @Test func exactlyTheDestructiveCommandsAskAndTakeYes() {
+    let destructive = CommandCatalog.all.filter(\.isDestructive).map(\.fullName)
+    #expect(
+      destructive == [
+        "alerts rules disable", "devices revoke", "account 2fa disable",
+        "account api-keys delete", "users delete", "channels disable",
+      ])
+    for declaration in CommandCatalog.all {
+      let takesYes = declaration.options.contains { $0.name == "yes" }
+      #expect(takesYes == declaration.isDestructive, "\(declaration.fullName)")
+    }
+  }
+}
+
+/// The confirmation of destructive commands, with the answer scripted.
+@Suite struct ConfirmationTests {
+  private func declaration(_ words: String) throws -> CommandDeclaration {
+    try #require(CommandCatalog.declaration(words.split(separator: " ").map(String.init)))
+  }
+
+  private func console(terminal: Bool) -> Console {
+    Console(
+      stdoutIsTerminal: terminal, stderrIsTerminal: terminal, stdinIsTerminal: terminal,
+      json: false)
+  }
+
+  @Test func withoutATerminalItRefusesUnlessYesIsGiven() throws {
+    let delete = try declaration("users delete")
+    var asked = false
+    let arguments = try ArgumentParser.parse(["users", "delete", "5f0c"])
+    do {
+      try Confirmation.check(delete, arguments: arguments, console: console(terminal: false)) {
+        asked = true
+        return "y"
+      }
+      Issue.record("no refusal")
+    } catch let error as CommandLineError {
+      #expect(error.code == .usage)
+      #expect(error.message.hasSuffix("pass --yes to go ahead"))
+    }
+    #expect(!asked)
+    let confirmed = try ArgumentParser.parse(["users", "delete", "5f0c", "--yes"])
+    try Confirmation.check(delete, arguments: confirmed, console: console(terminal: false)) {
+      asked = true
+      return nil
+    }
+    #expect(!asked)
+  }
+
+  @Test(arguments: [("y", true), ("YES", true), (" yes ", true), ("n", false), ("", false)])
+  func onATerminalOnlyYesGoesAhead(reply: String, proceeds: Bool) throws {
+    let arguments = try ArgumentParser.parse(["channels", "disable", "c1"])
+    let check = {
+      try Confirmation.check(
+        try declaration("channels disable"), arguments: arguments,
+        console: console(terminal: true)
+      ) { reply }
+    }
+    if proceeds {
+      try check()
+    } else {
+      #expect(throws: CommandLineError.self) { try check() }
+    }
+  }
+
+  @Test func aCommandThatDestroysNothingNeverAsks() throws {
+    try Confirmation.check(
+      try declaration("channels enable"),
+      arguments: try ArgumentParser.parse(["channels", "enable", "c1"]),
+      console: console(terminal: false)
+    ) {
+      Issue.record("asked")
+      return nil
+    }
+  }
+}
