@@ -147,6 +147,46 @@ import Testing
     }
   }
 
+  /// `readDouble`'s eight-digits-at-a-time path runs only with 26 bytes ahead; with and without
+  /// that room a text must give the same bits as the standard library (or both an error).
+  @Test func readsDecimalsTheSameWithAndWithoutRoomForTheWordPath() throws {
+    var texts = [
+      "0", "-0", "0.0", "-0.0", "0.53", "-3.91", "28.528587341308594", "66.6609115600586",
+      "1234567.123456789012", "1234567.1234567890123", "9007199254740993.5", "12345678.5",
+      "0.000001", "0.1234567890123456789", "1.", "-", "-.5", ".5", "01.5", "1.5e3", "1.5E-3",
+      "7", "1234567", "12345678", "99.99999999999999999", "0.30000000000000004",
+    ]
+    var generator = SystemRandomNumberGenerator()
+    for _ in 0..<1_000 {
+      let random = Double.random(in: 0...100, using: &generator)
+      texts += ["\(random)", "\(Double(Float(random)))", "\(-random / 1_000)"]
+      let digits = Int.random(in: 1...18, using: &generator)
+      let whole = Int.random(in: 1...min(digits, 7), using: &generator)
+      let text = String(
+        (0..<digits).map { at in
+          Character("\(generator.next() % (at == 0 ? 9 : 10) + (at == 0 ? 1 : 0))")
+        })
+      texts.append(whole == digits ? text : "\(text.prefix(whole)).\(text.dropFirst(whole))")
+    }
+    for text in texts {
+      let short = Result {
+        try scan(text) { (s) throws(JSONScanner.Failure) in try s.readDouble() }
+      }
+      let long = Result {
+        try scan(text + String(repeating: " ", count: 30)) {
+          (s) throws(JSONScanner.Failure) in try s.readDouble()
+        }
+      }
+      switch (short, long) {
+      case (.success(let a), .success(let b)):
+        #expect(a.bitPattern == b.bitPattern, "\(text)")
+        #expect(b.bitPattern == Double(text)?.bitPattern, "\(text)")
+      case (.failure, .failure): break
+      default: Issue.record("\(text): \(short) but \(long) with room")
+      }
+    }
+  }
+
   /// `consumeKey` takes exactly `"key":` and nothing else, where `readKey` would read the same
   /// key, and leaves the scanner at the value.
   @Test func consumesAPatternOnlyWhereTheKeyIsExactlyThere() throws {

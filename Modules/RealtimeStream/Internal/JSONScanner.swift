@@ -158,7 +158,7 @@ struct JSONScanner {
   }
 
   /// Consumes `,` (returns `true`: another member follows) or `}` (returns `false`).
-  mutating func endOfMember() throws(Failure) -> Bool {
+  @inline(__always) mutating func endOfMember() throws(Failure) -> Bool {
     skipWhitespace()
     guard index < bytes.count else { throw fail("unterminated object") }
     if bytes[index] == UInt8(ascii: ",") {
@@ -428,8 +428,9 @@ struct JSONScanner {
   }
 
   /// Reads `null` as `nil`, else an integer (see ``readInt64()``).
-  mutating func readOptionalInt64() throws(Failure) -> Int64? {
-    try consumeNull() ? nil : readInt64()
+  @inline(__always) mutating func readOptionalInt64() throws(Failure) -> Int64? {
+    if let value = readPlainInteger() { return value }
+    return try consumeNull() ? nil : readInt64()
   }
 
   /// Reads `null` as `nil`, else an integer that fits `Int`.
@@ -589,9 +590,58 @@ struct JSONScanner {
     }
   }
 
+  /// The common decimal, eight digits at a time: an optional `-`, 1–7 digits without a leading
+  /// zero, optionally `.` and 1–15 digits, at most 19 digits in all, and no exponent; consumed
+  /// and returned, correctly rounded as ``readDouble()``'s other paths are (so the value is the
+  /// same whichever path reads it). `nil` (and nothing consumed) for anything else, or within
+  /// 26 bytes of the end.
+  @inline(__always) private mutating func readPlainDecimal() -> Double? {
+    guard index + 26 <= bytes.count, let base = bytes.baseAddress else { return nil }
+    let negative = base[index] == UInt8(ascii: "-")
+    let first = negative ? index + 1 : index
+    let word = UnsafeRawPointer(base + first).loadUnaligned(as: UInt64.self)
+    let whole = Self.leadingDigitCount(word)
+    guard whole > 0, whole < 8, whole == 1 || base[first] != UInt8(ascii: "0") else { return nil }
+    var mantissa = Self.digitValue(word, count: whole)
+    var end = first + whole
+    var fraction = 0
+    if base[end] == UInt8(ascii: ".") {
+      let low = UnsafeRawPointer(base + end + 1).loadUnaligned(as: UInt64.self)
+      fraction = Self.leadingDigitCount(low)
+      guard fraction > 0 else { return nil }
+      if fraction < 8 {
+        mantissa =
+          mantissa &* Self.integerPowerOfTen(fraction) &+ Self.digitValue(low, count: fraction)
+      } else {
+        let high = UnsafeRawPointer(base + end + 9).loadUnaligned(as: UInt64.self)
+        let more = Self.leadingDigitCount(high)
+        guard more < 8, whole + 8 + more <= 19 else { return nil }
+        mantissa = mantissa &* 100_000_000 &+ Self.digitValue(low, count: 8)
+        if more > 0 {
+          mantissa = mantissa &* Self.integerPowerOfTen(more) &+ Self.digitValue(high, count: more)
+        }
+        fraction += more
+      }
+      end += 1 + fraction
+    }
+    // end ≤ index + 24 < bytes.count: the byte after the digits is there.
+    guard base[end] | 0x20 != UInt8(ascii: "e") else { return nil }
+    index = end
+    let value: Double
+    if mantissa < 1 << 53 {
+      // Clinger's fast path: both operands exact, one correctly rounded division.
+      value = Double(mantissa) / Self.powerOfTen(fraction)
+    } else {
+      // Above 2^53 there are more than 15 digits, so a fraction of at least 9 (at most 18).
+      value = Self.quotient(mantissa, dividedByPowerOfTen: fraction)
+    }
+    return negative ? -value : value
+  }
+
   /// Reads a number as a `Double`.
   mutating func readDouble() throws(Failure) -> Double {
     skipWhitespace()
+    if let value = readPlainDecimal() { return value }
     let start = index
     var negative = false
     if index < bytes.count, bytes[index] == UInt8(ascii: "-") {
@@ -717,8 +767,9 @@ struct JSONScanner {
   }
 
   /// Reads a number, or `null` as NaN (serde writes non-finite floats as `null`).
-  mutating func readLenientDouble() throws(Failure) -> Double {
-    try consumeNull() ? .nan : readDouble()
+  @inline(__always) mutating func readLenientDouble() throws(Failure) -> Double {
+    if let value = readPlainDecimal() { return value }
+    return try consumeNull() ? .nan : readDouble()
   }
 
   /// 10^k for 0 ≤ k ≤ 22, exact (below 2^53 · 2^22).
