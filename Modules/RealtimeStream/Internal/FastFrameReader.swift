@@ -43,12 +43,14 @@ enum FastFrameReader {
     var servers: [ServerStatus]?
     var upgrades: [UpgradeJob]?
     let table = statusTable
+    // Capacity for the hundred or so distinct names, regions, group ids and tags of a fleet.
+    var cache = StringCache(capacity: 256)
     try s.readRemainingMembers { (s, key) throws(JSONScanner.Failure) in
       if key.equals("servers"), servers == nil {
         var list: [ServerStatus] = []
         list.reserveCapacity(1024)
         try s.readArray { (s) throws(JSONScanner.Failure) in
-          if let status = try readServerStatus(&s, table) { list.append(status) }
+          if let status = try readServerStatus(&s, table, &cache) { list.append(status) }
         }
         servers = list
       } else if key.equals("upgrades"), upgrades == nil {
@@ -73,11 +75,13 @@ enum FastFrameReader {
   {
     var servers: [LiveMetrics]?
     let table = metricsTable
+    // An update's strings are its servers' ids, names and country codes: nothing to share.
+    var cache = StringCache(capacity: 0)
     try s.readRemainingMembers { (s, key) throws(JSONScanner.Failure) in
       if key.equals("servers"), servers == nil {
         var list: [LiveMetrics] = []
         try s.readArray { (s) throws(JSONScanner.Failure) in
-          if let metrics = try readLiveMetrics(&s, table) { list.append(metrics) }
+          if let metrics = try readLiveMetrics(&s, table, &cache) { list.append(metrics) }
         }
         servers = list
       } else {
@@ -189,26 +193,26 @@ enum FastFrameReader {
   }
 
   /// Reads a `full_sync` server entry; `nil` when it has no `id` or no `name` (dropped).
-  static func readServerStatus(_ s: inout JSONScanner, _ table: EntryTable)
-    throws(JSONScanner.Failure) -> ServerStatus?
-  {
+  static func readServerStatus(
+    _ s: inout JSONScanner, _ table: EntryTable, _ cache: inout StringCache
+  ) throws(JSONScanner.Failure) -> ServerStatus? {
     var status = ServerStatus.empty
     let complete = try withUnsafeMutableBytes(of: &status) {
       (raw) throws(JSONScanner.Failure) -> Bool in
-      try readEntry(&s, into: raw.baseAddress.unsafelyUnwrapped, table)
+      try readEntry(&s, into: raw.baseAddress.unsafelyUnwrapped, table, &cache)
     }
     return complete ? status : nil
   }
 
   /// Reads an `update` entry with the rules of `LiveMetrics`; `nil` when it has no `id` or no
   /// `name` (dropped). Keys of fields an update does not carry are skipped.
-  static func readLiveMetrics(_ s: inout JSONScanner, _ table: EntryTable)
-    throws(JSONScanner.Failure) -> LiveMetrics?
-  {
+  static func readLiveMetrics(
+    _ s: inout JSONScanner, _ table: EntryTable, _ cache: inout StringCache
+  ) throws(JSONScanner.Failure) -> LiveMetrics? {
     var metrics = emptyMetrics
     let complete = try withUnsafeMutableBytes(of: &metrics) {
       (raw) throws(JSONScanner.Failure) -> Bool in
-      try readEntry(&s, into: raw.baseAddress.unsafelyUnwrapped, table)
+      try readEntry(&s, into: raw.baseAddress.unsafelyUnwrapped, table, &cache)
     }
     return complete ? metrics : nil
   }
@@ -219,7 +223,8 @@ enum FastFrameReader {
   /// a new field needs no change here.
   /// - Returns: Whether the object had both `id` and `name`.
   private static func readEntry(
-    _ s: inout JSONScanner, into base: UnsafeMutableRawPointer, _ table: EntryTable
+    _ s: inout JSONScanner, into base: UnsafeMutableRawPointer, _ table: EntryTable,
+    _ cache: inout StringCache
   ) throws(JSONScanner.Failure) -> Bool {
     var precedence = Precedence()
     guard try s.enterObject() else { return false }
@@ -248,7 +253,7 @@ enum FastFrameReader {
         try s.skipValue()
         continue
       }
-      try readValue(&s, key.kind, into: base + key.offset, table)
+      try readValue(&s, key.kind, into: base + key.offset, table, &cache)
     } while try s.endOfMember()
     return precedence.has(table.identity)
   }
@@ -258,7 +263,7 @@ enum FastFrameReader {
   @inline(__always)
   private static func readValue(
     _ s: inout JSONScanner, _ kind: MetricField.Kind, into slot: UnsafeMutableRawPointer,
-    _ table: EntryTable
+    _ table: EntryTable, _ cache: inout StringCache
   ) throws(JSONScanner.Failure) {
     // Each store names its optional type: storing a bare `Double` into a `Double?` would leave
     // the tag byte of the empty value behind.
@@ -269,10 +274,10 @@ enum FastFrameReader {
     case .int64: store(try s.readOptionalInt64() as Int64?, at: slot)
     case .metric: store(Optional(try s.readLenientDouble()) as Double?, at: slot)
     case .time: store(try readTime(&s) as Int64?, at: slot)
-    case .string: store(try s.readOptionalString() as String?, at: slot)
-    case .strings: store(try readStrings(&s) as [String]?, at: slot)
+    case .string: store(try s.readOptionalString(cache: &cache) as String?, at: slot)
+    case .strings: store(try readStrings(&s, &cache) as [String]?, at: slot)
     case .authority:
-      let authority = try s.consumeNull() ? nil : readAgentAuthority(&s, table)
+      let authority = try s.consumeNull() ? nil : readAgentAuthority(&s, table, &cache)
       store(authority as AgentAuthority?, at: slot)
     case .offer: store(try readOptionalOffer(&s) as OutstandingOffer?, at: slot)
     }
@@ -283,20 +288,24 @@ enum FastFrameReader {
     slot.assumingMemoryBound(to: Value.self).pointee = value
   }
 
-  private static func readStrings(_ s: inout JSONScanner) throws(JSONScanner.Failure)
-    -> [String]?
+  private static func readStrings(_ s: inout JSONScanner, _ cache: inout StringCache)
+    throws(JSONScanner.Failure) -> [String]?
   {
     if try s.consumeNull() { return nil }
     var list: [String] = []
-    try s.readArray { (s) throws(JSONScanner.Failure) in list.append(try s.readString()) }
+    try s.readArray { (s) throws(JSONScanner.Failure) in
+      // Room for a few (features, tags) at once instead of growing from one to two to four.
+      if list.isEmpty { list.reserveCapacity(4) }
+      list.append(try s.readString(cache: &cache))
+    }
     return list
   }
 
   private enum AuthorityKey { case status, outstandingOffer, other }
 
-  private static func readAgentAuthority(_ s: inout JSONScanner, _ table: EntryTable)
-    throws(JSONScanner.Failure) -> AgentAuthority
-  {
+  private static func readAgentAuthority(
+    _ s: inout JSONScanner, _ table: EntryTable, _ cache: inout StringCache
+  ) throws(JSONScanner.Failure) -> AgentAuthority {
     var status: String?
     var offer: OutstandingOffer?
     var sawOffer = false
@@ -316,7 +325,7 @@ enum FastFrameReader {
             }
           }
         switch key {
-        case .status where status == nil: status = try s.readString()
+        case .status where status == nil: status = try s.readString(cache: &cache)
         case .outstandingOffer where !sawOffer:
           sawOffer = true
           offer = try readOptionalOffer(&s)

@@ -269,6 +269,23 @@ struct JSONScanner {
     try consumeNull() ? nil : readString()
   }
 
+  /// Reads a string value, sharing it through `cache` with any earlier string of the same
+  /// bytes in this frame.
+  mutating func readString(cache: inout StringCache) throws(Failure) -> String {
+    skipWhitespace()
+    guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+      throw fail("expected a string")
+    }
+    let (start, end, escaped) = try scanString()
+    if escaped { return try unescape(start, end) }
+    return cache.string(in: bytes, from: start, to: end)
+  }
+
+  /// Reads a string or `null`, sharing strings through `cache`.
+  mutating func readOptionalString(cache: inout StringCache) throws(Failure) -> String? {
+    try consumeNull() ? nil : readString(cache: &cache)
+  }
+
   /// Moves past a string starting at `index` (a quote); returns the content range and whether
   /// it holds escapes.
   ///
