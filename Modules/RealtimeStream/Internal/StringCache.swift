@@ -9,15 +9,11 @@
 ///
 /// Only strings without escapes go through it, so equal bytes mean an equal `String`.
 struct StringCache {
-  private struct Entry {
-    /// Where the string's bytes start in the frame; -1 for an empty entry.
-    var start = -1
-    var count = 0
-    var string = ""
-  }
-
-  /// Open addressing over a power-of-two table; empty: caching is off.
-  private var entries: [Entry]
+  /// Per entry: where its string's bytes start in the frame and how many there are, as
+  /// `start << 7 | count` (a count is at most ``maximumLength``); -1 for an empty entry.
+  private var keys: [Int]
+  /// Per entry: the string.
+  private var strings: [String]
   /// Strings longer than this are made anew (they are rarely repeated, and cost more to hash).
   static let maximumLength = 64
   /// Entries looked at per lookup before giving up.
@@ -26,7 +22,8 @@ struct StringCache {
   /// A cache of `capacity` entries (a power of two), or one that caches nothing (0).
   init(capacity: Int) {
     precondition(capacity == 0 || capacity.nonzeroBitCount == 1, "capacity: a power of two")
-    entries = Array(repeating: Entry(), count: capacity)
+    keys = Array(repeating: -1, count: capacity)
+    strings = Array(repeating: "", count: capacity)
   }
 
   /// The string of `bytes[start..<end]`, well-formed UTF-8 without escapes (the scanner checked
@@ -37,53 +34,61 @@ struct StringCache {
     let count = end - start
     let words = (count + 7) >> 3
     // Whole words are read, so the last one may run past the string, never past the frame.
-    guard !entries.isEmpty, count > 0, count <= Self.maximumLength,
+    guard !keys.isEmpty, count > 0, count <= Self.maximumLength,
       start + words * 8 <= bytes.count, let base = bytes.baseAddress
     else {
       return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
     }
     let text = UnsafeRawPointer(base + start)
-    let tail: UInt64 = count & 7 == 0 ? ~0 : (1 << UInt64((count & 7) * 8)) - 1
+    let last = (words - 1) * 8
+    // The bytes of the last word that belong to the string (1–8 of them).
+    let tail: UInt64 = ~0 >> UInt64(64 - 8 * (count - last))
     var hash = UInt64(truncatingIfNeeded: count)
-    for at in 0..<words {
-      let word = text.loadUnaligned(fromByteOffset: at * 8, as: UInt64.self)
-      hash = (hash ^ (at == words - 1 ? word & tail : word)) &* 0x9E37_79B9_7F4A_7C15
+    var at = 0
+    while at < last {
+      hash =
+        (hash ^ text.loadUnaligned(fromByteOffset: at, as: UInt64.self)) &* 0x9E37_79B9_7F4A_7C15
+      at += 8
     }
-    let mask = entries.count - 1
+    let final = text.loadUnaligned(fromByteOffset: last, as: UInt64.self) & tail
+    hash = (hash ^ final) &* 0x9E37_79B9_7F4A_7C15
+    let mask = keys.count - 1
     var slot = Int(truncatingIfNeeded: hash >> 40) & mask
     for _ in 0..<Self.probes {
-      let held = entries[slot].start
-      if held < 0 {
+      let key = keys[slot]
+      if key < 0 {
         let string = String(
           decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
-        entries[slot] = Entry(start: start, count: count, string: string)
+        keys[slot] = start << 7 | count
+        strings[slot] = string
         return string
       }
-      if entries[slot].count == count,
-        Self.same(UnsafeRawPointer(base + held), text, words: words, tail: tail)
+      if key & 127 == count,
+        Self.same(base + (key >> 7), text, last: last, tail: tail, final: final)
       {
-        return entries[slot].string
+        return strings[slot]
       }
       slot = (slot + 1) & mask
     }
     return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
   }
 
-  /// Whether `words` words at `a` and `b` are equal, the last one only in the bytes of `tail`.
+  /// Whether the string at `a` has the bytes of the one at `b`: the words before `last` whole,
+  /// then the word at `last` in the bytes of `tail`, which for `b` are `final`.
   @inline(__always)
-  private static func same(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, words: Int, tail: UInt64)
-    -> Bool
-  {
-    var difference: UInt64 = 0
-    for at in 0..<words - 1 {
-      difference |=
-        a.loadUnaligned(fromByteOffset: at * 8, as: UInt64.self)
-        ^ b.loadUnaligned(fromByteOffset: at * 8, as: UInt64.self)
+  private static func same(
+    _ a: UnsafePointer<UInt8>, _ b: UnsafeRawPointer, last: Int, tail: UInt64, final: UInt64
+  ) -> Bool {
+    let a = UnsafeRawPointer(a)
+    var at = 0
+    while at < last {
+      if a.loadUnaligned(fromByteOffset: at, as: UInt64.self)
+        != b.loadUnaligned(fromByteOffset: at, as: UInt64.self)
+      {
+        return false
+      }
+      at += 8
     }
-    let last = (words - 1) * 8
-    difference |=
-      (a.loadUnaligned(fromByteOffset: last, as: UInt64.self)
-        ^ b.loadUnaligned(fromByteOffset: last, as: UInt64.self)) & tail
-    return difference == 0
+    return a.loadUnaligned(fromByteOffset: last, as: UInt64.self) & tail == final
   }
 }
