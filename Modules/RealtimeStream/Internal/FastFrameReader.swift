@@ -42,12 +42,16 @@ enum FastFrameReader {
   {
     var servers: [ServerStatus]?
     var upgrades: [UpgradeJob]?
+    let table = statusTable
+    let empty = ServerStatus.empty
+    // Capacity for the hundred or so distinct names, regions, group ids and tags of a fleet.
+    var cache = StringCache(capacity: 256)
     try s.readRemainingMembers { (s, key) throws(JSONScanner.Failure) in
       if key.equals("servers"), servers == nil {
         var list: [ServerStatus] = []
         list.reserveCapacity(1024)
         try s.readArray { (s) throws(JSONScanner.Failure) in
-          if let status = try readServerStatus(&s) { list.append(status) }
+          try appendEntry(&s, to: &list, empty, table, &cache)
         }
         servers = list
       } else if key.equals("upgrades"), upgrades == nil {
@@ -71,11 +75,14 @@ enum FastFrameReader {
     -> LiveStreamMessage
   {
     var servers: [LiveMetrics]?
+    let table = metricsTable
+    // An update's strings are its servers' ids, names and country codes: nothing to share.
+    var cache = StringCache(capacity: 0)
     try s.readRemainingMembers { (s, key) throws(JSONScanner.Failure) in
       if key.equals("servers"), servers == nil {
         var list: [LiveMetrics] = []
         try s.readArray { (s) throws(JSONScanner.Failure) in
-          if let metrics = try readLiveMetrics(&s) { list.append(metrics) }
+          if let metrics = try readLiveMetrics(&s, table, &cache) { list.append(metrics) }
         }
         servers = list
       } else {
@@ -88,61 +95,62 @@ enum FastFrameReader {
 
   // MARK: Server entries
 
-  /// The order a current server writes `ServerStatus` keys in (wire contract v1 §4.5): the
-  /// table's order. Keys are matched against the expected next one first, so a server-written
-  /// object costs one comparison per key; anything else (aliases, other orders) is looked up in
-  /// `MetricField.wireKeys`, the table the Codable models use.
-  private static let statusOrder: [MetricField] = MetricField.allCases
-
-  /// The order of the `LiveMetrics` keys a current server writes (the table's `updateOrder`).
-  private static let metricsOrder: [MetricField] = MetricField.updateOrder
-
-  /// One expected key of an order: the field, its canonical key and that key's rank.
-  struct Expected {
-    var field: MetricField
+  /// One wire key of the ``MetricField`` table resolved for one model, once: the field, where
+  /// its value goes and how it competes with the field's other keys.
+  struct EntryKey {
     var key: StaticString
-    var rank: UInt8
+    /// `key":`, to recognise the key where it is expected.
+    var pattern: KeyPattern
+    var field: MetricField
     var kind: MetricField.Kind
+    /// The byte offset of the field's property in the model; -1 when the model has none.
+    var offset: Int
+    /// The field's bit in ``Precedence``.
+    var bit: UInt64
+    /// The key's precedence among the field's keys (0 = the key that wins).
+    var rank: UInt8
+    /// For a key met out of order: where the expected order goes on (the field's position
+    /// in it + 1), or -1 when the order does not hold the field.
+    var resume: Int
   }
 
-  /// An order with each field's canonical key and kind resolved once, not per key read.
-  static func expectedKeys(_ order: [MetricField]) -> [Expected] {
-    order.map {
-      Expected(field: $0, key: $0.canonicalKey, rank: UInt8($0.keys.count - 1), kind: $0.kind)
-    }
-  }
+  /// A model's keys, from the ``MetricField`` table and the model's ``MetricLayout``.
+  struct EntryTable {
+    /// The order a current server writes the model's keys in, canonical keys: matched against
+    /// the expected next one first, so a server-written object costs one comparison per key.
+    var order: [EntryKey]
+    /// Every wire key (aliases too), for anything else.
+    var all: [EntryKey]
+    /// The bits of `id` and `name`, which an entry needs.
+    var identity: UInt64
+    /// The keys of an `agent_authority` object.
+    var status = KeyPattern("status")
+    var outstandingOffer = KeyPattern("outstanding_offer")
 
-  /// Each order holds only fields its model holds (``MetricTableTests`` checks both).
-  private static let statusExpected = expectedKeys(statusOrder)
-  private static let metricsExpected = expectedKeys(metricsOrder)
-  private static let emptyMetrics = LiveMetrics(id: "", name: "")
-  private static let wireKeys: [WireKeyEntry] = MetricField.wireKeys.map {
-    ($0.key, $0.field, $0.rank, $0.field.kind)
-  }
-
-  /// Resolves a key to its field and precedence rank (0 = the key that wins).
-  @inline(__always)
-  private static func resolve(
-    _ key: UnsafeBufferPointer<UInt8>, order: [Expected], wireKeys: [WireKeyEntry],
-    expected: inout Int
-  ) -> (field: MetricField, rank: UInt8, kind: MetricField.Kind, inOrder: Bool)? {
-    if expected < order.count {
-      let next = order[expected]
-      if key.equals(next.key) {
-        expected += 1
-        return (next.field, next.rank, next.kind, true)
+    init<Model>(order fields: [MetricField], layout: MetricLayout<Model>) {
+      func entry(_ key: StaticString, _ field: MetricField, rank: UInt8) -> EntryKey {
+        EntryKey(
+          key: key, pattern: KeyPattern(key), field: field, kind: field.kind,
+          offset: layout.offset(of: field) ?? -1, bit: 1 << UInt64(field.rawValue), rank: rank,
+          resume: fields.firstIndex(of: field).map { $0 + 1 } ?? -1)
       }
+      order = fields.map { entry($0.canonicalKey, $0, rank: UInt8($0.keys.count - 1)) }
+      all = MetricField.wireKeys.map { entry($0.key, $0.field, rank: $0.rank) }
+      identity = 1 << UInt64(MetricField.id.rawValue) | 1 << UInt64(MetricField.name.rawValue)
     }
-    for entry in wireKeys where key.equals(entry.key) {
-      if let at = order.firstIndex(where: { $0.field == entry.field }) { expected = at + 1 }
-      return (entry.field, entry.rank, entry.kind, false)
+
+    /// The entry of a key read as bytes; `nil` for a key of no field.
+    func lookUp(_ key: UnsafeBufferPointer<UInt8>) -> EntryKey? {
+      for entry in all where key.equals(entry.key) { return entry }
+      return nil
     }
-    return nil
   }
 
-  typealias WireKeyEntry = (
-    key: StaticString, field: MetricField, rank: UInt8, kind: MetricField.Kind
-  )
+  /// `ServerStatus`, in the table's order (wire contract v1 §4.5); every field.
+  static let statusTable = EntryTable(order: MetricField.allCases, layout: ServerStatus.layout)
+  /// `LiveMetrics`, in the order of the keys of an `update` entry (the table's `updateOrder`).
+  static let metricsTable = EntryTable(order: MetricField.updateOrder, layout: LiveMetrics.layout)
+  private static let emptyMetrics = LiveMetrics(id: "", name: "")
 
   /// Which keys of an object have supplied a field so far; enforces "the first present alias
   /// in `MetricField.keys` wins, and a repeated key keeps its first value" (JSONDecoder's rule).
@@ -152,9 +160,9 @@ enum FastFrameReader {
     /// Fields set by any key.
     var set: UInt64 = 0
 
-    /// Whether a value under a key of `rank` must be read (else it is skipped).
-    @inline(__always) mutating func take(_ field: MetricField, rank: UInt8) -> Bool {
-      let bit: UInt64 = 1 << UInt64(field.rawValue)
+    /// Whether a value under a key of `rank` for the field of `bit` must be read (else it is
+    /// skipped).
+    @inline(__always) mutating func take(_ bit: UInt64, rank: UInt8) -> Bool {
       if final & bit != 0 { return false }
       if rank == 0 {
         final |= bit
@@ -168,7 +176,7 @@ enum FastFrameReader {
       return true
     }
 
-    func has(_ field: MetricField) -> Bool { set & (1 << UInt64(field.rawValue)) != 0 }
+    func has(_ bits: UInt64) -> Bool { set & bits == bits }
   }
 
   /// `last_active`: an integer, a string of digits or an RFC 3339 string; `null`, `true`,
@@ -185,90 +193,152 @@ enum FastFrameReader {
     }
   }
 
-  /// Reads a `full_sync` server entry; `nil` when it has no `id` or no `name` (dropped).
-  static func readServerStatus(_ s: inout JSONScanner) throws(JSONScanner.Failure)
-    -> ServerStatus?
-  {
-    var status = ServerStatus.empty
-    let complete = try ServerStatus.layout.write(into: &status) {
-      (w) throws(JSONScanner.Failure) -> Bool in
-      try readEntry(&s, into: w, statusExpected)
+  /// Reads a `full_sync` server entry into a new last element of `list`, a copy of `empty`, and
+  /// removes it again when it has no `id` or no `name` (dropped). Filling the element in place
+  /// saves copying the status (over 500 bytes) twice on its way there.
+  private static func appendEntry(
+    _ s: inout JSONScanner, to list: inout [ServerStatus], _ empty: ServerStatus,
+    _ table: EntryTable, _ cache: inout StringCache
+  ) throws(JSONScanner.Failure) {
+    list.append(empty)
+    let complete = try list.withUnsafeMutableBufferPointer {
+      (buffer) throws(JSONScanner.Failure) -> Bool in
+      // The element just appended: there is one, so the buffer has a base address.
+      let last = buffer.baseAddress.unsafelyUnwrapped + (buffer.count - 1)
+      return try readEntry(&s, into: UnsafeMutableRawPointer(last), table, &cache)
     }
-    return complete ? status : nil
+    if !complete { list.removeLast() }
   }
 
   /// Reads an `update` entry with the rules of `LiveMetrics`; `nil` when it has no `id` or no
-  /// `name` (dropped). Keys of fields an update does not carry are skipped.
-  static func readLiveMetrics(_ s: inout JSONScanner) throws(JSONScanner.Failure) -> LiveMetrics? {
+  /// `name` (dropped). Keys of fields an update does not carry are skipped. (An update holds
+  /// one or a few entries, each smaller than a status: no need to fill them in place.)
+  static func readLiveMetrics(
+    _ s: inout JSONScanner, _ table: EntryTable, _ cache: inout StringCache
+  ) throws(JSONScanner.Failure) -> LiveMetrics? {
     var metrics = emptyMetrics
-    let complete = try LiveMetrics.layout.write(into: &metrics) {
-      (w) throws(JSONScanner.Failure) -> Bool in
-      try readEntry(&s, into: w, metricsExpected)
+    let complete = try withUnsafeMutableBytes(of: &metrics) {
+      (raw) throws(JSONScanner.Failure) -> Bool in
+      try readEntry(&s, into: raw.baseAddress.unsafelyUnwrapped, table, &cache)
     }
     return complete ? metrics : nil
   }
 
   /// Reads one server object from the ``MetricField`` table: each key is resolved to its
-  /// field, the value read by the field's kind and stored through the model's writer. One
-  /// routine for both entry kinds, so a new field needs no change here.
+  /// field, the value read by the field's kind and stored at the field's offset in the model
+  /// (`base`, valid for the model `table` was made from). One routine for both entry kinds, so
+  /// a new field needs no change here.
   /// - Returns: Whether the object had both `id` and `name`.
   private static func readEntry(
-    _ s: inout JSONScanner, into w: MetricFieldWriter, _ order: [Expected]
+    _ s: inout JSONScanner, into base: UnsafeMutableRawPointer, _ table: EntryTable,
+    _ cache: inout StringCache
   ) throws(JSONScanner.Failure) -> Bool {
     var precedence = Precedence()
+    guard try s.enterObject() else { return false }
+    defer { s.leaveMembers() }
     var expected = 0
-    let wireKeys = wireKeys
-    try s.readObject { (s, key) throws(JSONScanner.Failure) in
-      // Every field of an order is one the model holds; a key found another way may not be.
-      guard
-        let (f, rank, kind, inOrder) = resolve(
-          key, order: order, wireKeys: wireKeys, expected: &expected),
-        inOrder || w.holds(f), precedence.take(f, rank: rank)
-      else {
+    let order = table.order
+    repeat {
+      s.skipWhitespace()
+      let key: EntryKey
+      if expected < order.count, s.consumeKey(order[expected].pattern) {
+        key = order[expected]
+        expected += 1
+      } else {
+        let found = try s.readKey { (_, bytes) throws(JSONScanner.Failure) in
+          table.lookUp(bytes)
+        }
+        guard let found else {
+          try s.skipValue()
+          continue
+        }
+        if found.resume >= 0 { expected = found.resume }
+        key = found
+      }
+      // A key of a field the model does not hold, or one that loses to an earlier key.
+      guard key.offset >= 0, precedence.take(key.bit, rank: key.rank) else {
         try s.skipValue()
-        return
+        continue
       }
-      // The value's type follows the kind, as the layout checked for each property.
-      switch kind {
-      case .identity: w.putIdentity(try s.readString(), f)
-      case .bool: w.putBool(try s.readOptionalBool(), f)
-      case .int: w.putInt(try s.readOptionalInt(), f)
-      case .int64: w.putInt64(try s.readOptionalInt64(), f)
-      case .metric: w.putMetric(try s.readLenientDouble(), f)
-      case .time: w.putInt64(try readTime(&s), f)
-      case .string: w.putString(try s.readOptionalString(), f)
-      case .strings: w.putStrings(try readStrings(&s), f)
-      case .authority: w.putAuthority(try s.consumeNull() ? nil : readAgentAuthority(&s), f)
-      case .offer: w.putOffer(try readOptionalOffer(&s), f)
-      }
-    }
-    return precedence.has(.id) && precedence.has(.name)
+      try readValue(&s, key.kind, into: base + key.offset, table, &cache)
+    } while try s.endOfMember()
+    return precedence.has(table.identity)
   }
 
-  private static func readStrings(_ s: inout JSONScanner) throws(JSONScanner.Failure)
-    -> [String]?
+  /// Reads a value of `kind` and stores it at `slot`, a property of exactly the type the kind
+  /// names (``MetricLayout`` checked each property's type against its field's kind).
+  @inline(__always)
+  private static func readValue(
+    _ s: inout JSONScanner, _ kind: MetricField.Kind, into slot: UnsafeMutableRawPointer,
+    _ table: EntryTable, _ cache: inout StringCache
+  ) throws(JSONScanner.Failure) {
+    // Each store names its optional type: storing a bare `Double` into a `Double?` would leave
+    // the tag byte of the empty value behind.
+    switch kind {
+    case .identity: store(try s.readString() as String, at: slot)
+    case .bool: store(try s.readOptionalBool() as Bool?, at: slot)
+    case .int: store(try s.readOptionalInt() as Int?, at: slot)
+    case .int64: store(try s.readOptionalInt64() as Int64?, at: slot)
+    case .metric: store(Optional(try s.readLenientDouble()) as Double?, at: slot)
+    case .time: store(try readTime(&s) as Int64?, at: slot)
+    case .string: store(try s.readOptionalString(cache: &cache) as String?, at: slot)
+    case .strings: store(try readStrings(&s, &cache) as [String]?, at: slot)
+    case .authority:
+      let authority = try s.consumeNull() ? nil : readAgentAuthority(&s, table, &cache)
+      store(authority as AgentAuthority?, at: slot)
+    case .offer: store(try readOptionalOffer(&s) as OutstandingOffer?, at: slot)
+    }
+  }
+
+  @inline(__always)
+  private static func store<Value>(_ value: Value, at slot: UnsafeMutableRawPointer) {
+    slot.assumingMemoryBound(to: Value.self).pointee = value
+  }
+
+  private static func readStrings(_ s: inout JSONScanner, _ cache: inout StringCache)
+    throws(JSONScanner.Failure) -> [String]?
   {
     if try s.consumeNull() { return nil }
     var list: [String] = []
-    try s.readArray { (s) throws(JSONScanner.Failure) in list.append(try s.readString()) }
+    try s.readArray { (s) throws(JSONScanner.Failure) in
+      // Room for a few (features, tags) at once instead of growing from one to two to four.
+      if list.isEmpty { list.reserveCapacity(4) }
+      list.append(try s.readString(cache: &cache))
+    }
     return list
   }
 
-  private static func readAgentAuthority(_ s: inout JSONScanner) throws(JSONScanner.Failure)
-    -> AgentAuthority
-  {
+  private enum AuthorityKey { case status, outstandingOffer, other }
+
+  private static func readAgentAuthority(
+    _ s: inout JSONScanner, _ table: EntryTable, _ cache: inout StringCache
+  ) throws(JSONScanner.Failure) -> AgentAuthority {
     var status: String?
     var offer: OutstandingOffer?
     var sawOffer = false
-    try s.readObject { (s, key) throws(JSONScanner.Failure) in
-      if key.equals("status"), status == nil {
-        status = try s.readString()
-      } else if key.equals("outstanding_offer"), !sawOffer {
-        sawOffer = true
-        offer = try readOptionalOffer(&s)
-      } else {
-        try s.skipValue()
-      }
+    if try s.enterObject() {
+      defer { s.leaveMembers() }
+      repeat {
+        s.skipWhitespace()
+        let key: AuthorityKey =
+          if s.consumeKey(table.status) {
+            .status
+          } else if s.consumeKey(table.outstandingOffer) {
+            .outstandingOffer
+          } else {
+            try s.readKey { (_, key) throws(JSONScanner.Failure) in
+              key.equals("status")
+                ? .status : key.equals("outstanding_offer") ? .outstandingOffer : .other
+            }
+          }
+        switch key {
+        case .status where status == nil: status = try s.readString(cache: &cache)
+        case .outstandingOffer where !sawOffer:
+          sawOffer = true
+          offer = try readOptionalOffer(&s)
+        default: try s.skipValue()
+        }
+      } while try s.endOfMember()
     }
     guard let status else { throw s.fail("agent_authority has no status") }
     return AgentAuthority(status: AgentAuthorityStatus(rawValue: status), outstandingOffer: offer)
@@ -301,35 +371,5 @@ enum FastFrameReader {
       let createdAt = try? RFC3339Timestamp(parsing: created)
     else { throw s.fail("outstanding offer is incomplete") }
     return OutstandingOffer(id: id, codePrefix: prefix, expiresAt: expiresAt, createdAt: createdAt)
-  }
-}
-
-extension MetricFieldWriter {
-  // The writer's typed stores, compiled here so they inline into the reader: the setters of
-  // ServerBeeModels are calls across modules (package declarations are not inlined across
-  // modules by this toolchain's release builds), about 0.8 M instructions per 1,000-server
-  // `full_sync`. Each takes exactly the optional type its kind names, so a non-optional value
-  // is wrapped before it is stored (storing a bare `Double` into a `Double?` would leave the
-  // tag byte of the empty value behind).
-
-  @inline(__always)
-  private func store<Value>(_ value: Value, _ field: MetricField) {
-    let offset = offsets[field.rawValue]
-    precondition(offset >= 0, "the model does not hold \(field)")
-    (base + offset).assumingMemoryBound(to: Value.self).pointee = value
-  }
-
-  @inline(__always) fileprivate func putIdentity(_ v: String, _ f: MetricField) { store(v, f) }
-  @inline(__always) fileprivate func putBool(_ v: Bool?, _ f: MetricField) { store(v, f) }
-  @inline(__always) fileprivate func putInt(_ v: Int?, _ f: MetricField) { store(v, f) }
-  @inline(__always) fileprivate func putInt64(_ v: Int64?, _ f: MetricField) { store(v, f) }
-  @inline(__always) fileprivate func putMetric(_ v: Double?, _ f: MetricField) { store(v, f) }
-  @inline(__always) fileprivate func putString(_ v: String?, _ f: MetricField) { store(v, f) }
-  @inline(__always) fileprivate func putStrings(_ v: [String]?, _ f: MetricField) { store(v, f) }
-  @inline(__always) fileprivate func putAuthority(_ v: AgentAuthority?, _ f: MetricField) {
-    store(v, f)
-  }
-  @inline(__always) fileprivate func putOffer(_ v: OutstandingOffer?, _ f: MetricField) {
-    store(v, f)
   }
 }

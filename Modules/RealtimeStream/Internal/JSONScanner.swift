@@ -31,7 +31,8 @@ struct JSONScanner {
   func fail(_ reason: String) -> Failure { Failure(offset: index, reason: reason) }
 
   @inline(__always) mutating func skipWhitespace() {
-    while index < bytes.count {
+    // Every JSON space is at most 0x20, and a compact frame has none: one comparison.
+    while index < bytes.count, bytes[index] <= 0x20 {
       switch bytes[index] {
       case 0x20, 0x0A, 0x0D, 0x09: index += 1
       default: return
@@ -96,27 +97,68 @@ struct JSONScanner {
   private mutating func readMembers(
     _ member: (inout JSONScanner, UnsafeBufferPointer<UInt8>) throws(Failure) -> Void
   ) throws(Failure) {
-    depth += 1
-    guard depth <= Self.maximumDepth else { throw fail("nesting is too deep") }
-    defer { depth -= 1 }
+    try enterMembers()
+    defer { leaveMembers() }
     repeat {
       skipWhitespace()
-      guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
-        throw fail("expected a key")
-      }
-      let (start, end, escaped) = try scanString()
-      try expect(UInt8(ascii: ":"))
-      if escaped {
-        let key = Array(try unescape(start, end).utf8)
-        try key.withUnsafeBufferPointer { (key) throws(Failure) in try member(&self, key) }
-      } else {
-        try member(&self, UnsafeBufferPointer(rebasing: bytes[start..<end]))
-      }
+      try readKey(member)
     } while try endOfMember()
   }
 
+  /// Consumes `{`; then, unless `}` follows at once (consumed too: returns `false`), counts one
+  /// more level of nesting, which ``leaveMembers()`` gives back once the `}` is read. For a
+  /// reader that walks the members itself (``readKey(_:)``, ``consumeKey(_:)``,
+  /// ``endOfMember()``) with the rules of ``readObject(_:)``.
+  mutating func enterObject() throws(Failure) -> Bool {
+    try expect(UInt8(ascii: "{"))
+    if peek() == UInt8(ascii: "}") {
+      index += 1
+      return false
+    }
+    try enterMembers()
+    return true
+  }
+
+  /// Counts one more level of nesting, refusing too deep a frame.
+  private mutating func enterMembers() throws(Failure) {
+    depth += 1
+    guard depth <= Self.maximumDepth else { throw fail("nesting is too deep") }
+  }
+
+  /// Gives back the level ``enterObject()`` counted.
+  mutating func leaveMembers() { depth -= 1 }
+
+  /// At a key (after any spaces): reads it and its `:` and passes its bytes (escapes resolved)
+  /// to `body`, positioned at the value.
+  mutating func readKey<Result>(
+    _ body: (inout JSONScanner, UnsafeBufferPointer<UInt8>) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+      throw fail("expected a key")
+    }
+    let (start, end, escaped) = try scanString()
+    try expect(UInt8(ascii: ":"))
+    if escaped {
+      let key = Array(try unescape(start, end).utf8)
+      return try key.withUnsafeBufferPointer { (key) throws(Failure) in try body(&self, key) }
+    }
+    return try body(&self, UnsafeBufferPointer(rebasing: bytes[start..<end]))
+  }
+
+  /// At a key (after any spaces): consumes `"key":` when the next bytes are exactly `pattern`,
+  /// and says whether they were. Reading the key with ``readKey(_:)`` would leave the scanner
+  /// at the same place with the same key (a pattern's key is plain ASCII: no escape, no byte
+  /// the string scan stops at), so a reader may try its expected key first and fall back.
+  @inline(__always) mutating func consumeKey(_ pattern: KeyPattern) -> Bool {
+    guard index + pattern.readLength <= bytes.count, let base = bytes.baseAddress,
+      pattern.matches(UnsafeRawPointer(base + index))
+    else { return false }
+    index += pattern.length
+    return true
+  }
+
   /// Consumes `,` (returns `true`: another member follows) or `}` (returns `false`).
-  private mutating func endOfMember() throws(Failure) -> Bool {
+  @inline(__always) mutating func endOfMember() throws(Failure) -> Bool {
     skipWhitespace()
     guard index < bytes.count else { throw fail("unterminated object") }
     if bytes[index] == UInt8(ascii: ",") {
@@ -193,11 +235,19 @@ struct JSONScanner {
     }
   }
 
-  private mutating func literal(_ word: StaticString) throws(Failure) {
+  /// Consumes `word` (`null`, `true` or `false`: four bytes or more).
+  @inline(__always) private mutating func literal(_ word: StaticString) throws(Failure) {
     let count = word.utf8CodeUnitCount
-    guard index + count <= bytes.count else { throw fail("truncated literal") }
+    guard index + count <= bytes.count, let base = bytes.baseAddress else {
+      throw fail("truncated literal")
+    }
     let start = word.utf8Start
-    for i in 0..<count where bytes[index + i] != start[i] {
+    // The first four bytes at once, then the rest (the `e` of `false`).
+    guard count >= 4,
+      UnsafeRawPointer(base + index).loadUnaligned(as: UInt32.self)
+        == UnsafeRawPointer(start).loadUnaligned(as: UInt32.self)
+    else { throw fail("invalid literal") }
+    for i in 4..<count where base[index + i] != start[i] {
       throw fail("invalid literal")
     }
     index += count
@@ -217,6 +267,23 @@ struct JSONScanner {
   /// Reads a string or `null`.
   mutating func readOptionalString() throws(Failure) -> String? {
     try consumeNull() ? nil : readString()
+  }
+
+  /// Reads a string value, sharing it through `cache` with any earlier string of the same
+  /// bytes in this frame.
+  mutating func readString(cache: inout StringCache) throws(Failure) -> String {
+    skipWhitespace()
+    guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+      throw fail("expected a string")
+    }
+    let (start, end, escaped) = try scanString()
+    if escaped { return try unescape(start, end) }
+    return cache.string(in: bytes, from: start, to: end)
+  }
+
+  /// Reads a string or `null`, sharing strings through `cache`.
+  mutating func readOptionalString(cache: inout StringCache) throws(Failure) -> String? {
+    try consumeNull() ? nil : readString(cache: &cache)
   }
 
   /// Moves past a string starting at `index` (a quote); returns the content range and whether
@@ -378,8 +445,9 @@ struct JSONScanner {
   }
 
   /// Reads `null` as `nil`, else an integer (see ``readInt64()``).
-  mutating func readOptionalInt64() throws(Failure) -> Int64? {
-    try consumeNull() ? nil : readInt64()
+  @inline(__always) mutating func readOptionalInt64() throws(Failure) -> Int64? {
+    if let value = readPlainInteger() { return value }
+    return try consumeNull() ? nil : readInt64()
   }
 
   /// Reads `null` as `nil`, else an integer that fits `Int`.
@@ -403,6 +471,7 @@ struct JSONScanner {
   /// path decides, as JSONDecoder does).
   mutating func readInt64() throws(Failure) -> Int64 {
     skipWhitespace()
+    if let value = readPlainInteger() { return value }
     let start = index
     var negative = false
     if index < bytes.count, bytes[index] == UInt8(ascii: "-") {
@@ -450,9 +519,146 @@ struct JSONScanner {
     return Int64(magnitude)
   }
 
+  /// The common integer, eight digits at a time: an optional `-`, then 1–15 digits without a
+  /// leading zero, followed by neither `.` nor an exponent; consumed and returned. `nil` (and
+  /// nothing consumed) for anything else, or within 17 bytes of the end, which leaves it to
+  /// the byte-at-a-time path of ``readInt64()`` (that decides, and names any problem).
+  @inline(__always) private mutating func readPlainInteger() -> Int64? {
+    guard index + 17 <= bytes.count, let base = bytes.baseAddress else { return nil }
+    let negative = base[index] == UInt8(ascii: "-")
+    let first = negative ? index + 1 : index
+    let word = UnsafeRawPointer(base + first).loadUnaligned(as: UInt64.self)
+    let digits = Self.leadingDigitCount(word)
+    guard digits > 0, digits == 1 || base[first] != UInt8(ascii: "0") else { return nil }
+    var magnitude: UInt64
+    var end: Int
+    if digits < 8 {
+      magnitude = Self.digitValue(word, count: digits)
+      end = first + digits
+    } else {
+      let next = UnsafeRawPointer(base + first + 8).loadUnaligned(as: UInt64.self)
+      let more = Self.leadingDigitCount(next)
+      guard more < 8 else { return nil }
+      magnitude = Self.digitValue(word, count: 8)
+      if more > 0 {
+        magnitude = magnitude &* Self.integerPowerOfTen(more) &+ Self.digitValue(next, count: more)
+      }
+      end = first + 8 + more
+    }
+    // end ≤ index + 16 < bytes.count: the byte after the digits is there.
+    guard base[end] != UInt8(ascii: "."), base[end] | 0x20 != UInt8(ascii: "e") else {
+      return nil
+    }
+    index = end
+    // At most 15 digits: far inside Int64.
+    return negative ? 0 - Int64(magnitude) : Int64(magnitude)
+  }
+
+  /// How many of `word`'s bytes, from its first (lowest) one, are ASCII digits (0–8). SWAR: a
+  /// byte is a digit when its high nibble is 3 and adding 6 leaves it so; a carry out of a
+  /// byte (one ≥ 0xFA) can only disturb the bytes after it, past the first non-digit.
+  @inline(__always) static func leadingDigitCount(_ word: UInt64) -> Int {
+    let nibbles: UInt64 = 0xF0F0_F0F0_F0F0_F0F0
+    let threes: UInt64 = 0x3030_3030_3030_3030
+    let low: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+    let bad = ((word & nibbles) ^ threes) | (((word &+ 0x0606_0606_0606_0606) & nibbles) ^ threes)
+    // The high bit of each byte of `bad` that is not zero.
+    let marks = (((bad & low) &+ low) | bad) & ~low
+    return marks.trailingZeroBitCount >> 3
+  }
+
+  /// The value of the first `count` (1–8) bytes of `word`, ASCII digits, the first one the most
+  /// significant: three multiplications instead of eight (the bytes past `count` are shifted
+  /// out, and zeros, leading digits of no weight, shifted in).
+  @inline(__always) static func digitValue(_ word: UInt64, count: Int) -> UInt64 {
+    var v = (word &- 0x3030_3030_3030_3030) << UInt64(64 - 8 * count)
+    // Pairs: the low byte of each 16-bit lane becomes 10 × its digit + the next one (≤ 99).
+    v = v &* 10 &+ (v >> 8)
+    // Then 10^6 × pair 0 + 10^4 × pair 1 + 100 × pair 2 + pair 3, in the high half.
+    let pairs: UInt64 = 0x0000_00FF_0000_00FF
+    let outer = (v & pairs) &* (100 &+ (1_000_000 << 32))
+    let inner = ((v >> 16) & pairs) &* (1 &+ (10_000 << 32))
+    return (outer &+ inner) >> 32
+  }
+
+  /// 10^k for 0 ≤ k ≤ 19 (a switch the compiler makes a constant table of: no lazy global).
+  @inline(__always) static func integerPowerOfTen(_ k: Int) -> UInt64 {
+    switch k {
+    case 0: 1
+    case 1: 10
+    case 2: 100
+    case 3: 1_000
+    case 4: 10_000
+    case 5: 100_000
+    case 6: 1_000_000
+    case 7: 10_000_000
+    case 8: 100_000_000
+    case 9: 1_000_000_000
+    case 10: 10_000_000_000
+    case 11: 100_000_000_000
+    case 12: 1_000_000_000_000
+    case 13: 10_000_000_000_000
+    case 14: 100_000_000_000_000
+    case 15: 1_000_000_000_000_000
+    case 16: 10_000_000_000_000_000
+    case 17: 100_000_000_000_000_000
+    case 18: 1_000_000_000_000_000_000
+    default: 10_000_000_000_000_000_000
+    }
+  }
+
+  /// The common decimal, eight digits at a time: an optional `-`, 1–7 digits without a leading
+  /// zero, optionally `.` and 1–15 digits, at most 19 digits in all, and no exponent; consumed
+  /// and returned, correctly rounded as ``readDouble()``'s other paths are (so the value is the
+  /// same whichever path reads it). `nil` (and nothing consumed) for anything else, or within
+  /// 26 bytes of the end.
+  @inline(__always) private mutating func readPlainDecimal() -> Double? {
+    guard index + 26 <= bytes.count, let base = bytes.baseAddress else { return nil }
+    let negative = base[index] == UInt8(ascii: "-")
+    let first = negative ? index + 1 : index
+    let word = UnsafeRawPointer(base + first).loadUnaligned(as: UInt64.self)
+    let whole = Self.leadingDigitCount(word)
+    guard whole > 0, whole < 8, whole == 1 || base[first] != UInt8(ascii: "0") else { return nil }
+    var mantissa = Self.digitValue(word, count: whole)
+    var end = first + whole
+    var fraction = 0
+    if base[end] == UInt8(ascii: ".") {
+      let low = UnsafeRawPointer(base + end + 1).loadUnaligned(as: UInt64.self)
+      fraction = Self.leadingDigitCount(low)
+      guard fraction > 0 else { return nil }
+      if fraction < 8 {
+        mantissa =
+          mantissa &* Self.integerPowerOfTen(fraction) &+ Self.digitValue(low, count: fraction)
+      } else {
+        let high = UnsafeRawPointer(base + end + 9).loadUnaligned(as: UInt64.self)
+        let more = Self.leadingDigitCount(high)
+        guard more < 8, whole + 8 + more <= 19 else { return nil }
+        mantissa = mantissa &* 100_000_000 &+ Self.digitValue(low, count: 8)
+        if more > 0 {
+          mantissa = mantissa &* Self.integerPowerOfTen(more) &+ Self.digitValue(high, count: more)
+        }
+        fraction += more
+      }
+      end += 1 + fraction
+    }
+    // end ≤ index + 24 < bytes.count: the byte after the digits is there.
+    guard base[end] | 0x20 != UInt8(ascii: "e") else { return nil }
+    index = end
+    let value: Double
+    if mantissa < 1 << 53 {
+      // Clinger's fast path: both operands exact, one correctly rounded division.
+      value = Double(mantissa) / Self.powerOfTen(fraction)
+    } else {
+      // Above 2^53 there are more than 15 digits, so a fraction of at least 9 (at most 18).
+      value = Self.quotient(mantissa, dividedByPowerOfTen: fraction)
+    }
+    return negative ? -value : value
+  }
+
   /// Reads a number as a `Double`.
   mutating func readDouble() throws(Failure) -> Double {
     skipWhitespace()
+    if let value = readPlainDecimal() { return value }
     let start = index
     var negative = false
     if index < bytes.count, bytes[index] == UInt8(ascii: "-") {
@@ -527,9 +733,9 @@ struct JSONScanner {
     if significant <= 15, exponent >= -22, exponent <= 22 {
       var value = Double(mantissa)
       if exponent < 0 {
-        value /= Self.powersOfTen[-exponent]
+        value /= Self.powerOfTen(-exponent)
       } else {
-        value *= Self.powersOfTen[exponent]
+        value *= Self.powerOfTen(exponent)
       }
       return negative ? -value : value
     }
@@ -551,7 +757,7 @@ struct JSONScanner {
   /// `1 ≤ k ≤ 19`: a 128-by-64-bit division that leaves a 64-bit quotient, whose top 53 bits are
   /// rounded using the dropped bits and whether the division was exact.
   static func quotient(_ numerator: UInt64, dividedByPowerOfTen k: Int) -> Double {
-    let divisor = integerPowersOfTen[k]
+    let divisor = integerPowerOfTen(k)
     // Shift the numerator so the quotient has exactly 64 significant bits.
     var shift = 64 + (64 - divisor.leadingZeroBitCount) - (64 - numerator.leadingZeroBitCount) - 1
     var (q, r) = divide(numerator, shiftedBy: shift, by: divisor)
@@ -577,21 +783,39 @@ struct JSONScanner {
     return divisor.dividingFullWidth((high, low))
   }
 
-  private static let integerPowersOfTen: [UInt64] = (0...19).map { exponent in
-    var value: UInt64 = 1
-    for _ in 0..<exponent { value *= 10 }
-    return value
-  }
-
   /// Reads a number, or `null` as NaN (serde writes non-finite floats as `null`).
-  mutating func readLenientDouble() throws(Failure) -> Double {
-    try consumeNull() ? .nan : readDouble()
+  @inline(__always) mutating func readLenientDouble() throws(Failure) -> Double {
+    if let value = readPlainDecimal() { return value }
+    return try consumeNull() ? .nan : readDouble()
   }
 
-  private static let powersOfTen: [Double] = (0...22).map { exponent in
-    var value = 1.0
-    for _ in 0..<exponent { value *= 10 }
-    return value
+  /// 10^k for 0 ≤ k ≤ 22, exact (below 2^53 · 2^22).
+  @inline(__always) private static func powerOfTen(_ k: Int) -> Double {
+    switch k {
+    case 0: 1e0
+    case 1: 1e1
+    case 2: 1e2
+    case 3: 1e3
+    case 4: 1e4
+    case 5: 1e5
+    case 6: 1e6
+    case 7: 1e7
+    case 8: 1e8
+    case 9: 1e9
+    case 10: 1e10
+    case 11: 1e11
+    case 12: 1e12
+    case 13: 1e13
+    case 14: 1e14
+    case 15: 1e15
+    case 16: 1e16
+    case 17: 1e17
+    case 18: 1e18
+    case 19: 1e19
+    case 20: 1e20
+    case 21: 1e21
+    default: 1e22
+    }
   }
 }
 

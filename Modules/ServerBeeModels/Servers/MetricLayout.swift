@@ -55,6 +55,16 @@ package struct MetricLayout<Root>: Sendable {
   /// Whether `Root` holds `field`.
   package func holds(_ field: MetricField) -> Bool { offsets[field.rawValue] >= 0 }
 
+  /// The byte offset of `field`'s property in `Root`, or `nil` when it has none: for a reader
+  /// that resolves its keys to stores once (RealtimeStream's fast reader), then writes inside
+  /// `withUnsafeMutableBytes(of:)` exactly the type ``MetricField/kind`` names, as
+  /// ``MetricFieldWriter`` does.
+  /// - Parameter field: The field.
+  /// - Returns: The offset.
+  package func offset(of field: MetricField) -> Int? {
+    offsets[field.rawValue] >= 0 ? offsets[field.rawValue] : nil
+  }
+
   /// Runs `body` with a writer over `root`'s fields. The writer is valid only inside `body`.
   /// - Parameters:
   ///   - root: The value to write into.
