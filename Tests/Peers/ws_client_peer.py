@@ -7,11 +7,20 @@ client_no_context_takeover, server_max_window_bits=10 and client_max_window_bits
 Prints one result line per check and "ok" at the end; exits 1 on the first failure.
   echo          text, 1.5 MiB binary, fragmented text and ping, each echoed back; then closes 1000 "bye"
   server-close  waits for the server's close and prints "closed <code> <reason>"
+No step has a short deadline: on a loaded machine the test process may answer the
+handshake, a ping or the close many seconds late, which `websockets`' defaults (10 s to open,
+10 s to close, a keep-alive ping every 20 s failing after 20 s more) turned into dropped
+connections. Each wait is bounded by PATIENCE instead, which only a broken test reaches, and
+the keep-alive is off (the echo scenario pings on purpose).
 """
 import asyncio
 import sys
 
 import websockets
+
+# Seconds any one step may take before the peer gives up: a broken test, never a slow machine.
+# The same as PeerProcess.patience on the Swift side.
+PATIENCE = 120
 
 try:
     from websockets.asyncio.client import connect
@@ -36,7 +45,8 @@ def response_extensions(ws):
 async def main():
     url, scenario = sys.argv[1], sys.argv[2]
     compression = None if "--no-compression" in sys.argv else "deflate"
-    options = dict(compression=compression, max_size=None)
+    options = dict(compression=compression, max_size=None, open_timeout=PATIENCE,
+                   close_timeout=PATIENCE, ping_interval=None)
     if "--no-context-takeover" in sys.argv:
         from websockets.extensions.permessage_deflate import ClientPerMessageDeflateFactory
         options["compression"] = None
@@ -58,7 +68,7 @@ async def main():
             assert await ws.recv() == "fragmented tëxt", "fragmented echo"
             print("fragmented ok", flush=True)
             pong = await ws.ping(b"abc")
-            await asyncio.wait_for(pong, 5)
+            await asyncio.wait_for(pong, PATIENCE)
             print("ping ok", flush=True)
             await ws.close(1000, "bye")
         elif scenario == "server-close":

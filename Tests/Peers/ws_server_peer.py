@@ -9,8 +9,13 @@ Binds 127.0.0.1 port 0 and prints the port. Behaviour by request path:
   /info        sends {"authorization": ..., "extensions": ...} then echoes
   /fragmented  sends a text message in 3 fragments and a 1.5 MiB binary message, then echoes
   /close-4001  closes at once with 4001 "token expired"
-  /nopong      stops reading, so pings are never answered
+  /nopong      stops reading, so pings are never answered, and keeps the connection open
   /reject      answers HTTP 401 before the upgrade
+Runs until the test ends it. No step has a short deadline: on a loaded machine the
+test's client may send its handshake, answer a ping or close many seconds late, which
+`websockets`' defaults (10 s to open, 10 s to close, a keep-alive ping every 20 s failing after
+20 s more) turned into dropped connections. Each wait is bounded by PATIENCE instead, which only
+a broken test reaches, and the keep-alive is off (the tests ping on purpose).
 """
 import asyncio
 import json
@@ -18,6 +23,10 @@ import ssl
 import sys
 
 import websockets
+
+# Seconds any one step may take before the peer gives up: a broken test, never a slow machine.
+# The same as PeerProcess.patience on the Swift side.
+PATIENCE = 120
 
 try:
     from websockets.asyncio.server import serve as new_serve
@@ -61,7 +70,7 @@ async def handler(ws, *_):
         await ws.close(4001, "token expired")
     elif path == "/nopong":
         ws.transport.pause_reading()
-        await asyncio.sleep(30)
+        await asyncio.Future()  # until the test ends us: a dead peer, however long it takes
     else:
         await echo(ws)
 
@@ -85,7 +94,8 @@ async def main():
         index = sys.argv.index("--tls")
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         context.load_cert_chain(sys.argv[index + 1], sys.argv[index + 2])
-    options = dict(compression=compression, max_size=None, ssl=context)
+    options = dict(compression=compression, max_size=None, ssl=context, open_timeout=PATIENCE,
+                   close_timeout=PATIENCE, ping_interval=None)
     if "--no-context-takeover" in sys.argv:
         from websockets.extensions.permessage_deflate import ServerPerMessageDeflateFactory
         options["compression"] = None
@@ -99,7 +109,7 @@ async def main():
         server = await websockets.serve(handler, "127.0.0.1", 0,
                                         process_request=legacy_process_request, **options)
     print(server.sockets[0].getsockname()[1], flush=True)
-    await asyncio.sleep(120)  # the test kills us when done
+    await asyncio.Future()  # the test ends us when done, however long it takes
 
 
 asyncio.run(main())

@@ -9,6 +9,10 @@ import Testing
 
 /// Our server side (TCPListener + WebSocketServerUpgrade) against the Python `websockets` client
 /// (Peers/ws_client_peer.py).
+///
+/// Neither side has a deadline a slow machine can reach: the peer's opening and
+/// closing waits are `PATIENCE`, and ours (reading the request, the close handshake) are
+/// ``PeerProcess/patience``, so each step waits for the other side's event.
 @Suite(.timeLimit(.minutes(5))) struct ServerInteropTests {
   func start(_ scenario: String, compression: Bool) async throws -> (TCPListener, PeerProcess) {
     let listener = try TCPListener()
@@ -17,13 +21,24 @@ import Testing
     return (listener, try await PeerProcess.python("ws_client_peer.py", arguments))
   }
 
+  /// The upgrade request of the next connection, however long the peer takes to send it.
+  func request(_ listener: TCPListener) async throws -> HTTPServerRequest {
+    try await HTTPServerRequest.read(
+      from: try await listener.accept(), timeout: PeerProcess.patience)
+  }
+
+  /// Server options whose close handshake waits for the peer's close frame (its reply, or its
+  /// own close) instead of giving up after the default 5 s.
+  func options(compression: Bool = true) -> WebSocketServerOptions {
+    WebSocketServerOptions(compression: compression, closeTimeout: PeerProcess.patience)
+  }
+
   @Test(arguments: [true, false])
   func echoesEverythingThePythonClientSendsAndCompletesItsClose(compression: Bool) async throws {
     let (listener, peer) = try await start("echo", compression: compression)
-    let upgrade = try await HTTPServerRequest.read(from: try await listener.accept())
+    let upgrade = try await request(listener)
     #expect(upgrade.head.target == "/api/ws/servers")
-    let connection = try await upgrade.acceptWebSocket(
-      options: .init(compression: compression))
+    let connection = try await upgrade.acceptWebSocket(options: options(compression: compression))
     var received = 0
     for try await message in connection.inbound {
       received += 1
@@ -40,8 +55,8 @@ import Testing
   @Test(arguments: [true, false])
   func serverInitiatedClose4001ReachesThePythonClient(compression: Bool) async throws {
     let (listener, peer) = try await start("server-close", compression: compression)
-    let upgrade = try await HTTPServerRequest.read(from: try await listener.accept())
-    let connection = try await upgrade.acceptWebSocket(options: .init(compression: compression))
+    let upgrade = try await request(listener)
+    let connection = try await upgrade.acceptWebSocket(options: options(compression: compression))
     try await connection.send(.text("full_sync"))
     await connection.close(code: .tokenExpired, reason: "token expired")
     for try await _ in connection.inbound {}
@@ -57,8 +72,8 @@ import Testing
     let peer = try await PeerProcess.python(
       "ws_client_peer.py",
       ["ws://127.0.0.1:\(listener.port)/", "echo", "--no-context-takeover"])
-    let upgrade = try await HTTPServerRequest.read(from: try await listener.accept())
-    let connection = try await upgrade.acceptWebSocket()
+    let upgrade = try await request(listener)
+    let connection = try await upgrade.acceptWebSocket(options: options())
     for try await message in connection.inbound { try await connection.send(message) }
     let result = await peer.finish()
     #expect(result.status == 0, "\(result.output)")
@@ -71,7 +86,7 @@ import Testing
 
   @Test func rejectingBeforeTheUpgradeSendsThePlainResponse() async throws {
     let (listener, peer) = try await start("echo", compression: false)
-    let upgrade = try await HTTPServerRequest.read(from: try await listener.accept())
+    let upgrade = try await request(listener)
     await upgrade.respond(HTTPResponseHead(status: 401, reason: "Unauthorized", headers: [:]))
     let result = await peer.finish()
     #expect(result.status == 1)

@@ -9,6 +9,10 @@ import Testing
 @testable import ServerBeeTransport
 
 /// Our client against the Python `websockets` server (Peers/ws_server_peer.py).
+///
+/// Neither side has a deadline a slow machine can reach: the peer's opening and
+/// closing waits are `PATIENCE` and it runs until the test ends it, and our connect and close
+/// handshake limits are ``PeerProcess/patience``, so each step waits for the other side's event.
 @Suite(.timeLimit(.minutes(5))) struct ClientInteropTests {
   func peer(compression: Bool) async throws -> (PeerProcess, Int) {
     let peer = try await PeerProcess.python(
@@ -20,7 +24,10 @@ import Testing
     -> SocketWebSocketTransport
   {
     SocketWebSocketTransport(
-      configuration: .init(pingInterval: nil, compression: compression), clock: clock)
+      configuration: .init(
+        connectTimeout: PeerProcess.patience, pingInterval: nil,
+        closeTimeout: PeerProcess.patience, compression: compression),
+      clock: clock)
   }
 
   func url(_ port: Int, _ path: String) throws -> URL {
@@ -144,7 +151,10 @@ import Testing
     let (peer, port) = try await peer(compression: false)
     let clock = ManualClock()
     let transport = SocketWebSocketTransport(
-      configuration: .init(pingInterval: .seconds(25), pongTimeout: .seconds(10)), clock: clock)
+      configuration: .init(
+        connectTimeout: PeerProcess.patience, pingInterval: .seconds(25),
+        pongTimeout: .seconds(10)),
+      clock: clock)
     let connection = try await transport.connect(to: try url(port, "/nopong"), headers: [:])
     await clock.waitForSleepers(1)
     clock.advance(by: .seconds(25))  // the keep-alive ping goes out

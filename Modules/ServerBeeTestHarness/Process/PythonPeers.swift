@@ -1,6 +1,15 @@
 package import Foundation
 
 extension PeerProcess {
+  /// How long a test lets a Python peer (and itself) take over any one step of an exchange
+  /// (an opening handshake, a close handshake) before calling the test broken: 2 minutes, the
+  /// `PATIENCE` of the peer scripts in `Tests/Peers`.
+  ///
+  /// A loaded machine can keep either process off the CPU for many seconds, so a test waits
+  /// for the peer's next event rather than for a deadline of a few seconds: only a broken test
+  /// runs into this one, and each suite's 5-minute time limit bounds it anyway.
+  package static let patience: Duration = .seconds(120)
+
   /// The directory of the Python peer scripts shared by the transport and server test targets:
   /// `Tests/Peers`, found from this file's place in the checkout
   /// (`Modules/ServerBeeTestHarness/Process/`, three levels below the package root).

@@ -34,11 +34,21 @@ extension AccountArea {
   }
 
   /// `POST /api/admin/rate-limit/reset {scope?, ip?}` (a JSON object is required; `{}` resets
-  /// everything). Answers `{cleared}`.
+  /// everything). Answers `{cleared}`. `scope` is one of the bucket scopes
+  /// (`Protocol/Administration.md §3.2`); another value is refused as serde refuses an unknown
+  /// enum variant, with the plain-text 422 of axum's JSON extractor (the text is inferred: the
+  /// documents give none).
   func resetRateLimits(_ context: RequestContext, _ caller: Caller?) throws -> HTTPResponse {
     guard let caller else { throw APIError.bare(401) }
     let body = try context.jsonBody()
     let scope = try body.optionalString("scope")
+    if let scope, !Self.rateLimitScopes.contains(scope) {
+      throw APIError.plain(
+        422,
+        "Failed to deserialize the JSON body into the target type: scope: unknown variant "
+          + "`\(scope)`, expected one of "
+          + Self.rateLimitScopes.map { "`\($0)`" }.joined(separator: ", "))
+    }
     let ip = try body.optionalString("ip").flatMap { $0.isEmpty ? nil : $0 }
     var cleared = 0
     if scope == nil || scope == "login" {
@@ -51,4 +61,8 @@ extension AccountArea {
     try core.audit(caller, "rate_limit.reset", detail: scope ?? "all", context)
     return Reply.data(RateLimitResetResult(cleared: cleared))
   }
+
+  /// The scopes of the rate-limit buckets, in the server's order (`Protocol/Administration.md
+  /// §3.1`); the simulator keeps only `login` buckets.
+  static let rateLimitScopes = ["login", "register", "public"]
 }

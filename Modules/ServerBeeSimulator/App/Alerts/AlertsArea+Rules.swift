@@ -45,22 +45,134 @@ extension AlertsArea {
     return Reply.json(200, JSONValue.object([(key: "data", value: Self.alertRule(row))]))
   }
 
-  /// `PUT /api/alert-rules/{id}`: every member optional; the simulator applies `enabled` and
-  /// `name` (the app sends only `enabled`) and answers the rule.
+  /// `PUT /api/alert-rules/{id}` (`Protocol/Alerts.md §6.2`): every member optional, the rule
+  /// answered (the app sends only `enabled`).
+  ///
+  /// As on a real server, axum's JSON extractor reads the whole body before the handler runs:
+  /// a member of the wrong type is its plain-text 422 (see ``AlertRuleUpdate``), even for an
+  /// unknown rule. Then an unknown id is 404 `Not found: Alert rule <id> not found`, then the
+  /// values are validated (``AlertRuleUpdate/validate()``), then the members the simulator
+  /// stores are applied: `name`, `enabled`, `trigger_mode`, `server_ids` (`null` clears the list,
+  /// which covers every server) and the type of the first item of a non-empty `rules` (the
+  /// simulator keeps one rule item). `notification_group_id`, `cover_type` and `actions` are
+  /// checked but not kept; neither are an item's thresholds or security parameters.
   func updateAlertRule(_ context: RequestContext, _ caller: Caller?) throws -> HTTPResponse {
     guard let caller else { throw APIError.bare(401) }
     let id = context.parameter(0)
-    let body = try context.jsonBody()
-    let enabled = try body.bool("enabled")
-    let name = try body.optionalString("name")
-    let changed = try db.execute(
-      "UPDATE alert_rules SET enabled = COALESCE(?, enabled), name = COALESCE(?, name) WHERE id = ?",
-      [enabled.map { .int($0 ? 1 : 0) } ?? .null, name.sql, .text(id)])
-    guard changed > 0,
-      let row = try db.query("SELECT * FROM alert_rules WHERE id = ?", [.text(id)]).first
-    else { throw APIError.notFound("Alert rule \(id) not found") }
+    let update = try AlertRuleUpdate(try context.jsonBody())
+    let row = try db.transaction { () throws -> Row in
+      guard try alertRule(id: id) != nil else {
+        throw APIError.notFound("Alert rule \(id) not found")
+      }
+      try update.validate()
+      for (column, value) in update.columns {
+        try db.execute("UPDATE alert_rules SET \(column) = ? WHERE id = ?", [value, .text(id)])
+      }
+      guard let row = try db.query("SELECT * FROM alert_rules WHERE id = ?", [.text(id)]).first
+      else { throw APIError.notFound("Alert rule \(id) not found") }
+      return row
+    }
     try core.audit(caller, "alert_rule.update", detail: id, context)
     return Reply.json(200, JSONValue.object([(key: "data", value: Self.alertRule(row))]))
+  }
+
+  /// The body of `PUT /api/alert-rules/{id}`, read with serde's semantics (`Protocol/Alerts.md
+  /// §6.2`; `Protocol/README.md §5` for the framework's plain-text 422).
+  ///
+  /// Types: `name`, `trigger_mode`, `cover_type` and `notification_group_id` are strings,
+  /// `enabled` a bool, `server_ids` a list of strings; `rules` a list of objects, each with a
+  /// string `rule_type` (`Protocol/Alerts.md §6.1`); `actions` a list of objects. `null` is as
+  /// good as a missing member (for `notification_group_id` and `server_ids` it clears them).
+  /// A wrong type is `Failed to deserialize the JSON body into the target type: <path>: invalid
+  /// type`, a rule item without `rule_type` `…: rules[<n>]: missing field `rule_type``, both
+  /// in the simulator's shortened form of serde's message. Unknown members are ignored.
+  struct AlertRuleUpdate {
+    /// Values for `trigger_mode` (`Protocol/Alerts.md §3`).
+    static let triggerModes = ["always", "once"]
+    /// Values for `cover_type` (those of the block list, `Protocol/AppRoutes.md §10`).
+    static let coverTypes = ["all", "include", "exclude"]
+
+    let name: String?
+    let enabled: Bool?
+    let triggerMode: String?
+    let coverType: String?
+    /// `.some(nil)` when the body clears the list with `null`.
+    let serverIDs: [String]??
+    /// The `rule_type` of each item of `rules`, when present.
+    let ruleTypes: [String]?
+
+    init(_ body: JSONBody) throws {
+      name = try body.optionalString("name")
+      enabled = try body.bool("enabled")
+      triggerMode = try body.optionalString("trigger_mode")
+      coverType = try body.optionalString("cover_type")
+      _ = try body.optionalString("notification_group_id")
+      let ids = try body.strings("server_ids")
+      serverIDs = body.value["server_ids"] == nil ? nil : .some(ids)
+      ruleTypes = try Self.ruleTypes(body.value["rules"])
+      try Self.objects(body.value["actions"], "actions")
+    }
+
+    /// The value checks a real server makes after finding the rule. Both texts are inferred
+    /// (the documents give none): an unknown `cover_type` is refused as the upstream handler's
+    /// cover-type check words it, an unknown `trigger_mode` as the control API refuses it.
+    /// - Throws: ``APIError/validation(_:)`` (422, `Validation error: …`).
+    func validate() throws {
+      if let coverType, !Self.coverTypes.contains(coverType) {
+        throw APIError.validation(
+          "Invalid cover_type '\(coverType)': must be one of 'all', 'include', 'exclude'")
+      }
+      if let triggerMode, !Self.triggerModes.contains(triggerMode) {
+        throw APIError.validation("trigger_mode must be always or once")
+      }
+    }
+
+    /// The stored columns this update changes.
+    var columns: [(String, SQLValue)] {
+      var columns: [(String, SQLValue)] = []
+      if let name { columns.append(("name", .text(name))) }
+      if let enabled { columns.append(("enabled", enabled.sql)) }
+      if let triggerMode { columns.append(("trigger_mode", .text(triggerMode))) }
+      if let serverIDs {
+        let json = (try? WireJSON.encode(serverIDs ?? [])).map {
+          String(decoding: $0, as: UTF8.self)
+        }
+        columns.append(("server_ids_json", .text(json ?? "[]")))
+      }
+      if let first = ruleTypes?.first { columns.append(("rule_type", .text(first))) }
+      return columns
+    }
+
+    private static func ruleTypes(_ value: JSONValue?) throws -> [String]? {
+      guard let items = try objects(value, "rules") else { return nil }
+      return try items.enumerated().map { index, item in
+        let path = "rules[\(index)]"
+        guard let type = item["rule_type"] else {
+          throw APIError.plain(422, "\(prefix)\(path): missing field `rule_type`")
+        }
+        guard case .string(let text) = type else {
+          throw APIError.plain(422, "\(prefix)\(path).rule_type: invalid type")
+        }
+        return text
+      }
+    }
+
+    /// A list of objects, or `nil` for a missing or `null` member.
+    @discardableResult
+    private static func objects(_ value: JSONValue?, _ key: String) throws -> [JSONValue]? {
+      guard let value, value != .null else { return nil }
+      guard case .array(let items) = value else {
+        throw APIError.plain(422, "\(prefix)\(key): invalid type")
+      }
+      for (index, item) in items.enumerated() {
+        guard case .object = item else {
+          throw APIError.plain(422, "\(prefix)\(key)[\(index)]: invalid type")
+        }
+      }
+      return items
+    }
+
+    private static let prefix = "Failed to deserialize the JSON body into the target type: "
   }
 }
 
