@@ -2,6 +2,7 @@ import Foundation
 import ServerBeeRoutes
 import Testing
 
+@testable import ServerBeeCommandLine
 @testable import ServerBeeSimulator
 
 /// `Documentation/Coverage.md` is what the code says today.
@@ -9,8 +10,15 @@ import Testing
   static let document = SourceReferences.repository
     .appendingPathComponent("Documentation/Coverage.md")
 
-  /// Route key → the commands that use it.
-  static func commands() -> [String: [String]] { [:] }
+  /// Route key → the commands that use it (their own routes, not the session's housekeeping),
+  /// from the command line's declarations.
+  static func commands() -> [String: [String]] {
+    var commands: [String: [String]] = [:]
+    for command in CommandCatalog.all {
+      for key in Set(command.routeKeys) { commands[key, default: []].append(command.fullName) }
+    }
+    return commands.mapValues { $0.sorted() }
+  }
 
   @Test func theCoverageDocumentIsCurrent() throws {
     let generated = try CoverageDocument(commands: Self.commands()).text

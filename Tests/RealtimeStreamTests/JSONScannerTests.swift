@@ -110,7 +110,7 @@ import Testing
   /// `readInt64`'s eight-digits-at-a-time path runs only with 17 bytes ahead; the same text
   /// with and without that room must give the same value or both an error.
   @Test func readsIntegersTheSameWithAndWithoutRoomForTheWordPath() throws {
-    var texts = [
+    let texts = [
       "0", "-0", "7", "-7", "12345678", "-12345678", "123456789", "1234567890123456",
       "123456789012345", "-999999999999999", "9999999999999999", "00", "01", "-01", "007",
       "4.0", "4e2", "4E2", "12345678.0", "123456789E1", "1-", "-", "-a", "a", "9223372036854775807",

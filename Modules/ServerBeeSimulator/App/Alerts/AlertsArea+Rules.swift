@@ -87,8 +87,6 @@ extension AlertsArea {
   /// type`, a rule item without `rule_type` `…: rules[<n>]: missing field `rule_type``, both
   /// in the simulator's shortened form of serde's message. Unknown members are ignored.
   struct AlertRuleUpdate {
-    /// Values for `trigger_mode` (`Protocol/Alerts.md §3`).
-    static let triggerModes = ["always", "once"]
     /// Values for `cover_type` (those of the block list, `Protocol/AppRoutes.md §10`).
     static let coverTypes = ["all", "include", "exclude"]
 
@@ -113,17 +111,15 @@ extension AlertsArea {
       try Self.objects(body.value["actions"], "actions")
     }
 
-    /// The value checks a real server makes after finding the rule. Both texts are inferred
-    /// (the documents give none): an unknown `cover_type` is refused as the upstream handler's
-    /// cover-type check words it, an unknown `trigger_mode` as the control API refuses it.
+    /// The value check a real server makes after finding the rule: an unknown `cover_type` is
+    /// refused as the upstream handler's cover-type check words it (the text is inferred; the
+    /// documents give none). `trigger_mode` is stored as sent, unchecked, as upstream stores it:
+    /// the simulator is as strict as the server, not stricter.
     /// - Throws: ``APIError/validation(_:)`` (422, `Validation error: …`).
     func validate() throws {
       if let coverType, !Self.coverTypes.contains(coverType) {
         throw APIError.validation(
           "Invalid cover_type '\(coverType)': must be one of 'all', 'include', 'exclude'")
-      }
-      if let triggerMode, !Self.triggerModes.contains(triggerMode) {
-        throw APIError.validation("trigger_mode must be always or once")
       }
     }
 
