@@ -309,7 +309,7 @@ import Testing
     let error = try await #require(throws: ServerBeeAPIError.self) {
       _ = try await bot.currentUser()
     }
-    #expect(error.code == .unauthorized)
+    #expect(error.code == .apiKeyRejected)
   }
 
   @Test func anAdminManagesUsersThroughTheClient() async throws {

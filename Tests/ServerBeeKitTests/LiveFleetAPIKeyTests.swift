@@ -34,7 +34,7 @@ import Testing
     let refused = await #expect(throws: ServerBeeAPIError.self) {
       _ = try await LiveFleet.watch(server: server, apiKey: key, transports: transports)
     }
-    #expect(refused?.code == .unauthorized)
+    #expect(refused?.code == .apiKeyRejected)
     // A key is never refreshed.
     await #expect(throws: ServerBeeAPIError.self) {
       _ = try await key.accessToken(afterRejectionOf: key.text)

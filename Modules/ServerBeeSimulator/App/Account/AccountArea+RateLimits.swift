@@ -62,7 +62,7 @@ extension AccountArea {
     return Reply.data(RateLimitResetResult(cleared: cleared))
   }
 
-  /// The scopes of the rate-limit buckets, in the server's order (`Protocol/Administration.md
-  /// §3.1`); the simulator keeps only `login` buckets.
+  /// The scopes of the rate-limit buckets, in the server's order
+  /// (`Protocol/Administration.md §3.1`); the simulator keeps only `login` buckets.
   static let rateLimitScopes = ["login", "register", "public"]
 }

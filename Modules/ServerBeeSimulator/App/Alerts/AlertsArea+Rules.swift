@@ -76,8 +76,8 @@ extension AlertsArea {
     return Reply.json(200, JSONValue.object([(key: "data", value: Self.alertRule(row))]))
   }
 
-  /// The body of `PUT /api/alert-rules/{id}`, read with serde's semantics (`Protocol/Alerts.md
-  /// §6.2`; `Protocol/README.md §5` for the framework's plain-text 422).
+  /// The body of `PUT /api/alert-rules/{id}`, read with serde's semantics
+  /// (`Protocol/Alerts.md §6.2`; `Protocol/README.md §5` for the framework's plain-text 422).
   ///
   /// Types: `name`, `trigger_mode`, `cover_type` and `notification_group_id` are strings,
   /// `enabled` a bool, `server_ids` a list of strings; `rules` a list of objects, each with a
