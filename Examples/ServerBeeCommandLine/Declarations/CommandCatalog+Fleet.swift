@@ -97,7 +97,9 @@ extension CommandCatalog {
         still fires, since when, how many times, when it resolved and last notified. \
         \(apiKeyNote)
         """,
-      examples: ["serverbee alerts rules states 7c1d…", "serverbee alerts rules states 7c1d… --json"],
+      examples: [
+        "serverbee alerts rules states 7c1d…", "serverbee alerts rules states 7c1d… --json",
+      ],
       routes: [RouteCatalogue.Alerts.alertRuleStates.erased], run: AlertCommands.ruleStates),
     CommandDeclaration(
       "alerts rules enable", summary: "turn an alert rule on (admins)",
@@ -123,8 +125,8 @@ extension CommandCatalog {
     CommandDeclaration(
       "devices", summary: "mobile sessions of this account",
       discussion: """
-        Lists GET /api/mobile/auth/devices; this installation is marked with *. \(apiKeyNote) \
-        (its owner's sessions, none marked)
+        Lists GET /api/mobile/auth/devices; this installation is marked with *. On an API \
+        key, the key owner's sessions, none marked. \(apiKeyNote)
         """,
       examples: ["serverbee devices", "serverbee devices --json"],
       routes: [RouteCatalogue.Auth.devices.erased], run: DataCommands.devices),
