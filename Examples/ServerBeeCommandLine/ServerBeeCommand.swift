@@ -60,6 +60,13 @@ public enum ServerBeeCommand {
       try Confirmation.check(declaration, arguments: parsed, console: console)
       try await declaration.run(context)
       return 0
+    } catch let error as CommandLineError
+      where error.code == .notSignedIn
+      && environment[APICredential.environmentVariable].map({ !$0.isEmpty }) == true
+    {
+      // $SERVERBEE_API_KEY is set, but this command cannot use it: say why, not just "log in".
+      return report(
+        declaration.apiKeyRefusal.map { CommandLineError(.notSignedIn, $0) } ?? error)
     } catch {
       return report(error)
     }

@@ -36,12 +36,68 @@ import Testing
     #expect(
       destructive == [
         "alerts rules disable", "devices revoke", "account 2fa disable",
-        "account api-keys delete", "users delete", "channels disable",
+        "account api-keys delete", "users delete", "channels disable", "security delete",
       ])
     for declaration in CommandCatalog.all {
       let takesYes = declaration.options.contains { $0.name == "yes" }
       #expect(takesYes == declaration.isDestructive, "\(declaration.fullName)")
     }
+  }
+}
+
+/// API-key mode, derived from the credentials of each command's routes (issue 34).
+@Suite struct APIKeyModeTests {
+  @Test func theCommandsThatTakeAKeyAreExactlyThoseWhoseRoutesAllAcceptOne() {
+    let keyCredentials: Set<RouteCredential> = [.member, .memberUngated, .admin, .none]
+    for declaration in CommandCatalog.all {
+      let credentials = declaration.routes.map(\.credential) + declaration.sockets.map(\.credential)
+      let signsIn = declaration.routes.contains {
+        $0.credential == .none && RouteCatalogue.Auth.all.contains($0)
+      }
+      let expected =
+        !credentials.isEmpty && !signsIn && credentials.allSatisfy(keyCredentials.contains)
+      #expect((declaration.apiKeyUse == .accepted) == expected, "\(declaration.fullName)")
+      // The option follows the rule both ways, and a refusal is one sentence.
+      #expect(declaration.options.contains(.apiKey) == expected, "\(declaration.fullName)")
+      #expect((declaration.apiKeyRefusal == nil) == expected, "\(declaration.fullName)")
+      #expect(!(declaration.apiKeyRefusal ?? "").contains("\n"))
+    }
+  }
+
+  @Test(arguments: [
+    ("security events", APIKeyUse.accepted),
+    ("security delete", .accepted),
+    ("devices", .accepted),
+    ("admin rate-limits reset", .accepted),
+    ("servers records", .accepted),
+    ("alerts rules states", .accepted),
+    ("notifications", .needsMobileSession("GET /api/mobile/push/settings")),
+    ("push register-legacy", .needsMobileSession("POST /api/mobile/push/register")),
+    ("login", .managesSession),
+    ("logout", .managesSession),
+    ("recover", .managesSession),
+    ("status", .local),
+    ("push decrypt", .local),
+  ])
+  func eachCommandIsClassifiedFromItsRoutes(name: String, use: APIKeyUse) throws {
+    let words = name.split(separator: " ").map(String.init)
+    let declaration = try #require(CommandCatalog.declaration(words))
+    #expect(declaration.apiKeyUse == use)
+  }
+
+  @Test func aCommandThatCannotUseAKeyRefusesItWithTheReasonAsAUsageError() throws {
+    do {
+      _ = try ArgumentParser.parse(["push", "register-legacy", "--api-key", "k", "0f0f"])
+      Issue.record("no refusal")
+    } catch let error as CommandLineError {
+      #expect(error.code == .usage)
+      #expect(
+        error.message
+          == "'push register-legacy' needs a mobile session: an API key cannot call "
+          + "POST /api/mobile/push/register; sign in with 'serverbee login' or 'serverbee pair'")
+    }
+    let parsed = try ArgumentParser.parse(["security", "events", "--api-key", "k"])
+    #expect(parsed.values["api-key"] == "k")
   }
 }
 

@@ -13,11 +13,13 @@ import Testing
     #expect(result.stdout.hasPrefix("serverbee: a ServerBee mobile client for the terminal"))
     #expect(result.stdout.contains("  demo "))
     #expect(result.stderr.isEmpty)
-    // The commands that take an API key instead of a session are named in one place.
+    // The commands that take an API key instead of a session are named in one place, derived
+    // from their routes' credentials (issue 34).
     #expect(
       result.stdout.contains(
         "SERVERBEE_API_KEY  an API key instead of a session, with --server, for: servers, "
-          + "watch, alerts, account, users, channels, audit, tasks"))
+          + "groups, watch, alerts, devices, account, users, channels, audit, tasks, admin, "
+          + "security, push, open, pair-code"))
   }
 
   @Test(arguments: [

@@ -117,4 +117,15 @@ import Testing
       ])
     #expect(ServerRecordsQuery(from: query.from, to: query.to).interval == .auto)
   }
+
+  @Test func aRecentRangeEndsAtTheGivenTimeAndReachesBackItsDuration() throws {
+    let end = try RFC3339Timestamp(parsing: "2026-03-29T10:00:00Z").date
+    let week = ServerRecordsQuery(last: .seconds(7 * 24 * 3600), endingAt: end)
+    #expect(week.from.formatted(.zulu) == "2026-03-22T10:00:00Z")
+    #expect(week.to.formatted(.zulu) == "2026-03-29T10:00:00Z")
+    #expect(week.interval == .auto)
+    let hour = ServerRecordsQuery(last: .seconds(-3600), endingAt: end, interval: .raw)
+    #expect(hour.from.formatted(.zulu) == "2026-03-29T09:00:00Z")
+    #expect(hour.interval == .raw)
+  }
 }

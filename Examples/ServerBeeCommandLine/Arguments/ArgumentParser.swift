@@ -36,6 +36,9 @@ enum ArgumentParser {
     guard let declaration = CommandCatalog.declaration(parsed.words) else {
       return try checkGroup(parsed)
     }
+    if parsed.values["api-key"] != nil, let refusal = declaration.apiKeyRefusal {
+      throw CommandLineError(.usage, refusal)
+    }
     for name in parsed.values.keys.sorted() + parsed.flags.sorted()
     where declaration.option(named: name) == nil {
       throw CommandLineError(.usage, "unknown option '--\(name)' for '\(declaration.fullName)'")
@@ -104,6 +107,9 @@ enum ArgumentParser {
     if let global = CommandCatalog.globalOptions.first(where: { $0.name == name }) {
       return global
     }
+    // Known to every command while the words are read: ``parse(_:)`` then says, in the
+    // final command's words, why one that cannot use a key refuses it.
+    if name == OptionSpec.apiKey.name { return .apiKey }
     let own = CommandCatalog.declaration(words).map { [$0] } ?? []
     let candidates = words.isEmpty ? [] : own + CommandCatalog.children(of: words)
     for declaration in candidates {

@@ -1,5 +1,18 @@
 import ServerBeeRoutes
 
+/// Whether a command can run on an API key instead of the mobile session
+/// (``CommandDeclaration/apiKeyUse``).
+enum APIKeyUse: Sendable, Hashable {
+  /// Every route and socket accepts a member's or an admin's credential: a key signs them.
+  case accepted
+  /// This route (its request line) accepts only a mobile session's token.
+  case needsMobileSession(String)
+  /// It signs in, signs out or recovers a mobile session (`login`, `pair`, `logout`, …).
+  case managesSession
+  /// It sends no request (`status`, `help`, `push decrypt`).
+  case local
+}
+
 /// One command of `serverbee`, declared once: from this value come its parsing, its help, its
 /// line in `serverbee --help`, its confirmation and the routes coverage reads.
 ///
@@ -65,7 +78,10 @@ struct CommandDeclaration: Sendable {
     words = fullName.split(separator: " ").map(String.init)
     self.summary = summary
     self.arguments = arguments
-    self.options = options + (confirm == nil ? [] : [.yes])
+    let takesKey = Self.apiKeyUse(routes: routes, sockets: sockets) == .accepted
+    self.options =
+      options.filter { $0 != .apiKey } + (takesKey ? [.apiKey] : [])
+      + (confirm == nil ? [] : [.yes])
     self.discussion = discussion
     self.examples = examples
     self.routes = routes
@@ -99,6 +115,45 @@ struct CommandDeclaration: Sendable {
     let required = arguments.filter { $0.arity == .required }.count
     let variadic = arguments.contains { $0.arity == .variadic }
     return required...(variadic ? Int.max : arguments.count)
+  }
+
+  /// Whether an API key can stand in for the mobile session, derived from the credentials of
+  /// its routes and sockets (``apiKeyUse(routes:sockets:)``).
+  var apiKeyUse: APIKeyUse { Self.apiKeyUse(routes: routes, sockets: sockets) }
+
+  /// What the catalogue's credentials say about an API key for these routes: a route of
+  /// `RouteCatalogue.Auth` that needs no credential signs in, out or recovers a session (its
+  /// body carries its own proof, which a key is not); a route only a mobile session may call
+  /// rules a key out; no route at all leaves nothing to sign; otherwise every route takes a
+  /// member's or admin's credential, and so a key.
+  static func apiKeyUse(routes: [AnyAPIRoute], sockets: [SocketRoute]) -> APIKeyUse {
+    let sessionRoutes = RouteCatalogue.Auth.all.filter { $0.credential == .none }
+    if routes.contains(where: sessionRoutes.contains) { return .managesSession }
+    if let route = routes.first(where: { $0.credential == .mobileSession }) {
+      return .needsMobileSession(route.requestLine)
+    }
+    if routes.isEmpty && sockets.isEmpty { return .local }
+    let keyCredentials: Set<RouteCredential> = [.member, .memberUngated, .admin, .none]
+    let credentials = routes.map(\.credential) + sockets.map(\.credential)
+    return credentials.allSatisfy(keyCredentials.contains)
+      ? .accepted : .needsMobileSession(routes.first?.requestLine ?? "")
+  }
+
+  /// The one sentence that refuses an API key for this command; `nil` when it takes one.
+  var apiKeyRefusal: String? {
+    let name = "'\(fullName)'"
+    switch apiKeyUse {
+    case .accepted:
+      return nil
+    case .needsMobileSession(let route):
+      return "\(name) needs a mobile session: an API key cannot call \(route); sign in with "
+        + "'serverbee login' or 'serverbee pair'"
+    case .managesSession:
+      return "\(name) signs in, out or recovers a mobile session, which an API key is not: it "
+        + "takes no API key"
+    case .local:
+      return "\(name) sends no request an API key could sign: it takes no API key"
+    }
   }
 
   /// The option with that name, its own or a global one.

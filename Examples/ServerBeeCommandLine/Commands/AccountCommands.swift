@@ -15,14 +15,14 @@ enum AccountCommands {
     let new = try Prompt.value(
       context.arguments.values["new"], option: "new", label: "New password", secret: true,
       console: console)
-    let session = try await context.openSession()
-    let identity = try await session.requireSignedIn(server: context.server)
-    let api = ServerBeeAPIClient(server: identity.server, transport: session.api)
+    let (api, identity) = try await APICredential.client(context, serverURL: context.server)
     try await APIRequest.run("Changing the password", console: console) {
       try await api.changePassword(from: old, to: new)
     }
     if console.json {
       console.json(try WireJSON.encode(["changed": true]))
+    } else if identity == nil {
+      console.line("Password changed. The account's sessions ended.")
     } else {
       console.line(
         "Password changed. This login stays signed in; the account's other sessions ended.")
@@ -115,12 +115,19 @@ enum AccountCommands {
     }
     let (limit, offset) = (try count("limit"), try count("offset"))
     let api = try await APICredential.client(context)
+    // The log keeps user ids; an admin can read the users, so names are shown (and --user
+    // takes one). Best effort: an id stays an id when the list cannot be read.
+    let users = (try? await api.users()) ?? []
+    let names = Dictionary(users.map { ($0.id, $0.username) }, uniquingKeysWith: { a, _ in a })
+    let userID = values["user"].map { given in
+      names[given] != nil ? given : users.first { $0.username == given }?.id ?? given
+    }
     let page = try await APIRequest.run(
       "Loading the audit log", console: context.console,
       forbidden: "only an admin may read the audit log"
     ) {
       try await api.auditLog(
-        limit: limit, offset: offset, action: values["action"], userID: values["user"])
+        limit: limit, offset: offset, action: values["action"], userID: userID)
     }
     if context.console.json {
       context.console.json(try WireJSON.encode(page))
@@ -135,7 +142,8 @@ enum AccountCommands {
     ])
     for entry in page.entries {
       table.append([
-        Formatting.time(entry.createdAt), entry.userID, entry.action, entry.ip,
+        Formatting.time(entry.createdAt), names[entry.userID] ?? entry.userID, entry.action,
+        entry.ip,
         entry.detail ?? "",
       ])
     }

@@ -2,7 +2,8 @@ import ServerBeeAPI
 import ServerBeeKit
 import ServerBeeModels
 
-/// `serverbee alerts show KEY`, `alerts rules` and `alerts rules enable|disable ID`.
+/// `serverbee alerts show KEY`, `alerts rules`, `alerts rules states ID` and
+/// `alerts rules enable|disable ID`.
 enum AlertCommands {
   /// Shows the alert detail of a key from `serverbee alerts` (a `v1.` key or `rule:server`).
   static func show(_ context: CommandContext) async throws {
@@ -68,6 +69,36 @@ enum AlertCommands {
       console.line(
         TerminalText.safe(
           "Alert rule \(rule.name) is \(rule.enabled ? "enabled" : "disabled") (id \(rule.id))."))
+    }
+  }
+
+  /// `alerts rules states ID` (admins): the rule's current cycle on each server, firing first.
+  static func ruleStates(_ context: CommandContext) async throws {
+    let console = context.console
+    let api = try await APICredential.client(context)
+    let id = context.arguments.argument(0)
+    let states = try await APIRequest.run(
+      "Loading the rule's states", console: console,
+      notFound: "no alert rule '\(id)' (see 'serverbee alerts rules')", forbidden: forbidden
+    ) { try await api.alertRuleStates(ruleID: id) }
+    if console.json {
+      console.json(try WireJSON.encode(states))
+    } else if states.isEmpty {
+      console.line(TerminalText.safe("Alert rule \(id) has not fired on any server."))
+    } else {
+      var table = TextTable(columns: [
+        .left("SERVER"), .left("STATUS"), .left("SINCE"), .right("COUNT"), .left("RESOLVED"),
+        .left("NOTIFIED"), .left("SERVER ID"),
+      ])
+      for state in states.filter({ !$0.resolved }) + states.filter(\.resolved) {
+        table.append([
+          state.serverName, state.resolved ? "resolved" : "firing",
+          Formatting.time(state.firstTriggeredAt), "\(state.count)",
+          state.resolvedAt.map(Formatting.time) ?? (state.resolved ? "yes" : "-"),
+          state.lastNotifiedAt.map(Formatting.time) ?? "-", state.serverID,
+        ])
+      }
+      console.line(table.render())
     }
   }
 }

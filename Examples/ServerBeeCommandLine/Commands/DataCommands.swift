@@ -35,13 +35,11 @@ enum DataCommands {
 
   /// Lists this account's mobile sessions.
   static func devices(_ context: CommandContext) async throws {
-    let session = try await context.openSession()
-    let identity = try await session.requireSignedIn(server: context.server)
-    let api = ServerBeeAPIClient(server: identity.server, transport: session.api)
+    let (api, identity) = try await APICredential.client(context, serverURL: context.server)
     let devices = try await Spinner.run("Loading devices", console: context.console) {
       try await api.devices()
     }
-    printDevices(devices, current: identity.installationID, console: context.console)
+    printDevices(devices, current: identity?.installationID, console: context.console)
   }
 
   /// Prints alert events as a table or JSON.

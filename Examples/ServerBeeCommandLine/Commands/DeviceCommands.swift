@@ -16,16 +16,17 @@ enum DeviceCommands {
       throw CommandLineError(
         .usage, "use 'serverbee devices revoke ID' (ID from 'serverbee devices')")
     }
-    let session = try await context.openSession()
-    let identity = try await session.requireSignedIn(server: context.server)
-    let api = try session.client.api()
+    let (api, identity) = try await APICredential.client(context, serverURL: context.server)
     let devices = try await Spinner.run("Loading devices", console: context.console) {
       try await api.devices()
     }
     let device = devices.first { $0.id.lowercased() == id.lowercased() }
+    // On an API key there is no session of this installation to protect.
     let isThisInstallation =
-      identity.mobileSessionID?.lowercased() == id.lowercased()
-      || device?.installationID.lowercased() == identity.installationID.lowercased()
+      identity.map {
+        $0.mobileSessionID?.lowercased() == id.lowercased()
+          || device?.installationID.lowercased() == $0.installationID.lowercased()
+      } ?? false
     guard !isThisInstallation else {
       throw CommandLineError(
         .usage,

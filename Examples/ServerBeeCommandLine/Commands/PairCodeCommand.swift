@@ -6,9 +6,7 @@ import ServerBeeTransport
 enum PairCodeCommand {
   /// Runs the command.
   static func run(_ context: CommandContext) async throws {
-    let session = try await context.openSession()
-    let identity = try await session.requireSignedIn(server: context.server)
-    let api = ServerBeeAPIClient(server: identity.server, transport: session.api)
+    let api = try await APICredential.client(context)
     let pairing = try await Spinner.run("Asking for a pairing code", console: context.console) {
       try await api.createPairingCode()
     }

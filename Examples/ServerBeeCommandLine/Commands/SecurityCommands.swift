@@ -2,7 +2,8 @@ import ServerBeeAPI
 import ServerBeeKit
 import ServerBeeModels
 
-/// `serverbee security events [--server ID] [--limit N]` and `serverbee security event ID`.
+/// `serverbee security events [--server ID] [--limit N]`, `security event ID`,
+/// `security stats [--by G] [--server ID]` and `security delete ID`.
 enum SecurityCommands {
   /// `--server` here names a monitored server (an id); a value with `://` is the ServerBee URL
   /// check every other command makes.
@@ -18,9 +19,7 @@ enum SecurityCommands {
       throw CommandLineError(.usage, "--limit expects a number from 1 to 1000, got '\(limitText)'")
     }
     let (url, serverID) = serverOption(context)
-    let session = try await context.openSession()
-    _ = try await session.requireSignedIn(server: url)
-    let api = try session.client.api()
+    let api = try await APICredential.client(context, serverURL: url).api
     let query = SecurityEventQuery(serverID: serverID, pageSize: min(limit, 200))
     let events = try await APIRequest.run("Loading security events", console: context.console) {
       var events: [SecurityEvent] = []
@@ -46,9 +45,7 @@ enum SecurityCommands {
     guard !id.isEmpty else {
       throw CommandLineError(.usage, "use 'serverbee security event ID'")
     }
-    let session = try await context.openSession()
-    _ = try await session.requireSignedIn(server: serverOption(context).url)
-    let api = try session.client.api()
+    let api = try await APICredential.client(context, serverURL: serverOption(context).url).api
     let event = try await APIRequest.run(
       "Loading the security event", console: context.console,
       notFound: "there is no security event '\(id)' (see 'serverbee security events')"
@@ -58,6 +55,55 @@ enum SecurityCommands {
     } else {
       let names = await APIRequest.serverNames(api)
       context.console.line(Tables.securityEvent(event, serverNames: names))
+    }
+  }
+
+  /// `security stats [--by G] [--server ID] [--limit N]`: event counts per group, largest first.
+  static func stats(_ context: CommandContext) async throws {
+    let grouping = SecurityStatsGrouping(rawValue: context.arguments.values["by"] ?? "event_type")
+    let limit = try context.arguments.values["limit"].map { text in
+      guard let value = Int(text), (1...500).contains(value) else {
+        throw CommandLineError(.usage, "--limit expects a number from 1 to 500, got '\(text)'")
+      }
+      return value
+    }
+    let (url, serverID) = serverOption(context)
+    let api = try await APICredential.client(context, serverURL: url).api
+    let rows: [SecurityStatsEntry]
+    do {
+      rows = try await APIRequest.run("Counting security events", console: context.console) {
+        try await api.securityStats(groupedBy: grouping, serverID: serverID, limit: limit)
+      }
+    } catch let error as ServerBeeAPIError where error.code == .badRequest {
+      throw CommandLineError(
+        .usage,
+        "the server cannot count by '\(grouping.rawValue)' (try event_type, source_ip or day)",
+        underlying: error)
+    }
+    if context.console.json {
+      context.console.json(try WireJSON.encode(rows))
+    } else if rows.isEmpty {
+      context.console.line("No security events.")
+    } else {
+      var table = TextTable(columns: [.left(grouping.rawValue.uppercased()), .right("EVENTS")])
+      for row in rows { table.append([row.key, "\(row.count)"]) }
+      context.console.line(table.render())
+    }
+  }
+
+  /// `security delete ID` (admins, asks first): removes one event.
+  static func delete(_ context: CommandContext) async throws {
+    let id = context.arguments.argument(0)
+    let api = try await APICredential.client(context, serverURL: serverOption(context).url).api
+    try await APIRequest.run(
+      "Deleting the security event", console: context.console,
+      notFound: "there is no security event '\(id)' (see 'serverbee security events')",
+      forbidden: "only an admin may delete security events"
+    ) { try await api.deleteSecurityEvent(id: id) }
+    if context.console.json {
+      context.console.json(try WireJSON.encode(["deleted": id]))
+    } else {
+      context.console.line(TerminalText.safe("Deleted security event \(id)."))
     }
   }
 }

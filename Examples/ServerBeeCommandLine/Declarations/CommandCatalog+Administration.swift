@@ -62,7 +62,8 @@ extension CommandCatalog {
     CommandDeclaration(
       "channels enable", summary: "turn a notification channel on (admins)",
       arguments: [.required("ID")], options: [.apiKey],
-      discussion: "Turns the channel on; the server checks its configuration again. \(apiKeyNote)",
+      discussion:
+        "Turns the channel on; the server checks its configuration again. \(apiKeyNote)",
       examples: ["serverbee channels enable 3c1e…"],
       routes: [RouteCatalogue.Alerts.setNotificationChannel.erased],
       run: { try await ChannelCommands.setEnabled($0, true) }),
@@ -92,22 +93,26 @@ extension CommandCatalog {
         OptionSpec(name: "limit", valueName: "N", help: "entries per page (50; at most 200)"),
         OptionSpec(name: "offset", valueName: "N", help: "entries to skip (0)"),
         OptionSpec(name: "action", valueName: "A", help: "only this action, e.g. user.create"),
-        OptionSpec(name: "user", valueName: "ID", help: "only this user id"),
+        OptionSpec(name: "user", valueName: "NAME|ID", help: "only this user (name or id)"),
         .apiKey,
       ],
       discussion: """
-        Lists GET /api/audit-logs: time, user, action, address and detail, and which entries \
-        of how many matching are shown. \(apiKeyNote)
+        Lists GET /api/audit-logs: time, user (by name, from GET /api/users), action, address \
+        and detail, and which entries of how many matching are shown. \(apiKeyNote)
         """,
       examples: [
         "serverbee audit", "serverbee audit --limit 20 --offset 20",
         "serverbee audit --action api_key.create --json",
       ],
-      routes: [RouteCatalogue.Administration.auditLog.erased], run: AccountCommands.audit),
+      routes: [
+        RouteCatalogue.Administration.auditLog.erased, RouteCatalogue.Administration.users.erased,
+      ],
+      run: AccountCommands.audit),
     CommandDeclaration(
       "tasks", summary: "tasks, newest first (admins)",
       options: [
-        OptionSpec(name: "type", valueName: "T", help: "only oneshot or scheduled tasks"), .apiKey,
+        OptionSpec(name: "type", valueName: "T", help: "only oneshot or scheduled tasks"),
+        .apiKey,
       ],
       discussion: "Lists GET /api/tasks, newest first. \(apiKeyNote)",
       examples: ["serverbee tasks", "serverbee tasks --type scheduled --json"],
@@ -131,6 +136,76 @@ extension CommandCatalog {
       run: TaskCommands.results),
   ]
 
+  private static let rateLimitRule =
+    "Sign-in and registration allow a few attempts per address in a window (login: 5 per 15 "
+    + "minutes); an address over the limit is refused until the window ends or an admin resets it."
+
+  /// The server's rate limiters and IP databases (admins; the database statuses for anyone).
+  static let serverMachinery: [CommandDeclaration] = [
+    CommandDeclaration(
+      "admin rate-limits", summary: "the rate limiters' state per address (admins)",
+      discussion: """
+        Lists GET /api/admin/rate-limit: the limits, then each counted address by scope, \
+        blocked ones first, with when its window ends. \(rateLimitRule) \(apiKeyNote)
+        """,
+      examples: ["serverbee admin rate-limits", "serverbee admin rate-limits --json"],
+      routes: [RouteCatalogue.Administration.rateLimits.erased], run: AdminCommands.rateLimits),
+    CommandDeclaration(
+      "admin rate-limits reset", summary: "clear rate-limit counters, e.g. a locked-out login",
+      options: [
+        OptionSpec(
+          name: "scope", valueName: "S", help: "only login, register or public (default: all)"),
+        OptionSpec(name: "ip", valueName: "IP", help: "only this address (default: all)"),
+      ],
+      discussion: """
+        Clears counters (POST /api/admin/rate-limit/reset), so a blocked address may try \
+        again at once. \(rateLimitRule) \(apiKeyNote)
+        """,
+      examples: [
+        "serverbee admin rate-limits reset --scope login --ip 203.0.113.7",
+        "serverbee admin rate-limits reset",
+      ],
+      routes: [RouteCatalogue.Administration.resetRateLimits.erased],
+      run: AdminCommands.resetRateLimits),
+    CommandDeclaration(
+      "admin geoip", summary: "whether the GeoIP database is installed",
+      discussion: """
+        Shows GET /api/geoip/status: installed, source file, size, last update. The GeoIP \
+        database puts countries on addresses. \(apiKeyNote)
+        """,
+      examples: ["serverbee admin geoip", "serverbee admin geoip --json"],
+      routes: [RouteCatalogue.Administration.geoIPStatus.erased],
+      run: { try await AdminCommands.databaseStatus($0, .geoIP) }),
+    CommandDeclaration(
+      "admin geoip download", summary: "download the GeoIP database (admins)",
+      discussion: """
+        Asks the server to download the GeoIP database (POST /api/geoip/download) and waits \
+        until it is done; a failed download prints the server's reason and exits 1. \
+        \(apiKeyNote)
+        """,
+      examples: ["serverbee admin geoip download"],
+      routes: [RouteCatalogue.Administration.downloadGeoIP.erased],
+      run: { try await AdminCommands.download($0, .geoIP) }),
+    CommandDeclaration(
+      "admin asn", summary: "whether the ASN database is installed",
+      discussion: """
+        Shows GET /api/asn/status: installed, source file, size, last update. The ASN \
+        database names the network that owns an address. \(apiKeyNote)
+        """,
+      examples: ["serverbee admin asn", "serverbee admin asn --json"],
+      routes: [RouteCatalogue.Administration.asnStatus.erased],
+      run: { try await AdminCommands.databaseStatus($0, .asn) }),
+    CommandDeclaration(
+      "admin asn download", summary: "download the ASN database (admins)",
+      discussion: """
+        Asks the server to download the ASN database (POST /api/asn/download) and waits until \
+        it is done; a failed download prints the server's reason and exits 1. \(apiKeyNote)
+        """,
+      examples: ["serverbee admin asn download"],
+      routes: [RouteCatalogue.Administration.downloadASN.erased],
+      run: { try await AdminCommands.download($0, .asn) }),
+  ]
+
   /// Security events.
   static let security: [CommandDeclaration] = [
     CommandDeclaration(
@@ -144,9 +219,13 @@ extension CommandCatalog {
       discussion: """
         Lists GET /api/security/events page by page until --limit. Here --server takes a \
         server id (see 'serverbee servers --json'); a value with :// is taken as the ServerBee \
-        URL, as everywhere else.
+        URL, as everywhere else (with an API key and a server id, name the ServerBee server \
+        with $SERVERBEE_SERVER). \(apiKeyNote)
         """,
-      examples: ["serverbee security events", "serverbee security events --server 9ebb… --json"],
+      examples: [
+        "serverbee security events", "serverbee security events --server 9ebb… --json",
+        "SERVERBEE_SERVER=https://monitor.example.com serverbee security events --server 9ebb…",
+      ],
       routes: [
         RouteCatalogue.Security.securityEvents.erased, RouteCatalogue.Servers.servers.erased,
       ],
@@ -154,11 +233,42 @@ extension CommandCatalog {
     CommandDeclaration(
       "security event", summary: "one security event with its evidence",
       arguments: [.required("ID")],
-      discussion: "Prints one event (GET /api/security/events/{id}) with its evidence.",
+      discussion:
+        "Prints one event (GET /api/security/events/{id}) with its evidence. \(apiKeyNote)",
       examples: ["serverbee security event 3d2a…"],
       routes: [
         RouteCatalogue.Security.securityEvent.erased, RouteCatalogue.Servers.servers.erased,
       ],
       run: SecurityCommands.event),
+    CommandDeclaration(
+      "security stats", summary: "security event counts by type, source address or day",
+      options: [
+        OptionSpec(
+          name: "by", valueName: "G", help: "event_type (default), source_ip or day"),
+        OptionSpec(
+          name: "server", valueName: "ID",
+          help: "only events of this monitored server (an id, not the ServerBee URL)"),
+        OptionSpec(name: "limit", valueName: "N", help: "the most groups (server: 50)"),
+      ],
+      discussion: """
+        Counts events per group, largest first (GET /api/security/stats?group_by=…). --server \
+        takes a server id, as in 'security events'. \(apiKeyNote)
+        """,
+      examples: [
+        "serverbee security stats", "serverbee security stats --by source_ip --limit 10",
+        "serverbee security stats --by day --server 9ebb… --json",
+      ],
+      routes: [RouteCatalogue.Security.securityStats.erased], run: SecurityCommands.stats),
+    CommandDeclaration(
+      "security delete", summary: "delete a security event (admins)",
+      arguments: [.required("ID")],
+      discussion: """
+        Deletes one event (DELETE /api/security/events/{id}); its evidence is gone with it. \
+        Asks first on a terminal; without one, --yes is needed. \(apiKeyNote)
+        """,
+      examples: ["serverbee security delete 3d2a…", "serverbee security delete 3d2a… --yes"],
+      routes: [RouteCatalogue.Security.deleteSecurityEvent.erased],
+      confirm: { "Delete security event \($0.first ?? ""), with its evidence?" },
+      run: SecurityCommands.delete),
   ]
 }

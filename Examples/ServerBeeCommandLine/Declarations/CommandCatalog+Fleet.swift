@@ -19,6 +19,38 @@ extension CommandCatalog {
       routes: [RouteCatalogue.Servers.servers.erased], sockets: [RouteCatalogue.Live.fleetStream],
       run: DataCommands.servers),
     CommandDeclaration(
+      "servers records", summary: "one server's history: CPU, memory, disk, network",
+      arguments: [.required("SERVER")],
+      options: [
+        OptionSpec(name: "range", valueName: "R", help: "the last 30m, 1h (default), 6h, 24h, 7d…"),
+        OptionSpec(name: "from", valueName: "T", help: "start, RFC 3339 (with --to)"),
+        OptionSpec(name: "to", valueName: "T", help: "end, RFC 3339 (with --from)"),
+        OptionSpec(
+          name: "interval", valueName: "I",
+          help: "raw, hourly or auto (default: hourly past 24 h)"),
+      ],
+      discussion: """
+        Prints GET /api/servers/{id}/records oldest first: time, CPU, memory and disk (of the \
+        server's totals), network speeds and load. SERVER is an id or a server's name (one \
+        server must have it). \(apiKeyNote)
+        """,
+      examples: [
+        "serverbee servers records web-fra-1", "serverbee servers records web-fra-1 --range 7d",
+        "serverbee servers records 9ebb… --from 2026-05-20T00:00:00Z --to 2026-05-21T00:00:00Z "
+          + "--interval raw --json",
+      ],
+      routes: [RouteCatalogue.Servers.servers.erased, RouteCatalogue.Servers.records.erased],
+      run: ServerCommands.records),
+    CommandDeclaration(
+      "groups", summary: "the server groups",
+      discussion: """
+        Lists GET /api/server-groups: name, weight, how many servers each holds, id. \
+        \(apiKeyNote)
+        """,
+      examples: ["serverbee groups", "serverbee groups --json"],
+      routes: [RouteCatalogue.Servers.serverGroups.erased, RouteCatalogue.Servers.servers.erased],
+      run: ServerCommands.groups),
+    CommandDeclaration(
       "watch", summary: "live table of CPU, memory, disk, network, online",
       options: [
         OptionSpec(name: "once", valueName: nil, help: "print one snapshot after the first sync"),
@@ -58,6 +90,18 @@ extension CommandCatalog {
       examples: ["serverbee alerts rules", "serverbee alerts rules --json"],
       routes: [RouteCatalogue.Alerts.alertRules.erased], run: AlertCommands.rules),
     CommandDeclaration(
+      "alerts rules states", summary: "one rule's state on each server (admins)",
+      arguments: [.required("ID")],
+      discussion: """
+        Lists GET /api/alert-rules/{ID}/states: each server the rule fired on, whether it \
+        still fires, since when, how many times, when it resolved and last notified. \
+        \(apiKeyNote)
+        """,
+      examples: [
+        "serverbee alerts rules states 7c1d…", "serverbee alerts rules states 7c1d… --json",
+      ],
+      routes: [RouteCatalogue.Alerts.alertRuleStates.erased], run: AlertCommands.ruleStates),
+    CommandDeclaration(
       "alerts rules enable", summary: "turn an alert rule on (admins)",
       arguments: [.required("ID")], options: [.apiKey],
       discussion: "Turns the rule on (PUT /api/alert-rules/{ID}). \(apiKeyNote)",
@@ -80,7 +124,10 @@ extension CommandCatalog {
       run: { try await AlertCommands.setRule($0, enabled: false) }),
     CommandDeclaration(
       "devices", summary: "mobile sessions of this account",
-      discussion: "Lists GET /api/mobile/auth/devices; this installation is marked with *.",
+      discussion: """
+        Lists GET /api/mobile/auth/devices; this installation is marked with *. On an API \
+        key, the key owner's sessions, none marked. \(apiKeyNote)
+        """,
       examples: ["serverbee devices", "serverbee devices --json"],
       routes: [RouteCatalogue.Auth.devices.erased], run: DataCommands.devices),
     CommandDeclaration(
@@ -89,7 +136,8 @@ extension CommandCatalog {
       discussion: """
         Ends another session of this account (its tokens and push registrations). This \
         installation's own session is refused: use 'serverbee logout', which also clears the \
-        local credentials. Asks first on a terminal; without one, --yes is needed.
+        local credentials. Asks first on a terminal; without one, --yes is needed. \
+        \(apiKeyNote)
         """,
       examples: ["serverbee devices revoke 5f0c…", "serverbee devices revoke 5f0c… --yes"],
       routes: [RouteCatalogue.Auth.devices.erased, RouteCatalogue.Auth.revokeDevice.erased],

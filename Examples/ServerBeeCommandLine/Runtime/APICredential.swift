@@ -17,13 +17,21 @@ enum APICredential {
   /// `--server`, else `SERVERBEE_SERVER`); `nil` when none is.
   /// - Throws: ``CommandLineError`` `.usage` for a key without a server or a malformed key.
   static func key(_ context: CommandContext) throws -> (server: ServerURL, key: APIKey)? {
+    try key(context, serverURL: context.server)
+  }
+
+  /// ``key(_:)`` for a command whose `--server` names something else (`security events
+  /// --server ID`): `serverURL` is the ServerBee URL it was given, if any.
+  static func key(_ context: CommandContext, serverURL: String?) throws -> (
+    server: ServerURL, key: APIKey
+  )? {
     func variable(_ name: String) -> String? {
       context.environment[name].flatMap { $0.isEmpty ? nil : $0 }
     }
     guard let given = context.arguments.values["api-key"] ?? variable(environmentVariable) else {
       return nil
     }
-    guard let serverText = context.server ?? variable(serverVariable) else {
+    guard let serverText = serverURL ?? variable(serverVariable) else {
       throw CommandLineError(
         .usage, "an API key needs --server URL or $SERVERBEE_SERVER (the key's server)")
     }
@@ -45,11 +53,21 @@ enum APICredential {
   /// - Throws: ``CommandLineError`` (`.usage` for a key without `--server` or a malformed
   ///   key; `.notSignedIn` without a key or a session).
   static func client(_ context: CommandContext) async throws -> ServerBeeAPIClient {
-    if let (server, key) = try key(context) {
-      return ServerBeeAPIClient(server: server, apiKey: key, transport: transports(context).http)
+    try await client(context, serverURL: context.server).api
+  }
+
+  /// A client for `context` with the session's identity (`nil` on an API key); `serverURL`
+  /// as in ``key(_:serverURL:)``.
+  /// - Throws: As ``client(_:)``.
+  static func client(_ context: CommandContext, serverURL: String?) async throws -> (
+    api: ServerBeeAPIClient, identity: SessionIdentity?
+  ) {
+    if let (server, key) = try key(context, serverURL: serverURL) {
+      let api = ServerBeeAPIClient(server: server, apiKey: key, transport: transports(context).http)
+      return (api, nil)
     }
     let session = try await context.openSession()
-    let identity = try await session.requireSignedIn(server: context.server)
-    return ServerBeeAPIClient(server: identity.server, transport: session.api)
+    let identity = try await session.requireSignedIn(server: serverURL)
+    return (ServerBeeAPIClient(server: identity.server, transport: session.api), identity)
   }
 }

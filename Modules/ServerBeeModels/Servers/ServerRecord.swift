@@ -282,6 +282,24 @@ public struct ServerRecordsQuery: Hashable, Sendable {
     self.interval = interval
   }
 
+  /// The query of the last `duration` up to `end`, as a history chart's range picker asks
+  /// (`1h`, `6h`, `24h`, `7d`).
+  ///
+  /// ```swift
+  /// let lastDay = ServerRecordsQuery(last: .seconds(24 * 3600), endingAt: Date())
+  /// ```
+  /// - Parameters:
+  ///   - duration: How far back from `end`; a negative duration counts as its magnitude.
+  ///   - end: Range end (the caller's clock, so tests pass a fixed date).
+  ///   - interval: Resolution, `auto` by default (hourly for ranges over 24 h).
+  public init(last duration: Duration, endingAt end: Date, interval: RecordInterval = .auto) {
+    let (seconds, attoseconds) = duration.components
+    let span = abs(Double(seconds) + Double(attoseconds) / 1e18)
+    self.init(
+      from: RFC3339Timestamp(end.addingTimeInterval(-span)), to: RFC3339Timestamp(end),
+      interval: interval)
+  }
+
   /// The query items, times in the `Z` form (a `+` would turn into a space in a query string).
   public var queryItems: [URLQueryItem] {
     [
