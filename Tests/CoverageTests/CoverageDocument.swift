@@ -20,7 +20,8 @@ struct CoverageDocument {
 
   var rows: [Row]
   /// Catalogue routes the app does not call (the SDK's own additions).
-  var extras: [(route: AnyAPIRoute, senders: [SourceReferences.Sender], served: Bool)]
+  var extras:
+    [(route: AnyAPIRoute, senders: [SourceReferences.Sender], served: Bool, commands: [String])]
 
   init(commands: [String: [String]]) throws {
     let senders = try SourceReferences.senders()
@@ -38,7 +39,7 @@ struct CoverageDocument {
     }
     let inventory = Set(AppInventory.entries.map(\.key))
     extras = RouteCatalogue.all.filter { !inventory.contains($0.key) }.map {
-      ($0, (senders[$0.name] ?? []).sorted(), served.contains($0.key))
+      ($0, (senders[$0.name] ?? []).sorted(), served.contains($0.key), commands[$0.key] ?? [])
     }
   }
 
@@ -82,7 +83,7 @@ struct CoverageDocument {
     }
     lines += [
       "", "## Routes the SDK speaks that the app does not call", "",
-      "| route | SDK | simulator |", "|---|---|---|",
+      "| route | SDK | simulator | command |", "|---|---|---|---|",
     ]
     for extra in extras {
       let sdkCell =
@@ -90,7 +91,10 @@ struct CoverageDocument {
         ? "—" : extra.senders.map { "\($0.module) `\($0.function)`" }.joined(separator: ", ")
       lines.append(
         "| \(extra.route.method.rawValue) `\(extra.route.template.text)` (`\(extra.route.name)`) | "
-          + "\(sdkCell) | \(extra.served ? "yes" : "—") |")
+          + "\(sdkCell) | \(extra.served ? "yes" : "—") | "
+          + (extra.commands.isEmpty
+            ? "—" : extra.commands.map { "`\($0)`" }.joined(separator: ", "))
+          + " |")
     }
     return lines.joined(separator: "\n") + "\n"
   }
