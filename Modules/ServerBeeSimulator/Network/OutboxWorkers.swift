@@ -8,7 +8,18 @@ final class OutboxSignal: Sendable {
   private let condition = NSCondition()
   private let pending = Locked(false)
 
+  /// Wakes one waiting worker (issue 34: waking every worker for each admitted job made the
+  /// others claim nothing, a transaction and a scan of the leased jobs each). A worker that
+  /// sent something looks again at once, so a burst still reaches every worker.
   func signal() {
+    pending.withLock { $0 = true }
+    condition.lock()
+    condition.signal()
+    condition.unlock()
+  }
+
+  /// Wakes every waiting worker (to stop).
+  func wakeAll() {
     pending.withLock { $0 = true }
     condition.lock()
     condition.broadcast()
@@ -101,7 +112,7 @@ final class OutboxWorkers: Sendable {
   /// Stops every worker after its current attempt and waits for them (at most `timeout`).
   func stop(timeout: TimeInterval = 20) {
     stopped.withLock { $0 = true }
-    signal.signal()
+    signal.wakeAll()
     _ = finished.wait(timeout: .now() + timeout)
   }
 }

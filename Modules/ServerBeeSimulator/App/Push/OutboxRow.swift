@@ -56,6 +56,9 @@ struct OutboxRow: Sendable {
     expires_at, envelope_json, outcome, reason, attempts, next_attempt_at, lease_id
     """
 
+  /// How many ``columns`` there are: a query may select more after them.
+  static let columnCount: Int32 = 21
+
   /// Reads a row selected with ``columns`` by index, with no dictionary (issue 34: the outbox
   /// pass read every job through one); the same values as ``init(_:)-(Row)`` on `SELECT *`.
   init(_ row: Database.Columns) {
