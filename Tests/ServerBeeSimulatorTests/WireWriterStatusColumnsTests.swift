@@ -115,7 +115,7 @@ import Testing
     let core = h.simulator.core
     try core.db.execute("UPDATE servers SET name = 'changed' WHERE rowid = 1")
     let first = try core.fullSync()
-    let version = try #require(core.db.version)
+    let version = try #require(core.db.serversVersion)
     #expect(
       core.serverCache.fullSync(at: version, seconds: core.now / SimulatorCore.second) == first)
     #expect(core.serverCache.rows(at: version) == nil)
@@ -132,7 +132,7 @@ import Testing
     let core = h.simulator.core
     let first = try core.fullSync()
     _ = try core.db.serial { try core.allServers() }
-    let version = try #require(core.db.version)
+    let version = try #require(core.db.serversVersion)
     #expect(core.serverCache.fullSync(at: version, seconds: core.now / SimulatorCore.second) == nil)
     #expect(core.serverCache.rows(at: version) == nil)
     #expect(try core.fullSync() == first)

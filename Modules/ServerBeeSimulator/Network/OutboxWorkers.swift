@@ -8,7 +8,18 @@ final class OutboxSignal: Sendable {
   private let condition = NSCondition()
   private let pending = Locked(false)
 
+  /// Wakes one waiting worker (issue 34: waking every worker for each admitted job made the
+  /// others claim nothing, a transaction and a scan of the leased jobs each). A worker that
+  /// sent something looks again at once, so a burst still reaches every worker.
   func signal() {
+    pending.withLock { $0 = true }
+    condition.lock()
+    condition.signal()
+    condition.unlock()
+  }
+
+  /// Wakes every waiting worker (to stop).
+  func wakeAll() {
     pending.withLock { $0 = true }
     condition.lock()
     condition.broadcast()
@@ -48,15 +59,27 @@ struct RelayLink: Sendable {
   /// ``send(_:relayURL:)`` from a thread that may block (a worker or a connection thread, never
   /// the cooperative pool): the request itself runs as a task; this thread waits for it.
   func sendBlocking(_ attempt: RelayAttempt, relayURL: String) -> RelayAnswer {
-    let result = Locked<RelayAnswer>(.failure)
+    sendBlocking([attempt], relayURL: relayURL)[0]
+  }
+
+  /// Sends `attempts` at once, one task each, from a thread that may block; the answers in
+  /// their order.
+  func sendBlocking(_ attempts: [RelayAttempt], relayURL: String) -> [RelayAnswer] {
+    let results = Locked([RelayAnswer](repeating: .failure, count: attempts.count))
     let done = DispatchSemaphore(value: 0)
     Task {
-      let answer = await send(attempt, relayURL: relayURL)
-      result.withLock { $0 = answer }
+      await withTaskGroup(of: Void.self) { group in
+        for (index, attempt) in attempts.enumerated() {
+          group.addTask {
+            let answer = await send(attempt, relayURL: relayURL)
+            results.withLock { $0[index] = answer }
+          }
+        }
+      }
       done.signal()
     }
     done.wait()
-    return result.withLock { $0 }
+    return results.withLock { $0 }
   }
 }
 
@@ -89,20 +112,25 @@ final class OutboxWorkers: Sendable {
   /// Stops every worker after its current attempt and waits for them (at most `timeout`).
   func stop(timeout: TimeInterval = 20) {
     stopped.withLock { $0 = true }
-    signal.signal()
+    signal.wakeAll()
     _ = finished.wait(timeout: .now() + timeout)
   }
 }
 
 extension SimulatorCore {
-  /// Claims and sends one due job from a blocking thread; returns how many were sent (0 or 1).
+  /// Due jobs one worker claims in one transaction and sends together (issue 34: one claim
+  /// per job spent a transaction, a query and a relay round trip at a time on each).
+  static let outboxClaimBatch = 8
+
+  /// Claims up to ``outboxClaimBatch`` due jobs and sends them at once from a blocking thread;
+  /// returns how many were sent.
   func runOutboxStepBlocking() throws -> Int {
-    let attempts = try claimDueAttempts(limit: 1)
-    for attempt in attempts {
-      let answer =
-        usableRelayURL.map { relayLink.sendBlocking(attempt, relayURL: $0) } ?? .failure
-      try record(attempt, answer)
-    }
+    let attempts = try claimDueAttempts(limit: Self.outboxClaimBatch)
+    guard !attempts.isEmpty else { return 0 }
+    let answers =
+      usableRelayURL.map { relayLink.sendBlocking(attempts, relayURL: $0) }
+      ?? attempts.map { _ in .failure }
+    for (attempt, answer) in zip(attempts, answers) { try record(attempt, answer) }
     return attempts.count
   }
 

@@ -73,6 +73,9 @@ final class Database: @unchecked Sendable {
   // Safety: only touched under `lock` too: SQLite calls the update hook while a statement
   // steps, and every statement steps inside `serial`.
   private var serverChanges = ServerRowChanges()
+  // Safety: as `serverChanges`. Rows of `servers` written since the database was opened, by
+  // the same hook: the version of what `ServerCache` keeps (issue 34).
+  private var serverWrites: Int64 = 0
 
   init(path: String) throws {
     var db: OpaquePointer?
@@ -89,8 +92,9 @@ final class Database: @unchecked Sendable {
       db,
       { context, operation, _, table, rowid in
         guard let context, let table, strcmp(table, ServerRowChanges.table) == 0 else { return }
-        Unmanaged<Database>.fromOpaque(context).takeUnretainedValue().serverChanges.record(
-          inPlace: operation == SQLITE_UPDATE, rowid: rowid)
+        let database = Unmanaged<Database>.fromOpaque(context).takeUnretainedValue()
+        database.serverChanges.record(inPlace: operation == SQLITE_UPDATE, rowid: rowid)
+        database.serverWrites &+= 1
       }, Unmanaged.passUnretained(self).toOpaque())
     try execute("PRAGMA journal_mode=WAL")
     try execute("PRAGMA synchronous=NORMAL")
@@ -298,13 +302,18 @@ final class Database: @unchecked Sendable {
     return statement
   }
 
-  /// A number that changes whenever a row of this database changes (SQLite's count of rows
-  /// written by this connection, the only one), for caches of query results; `nil` inside a
-  /// transaction, whose writes may still be rolled back without changing the count.
-  var version: Int64? {
+  /// A number that changes whenever a row of `servers` is written, whatever the statement
+  /// (SQLite's update hook counts them), for caches of what is read from that table alone;
+  /// `nil` inside a transaction, whose writes may still be rolled back.
+  ///
+  /// Why not every table's count (issue 34): each authenticated request writes its login's
+  /// `last_used_at`, so a version moved by any write made nearly every `GET /api/servers` a
+  /// miss. A rolled-back write still moves this one, which only costs a re-read. What the hook
+  /// does not see (see ``ServerRowChanges``) nothing in the simulator writes.
+  var serversVersion: Int64? {
     serial {
       guard let handle, sqlite3_get_autocommit(handle) != 0 else { return nil }
-      return sqlite3_total_changes64(handle)
+      return serverWrites
     }
   }
 

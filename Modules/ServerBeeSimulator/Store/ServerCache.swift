@@ -2,13 +2,15 @@ import Foundation
 import ServerBeeModels
 
 /// The server rows, and the `GET /api/servers` body and the last `full_sync` frame written from
-/// them, kept while the database is unchanged (``Database/version``).
+/// them, kept while the `servers` table is unchanged (``Database/serversVersion``).
 ///
 /// Why (issue 24): reading 1,000 rows (a dictionary per row, JSON columns decoded) and writing
 /// the 0.9 MB list cost every request tens of milliseconds under the database lock. Any write
-/// to any table moves the version, so a stale answer is impossible; the price is a re-read
-/// after unrelated writes (a token's `last_used_at`, at most once a second per session), and
-/// after every metrics tick, which rewrites the rows anyway.
+/// to a row of `servers` moves the version, so a stale answer is impossible: all three are
+/// written from that table alone. Writes to other tables keep them (issue 34: the version
+/// used to move with every table, and each authenticated request writes its login's
+/// `last_used_at`, so nearly every request missed); a metrics tick, which rewrites the rows,
+/// still clears them.
 ///
 /// A frame not kept is joined from ``fragments``, every server's object kept in memory and
 /// rewritten when its row changes: a miss no longer writes 1,000 rows.
@@ -60,12 +62,10 @@ final class ServerCache: Sendable {
     update(at: version) { $0.rows = rows }
   }
 
-  /// Keeps `body` only if the rows it was written from are still the current ones.
+  /// Keeps a list body written at `version` (under the database lock, so that is the current
+  /// version), like ``store(_:at:)``.
   func store(listBody body: Data, at version: Int64) {
-    entry.withLock { entry in
-      guard entry?.version == version else { return }
-      entry?.listBody = body
-    }
+    update(at: version) { $0.listBody = body }
   }
 
   /// Keeps a `full_sync` frame written at `version` (under the database lock, so that is

@@ -35,7 +35,7 @@ final class ServerFragments: Sendable {
   ///   (the hook does not report a rollback), so nothing is read or kept then.
   /// - Throws: ``ServerBeeSimulatorError`` (`storageFailed`) from SQLite.
   func current(_ db: Database) throws -> [ServerFragment]? {
-    guard db.version != nil else { return nil }
+    guard db.serversVersion != nil else { return nil }
     return try state.withLock { state in
       try Self.update(&state, db)
       return state.fragments
@@ -46,7 +46,7 @@ final class ServerFragments: Sendable {
   /// does not pay for it); nothing when none are kept yet.
   /// - Throws: ``ServerBeeSimulatorError`` (`storageFailed`) from SQLite.
   func refreshIfKept(_ db: Database) throws {
-    guard db.version != nil else { return }
+    guard db.serversVersion != nil else { return }
     try state.withLock { state in
       guard state.fragments != nil else { return }
       try Self.update(&state, db)

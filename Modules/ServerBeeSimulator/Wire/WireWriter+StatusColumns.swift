@@ -151,13 +151,11 @@ extension WireWriter {
   /// nothing (`false`). Printable ASCII without `"` or `\` is copied as is, which is what that
   /// writes for it.
   @discardableResult
-  private mutating func text(_ row: Database.Columns, _ column: Int32, orEmpty: Bool = false)
+  mutating func text(_ row: Database.Columns, _ column: Int32, orEmpty: Bool = false)
     -> Bool
   {
     let copied = row.withText(column) { text -> Bool in
-      guard !text.contains(where: { $0 < 0x20 || $0 >= 0x80 || $0 == 0x22 || $0 == 0x5C }) else {
-        return false
-      }
+      guard Self.isPlainASCII(text) else { return false }
       quoted(text)
       return true
     }
@@ -169,9 +167,35 @@ extension WireWriter {
     return true
   }
 
+  /// Whether `text` is printable ASCII without `"` or `\`, which a JSON string holds as is;
+  /// eight bytes at a time (issue 34: a closure per byte was most of a text column's cost).
+  static func isPlainASCII(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard let start = text.baseAddress else { return true }
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    var index = 0
+    while index + 8 <= text.count {
+      let word = UnsafeRawPointer(start + index).loadUnaligned(as: UInt64.self)
+      // A byte below 0x20, at or above 0x80, or equal to `"` or `\` sets its high bit here.
+      let control = word &- ones &* 0x20
+      let quote = (word ^ (ones &* 0x22)) &- ones
+      let backslash = (word ^ (ones &* 0x5C)) &- ones
+      let quoteZero = quote & ~(word ^ (ones &* 0x22))
+      let backslashZero = backslash & ~(word ^ (ones &* 0x5C))
+      if (word | (control & ~word) | quoteZero | backslashZero) & highs != 0 { return false }
+      index += 8
+    }
+    while index < text.count {
+      let byte = text[index]
+      if byte < 0x20 || byte >= 0x80 || byte == 0x22 || byte == 0x5C { return false }
+      index += 1
+    }
+    return true
+  }
+
   /// A `[String]` JSON column as ``ServerRow`` reads it (`[]` when missing or not such an
   /// array), written as a JSON array, sorted when `sorted` (the tags).
-  private mutating func stringArray(_ row: Database.Columns, _ column: Int32, sorted: Bool) {
+  mutating func stringArray(_ row: Database.Columns, _ column: Int32, sorted: Bool) {
     let empty = row.withText(column) { $0.count == 2 && $0[0] == 0x5B && $0[1] == 0x5D }
     if empty == true {
       raw("[]")

@@ -48,6 +48,42 @@ struct OutboxRow: Sendable {
     nextAttemptAt = row["next_attempt_at"].int ?? 0
     leaseID = row["lease_id"].text
   }
+
+  /// The columns ``init(_:)-(Database.Columns)`` reads, in its order.
+  static let columns = """
+    event_id, installation_id, kind, category, user_id, mobile_session_id, role, revision, \
+    device_token, environment, content_key_id, content_key_digest, deployment_id, created_at, \
+    expires_at, envelope_json, outcome, reason, attempts, next_attempt_at, lease_id
+    """
+
+  /// How many ``columns`` there are: a query may select more after them.
+  static let columnCount: Int32 = 21
+
+  /// Reads a row selected with ``columns`` by index, with no dictionary (issue 34: the outbox
+  /// pass read every job through one); the same values as ``init(_:)-(Row)`` on `SELECT *`.
+  init(_ row: Database.Columns) {
+    eventID = row.text(0) ?? ""
+    installationID = row.text(1) ?? ""
+    kind = row.text(2) ?? ""
+    category = PushCategory(rawValue: row.text(3) ?? "") ?? .test
+    userID = row.text(4) ?? ""
+    mobileSessionID = row.text(5) ?? ""
+    role = row.text(6) ?? ""
+    revision = row.int(7) ?? 0
+    deviceToken = row.text(8) ?? ""
+    environment = row.text(9) ?? ""
+    contentKeyID = row.text(10) ?? ""
+    contentKeyDigest = row.text(11) ?? ""
+    deploymentID = row.text(12) ?? ""
+    createdAt = row.int(13) ?? 0
+    expiresAt = row.int(14) ?? 0
+    envelopeJSON = row.text(15)
+    outcome = row.text(16) ?? ""
+    reason = row.text(17) ?? ""
+    attempts = row.int(18) ?? 0
+    nextAttemptAt = row.int(19) ?? 0
+    leaseID = row.text(20)
+  }
 }
 
 /// One claimed attempt: the exact relay request body and the lease that owns the job.

@@ -28,6 +28,30 @@ struct PushRegistrationRow: Sendable, Equatable {
     deploymentID = row["deployment_id"].text
   }
 
+  /// The columns ``init(_:)-(Database.Columns)`` reads, in its order.
+  static let columns = """
+    installation_id, user_id, mobile_session_id, revision, enabled, alerts, security, \
+    task_failure, task_success, device_token, environment, content_key_id, content_key, \
+    deployment_id
+    """
+
+  /// Reads a row selected with ``columns`` by index, with no dictionary (issue 34); the same
+  /// values as ``init(_:)-(Row)`` on `SELECT *`.
+  init(_ row: Database.Columns) {
+    installationID = row.text(0) ?? ""
+    userID = row.text(1) ?? ""
+    mobileSessionID = row.text(2) ?? ""
+    revision = row.int(3) ?? 0
+    preferences = PushPreferences(
+      enabled: row.bool(4), alerts: row.bool(5), security: row.bool(6),
+      taskFailure: row.bool(7), taskSuccess: row.bool(8))
+    deviceToken = row.text(9)
+    environment = row.text(10)
+    contentKeyID = row.text(11)
+    contentKey = row.text(12)
+    deploymentID = row.text(13)
+  }
+
   /// `registered` of the settings document: enabled, and all five delivery values stored and
   /// valid (a 410 clears the token, a disable clears all five).
   var isRegistered: Bool {

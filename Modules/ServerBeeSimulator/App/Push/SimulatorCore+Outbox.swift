@@ -16,10 +16,10 @@ extension SimulatorCore {
   static let pushLifetime: Int64 = 1800
 
   func outboxRow(eventID: String, installationID: String) throws -> OutboxRow? {
-    try db.query(
-      "SELECT * FROM push_outbox WHERE event_id = ? AND installation_id = ?",
+    try db.read(
+      "SELECT \(OutboxRow.columns) FROM push_outbox WHERE event_id = ? AND installation_id = ?",
       [.text(eventID), .text(installationID)]
-    ).first.map(OutboxRow.init)
+    ) { OutboxRow($0) }.first
   }
 
   /// Seals `template` for one registration and queues it; `false` when the registration has no
@@ -51,7 +51,7 @@ extension SimulatorCore {
     } catch {
       return false  // over 2048 bytes or an unusable key: skipped for this installation (§4.5)
     }
-    let envelopeJSON = String(decoding: try WireJSON.encode(envelope), as: UTF8.self)
+    let envelopeJSON = OutboxWire.envelopeJSON(envelope)
     try db.execute(
       """
       INSERT OR IGNORE INTO push_outbox (event_id, installation_id, kind, category, user_id,
@@ -83,8 +83,10 @@ extension SimulatorCore {
       return 0
     }
     var queued = 0
-    let rows = try db.query("SELECT * FROM push_registrations WHERE enabled = 1")
-    for registration in rows.map(PushRegistrationRow.init) {
+    let rows = try db.read(
+      "SELECT \(PushRegistrationRow.columns) FROM push_registrations WHERE enabled = 1"
+    ) { PushRegistrationRow($0) }
+    for registration in rows {
       guard registration.isRegistered, registration.subscribes(to: category),
         userID == nil || registration.userID == userID,
         let user = try user(id: registration.userID), !adminOnly || user.role == "admin",
@@ -136,8 +138,9 @@ extension SimulatorCore {
   }
 
   func pushRegistration(installationID: String) throws -> PushRegistrationRow? {
-    try db.query(
-      "SELECT * FROM push_registrations WHERE installation_id = ?", [.text(installationID)]
-    ).first.map(PushRegistrationRow.init)
+    try db.read(
+      "SELECT \(PushRegistrationRow.columns) FROM push_registrations WHERE installation_id = ?",
+      [.text(installationID)]
+    ) { PushRegistrationRow($0) }.first
   }
 }

@@ -21,20 +21,20 @@ extension SimulatorCore {
   /// `permanent`/`Ineligible` (nothing sent), both with the ciphertext erased.
   func claimDueAttempts(limit: Int) throws -> [RelayAttempt] {
     try db.transaction {
-      let due = try db.query(
-        """
-        SELECT * FROM push_outbox WHERE outcome IN ('pending', 'retryable')
-          AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until <= ?)
-        ORDER BY next_attempt_at, admitted_at LIMIT ?
-        """, [.int(now), .int(now), .int(Int64(limit))]
-      ).map(OutboxRow.init)
+      let due = try dueJobs(limit: limit)
       var attempts: [RelayAttempt] = []
+      // Jobs of one login are judged once a claim: inside the transaction nothing the check
+      // reads changes (issue 34: three row reads per job).
+      var judged: [EligibilityKey: Bool] = [:]
       for job in due {
         if job.expiresAt <= nowSeconds {
           try finish(job, RelayClassification(outcome: .expired, reason: .expired))
           continue
         }
-        guard try isStillEligible(job) else {
+        let key = EligibilityKey(job)
+        let eligible = try judged[key] ?? isStillEligible(job)
+        judged[key] = eligible
+        guard eligible else {
           try finish(job, RelayClassification(outcome: .permanent, reason: .ineligible))
           continue
         }
@@ -60,15 +60,48 @@ extension SimulatorCore {
     }
   }
 
-  private func relayBody(_ job: OutboxRow) throws -> Data? {
-    guard let text = job.envelopeJSON,
-      let envelope = try? WireJSON.decode(PushEnvelope.self, from: Data(text.utf8))
-    else { return nil }
-    return try WireJSON.encode(
-      RelaySendRequest(
-        deviceToken: job.deviceToken, environment: PushEnvironment(rawValue: job.environment),
-        eventID: job.eventID, expiresAt: job.expiresAt, envelope: envelope))
+  /// Up to `limit` due, unleased jobs, oldest `next_attempt_at` first, then `admitted_at`.
+  ///
+  /// One query per outcome, merged here (issue 34): with `outcome IN ('pending', 'retryable')`
+  /// SQLite sorted every pending job, leased ones included, on each claim, so a claim cost in
+  /// proportion to the backlog; with one outcome the index `push_outbox_due` gives the order
+  /// of `next_attempt_at` and the `LIMIT` stops the scan early.
+  private func dueJobs(limit: Int) throws -> [OutboxRow] {
+    var due: [(job: OutboxRow, admittedAt: Int64)] = []
+    for outcome in ["pending", "retryable"] {
+      due += try db.read(
+        """
+        SELECT \(OutboxRow.columns), admitted_at FROM push_outbox WHERE outcome = ?
+          AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until <= ?)
+        ORDER BY next_attempt_at, admitted_at LIMIT ?
+        """, [.text(outcome), .int(now), .int(now), .int(Int64(limit))]
+      ) { (OutboxRow($0), $0.int(OutboxRow.columnCount) ?? 0) }
+    }
+    due.sort { ($0.job.nextAttemptAt, $0.admittedAt) < ($1.job.nextAttemptAt, $1.admittedAt) }
+    // A negative limit is none, as SQLite's `LIMIT` reads it.
+    return (limit < 0 ? due[...] : due.prefix(limit)).map(\.job)
   }
+
+  /// What ``isStillEligible(_:)`` reads of a job.
+  private struct EligibilityKey: Hashable {
+    var installationID: String
+    var userID: String
+    var mobileSessionID: String
+    var revision: Int64
+    var category: PushCategory
+    var role: String
+
+    init(_ job: OutboxRow) {
+      installationID = job.installationID
+      userID = job.userID
+      mobileSessionID = job.mobileSessionID
+      revision = job.revision
+      category = job.category
+      role = job.role
+    }
+  }
+
+  private func relayBody(_ job: OutboxRow) throws -> Data? { try OutboxWire.relayBody(job) }
 
   /// Stores the answer to one attempt, if the attempt still holds its lease.
   func record(_ attempt: RelayAttempt, _ answer: RelayAnswer) throws {
@@ -142,7 +175,7 @@ extension SimulatorCore {
     }
     switch status {
     case 200..<300:
-      guard let verdict = try? WireJSON.decode(RelayVerdict.self, from: body) else {
+      guard let verdict = OutboxWire.verdict(body) else {
         return RelayClassification(outcome: .retryable, reason: .relayUnavailable)
       }
       let known = knownReasons.contains(verdict.reason)
@@ -164,7 +197,7 @@ extension SimulatorCore {
     case 408:
       return RelayClassification(outcome: .retryable, reason: .requestTimeout)
     case 503:
-      if let verdict = try? WireJSON.decode(RelayVerdict.self, from: body),
+      if let verdict = OutboxWire.verdict(body),
         verdict.outcome == .permanent, verdict.reason == .relayNotConfigured
       {
         return RelayClassification(outcome: .permanent, reason: .relayNotConfigured)

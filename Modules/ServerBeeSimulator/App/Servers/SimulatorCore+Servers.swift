@@ -10,7 +10,7 @@ import ServerBeeTransport
 extension SimulatorCore {
   /// Every server in list order; from ``serverCache`` while the database is unchanged.
   func allServers() throws -> [ServerRow] {
-    let version = db.version
+    let version = db.serversVersion
     if let version, let rows = serverCache.rows(at: version) { return rows }
     let rows = try db.read(
       "SELECT \(ServerRow.columns) FROM servers ORDER BY weight DESC, created_at DESC"
@@ -35,7 +35,7 @@ extension SimulatorCore {
   /// filled here.
   func fullSyncSource() throws -> () throws -> String {
     let seconds = now / Self.second
-    let version = db.version
+    let version = db.serversVersion
     if let version, let frame = serverCache.fullSync(at: version, seconds: seconds) {
       return { frame }
     }
