@@ -28,7 +28,7 @@ package import ServerBeeTransport
 /// §5.5.2 asks for a pong "as soon as is practical", which a reader that applies flow control
 /// meets; the peer's close handshake waits the same way its data does. Two things must not
 /// wait: a keep-alive pong that cannot be read is not a dead peer (the keep-alive does not judge
-/// a ping during which reading paused), and a close we start (`close`, or cancelling the
+/// a ping during which reading paused or bytes arrived), and a close we start (`close`, or cancelling the
 /// consumer) must complete within `closeTimeout`, so once our close frame is on the wire reading
 /// never pauses and a message that finds the inbox full is dropped.
 ///
@@ -72,6 +72,9 @@ package final class SocketWebSocketConnection: WebSocketConnection, @unchecked S
     var externalFailure: ServerBeeTransportError?
     var nextPingID: UInt64 = 0
     var lastPongID: UInt64 = 0
+    /// Socket reads that brought bytes, for the keep-alive: a peer whose data keeps arriving is
+    /// alive even while its pong waits behind that data.
+    var reads: UInt64 = 0
     var pingWaiters: [(id: UInt64, continuation: CheckedContinuation<Void, any Error>)] = []
     var closeWaiters: [CheckedContinuation<Void, Never>] = []
     var deflater: RawDeflater?
@@ -127,12 +130,13 @@ package final class SocketWebSocketConnection: WebSocketConnection, @unchecked S
       while !Task.isCancelled {
         do {
           try await clock.sleep(for: interval)
-          guard let pauses = self?.inbox.pauseCount, let id = self?.queuePing() else { return }
+          guard let pauses = self?.inbox.pauseCount, let ping = self?.queuePing() else { return }
           try await clock.sleep(for: timeout)
           guard let self else { return }
-          // A pong behind messages the slow consumer has not taken yet cannot be read: that
-          // peer is alive (it filled our buffers), so only a ping without a pause is judged.
-          if !self.pongArrived(since: id) && !self.inbox.hasPaused(since: pauses) {
+          // A pong queued behind messages the slow consumer has not taken yet cannot be read
+          // in time: a peer that filled our buffers (reading paused) or whose data still
+          // arrives is alive. Only a ping with no pong, no read and no pause is a dead peer.
+          if !self.peerAnswered(ping) && !self.inbox.hasPaused(since: pauses) {
             self.fail(ServerBeeTransportError(.pingTimeout, "no pong within \(timeout)"))
             return
           }
@@ -244,20 +248,22 @@ package final class SocketWebSocketConnection: WebSocketConnection, @unchecked S
     return encode(WebSocketFrame(opcode: .ping, payload: payload))
   }
 
-  /// Queues a keep-alive ping; `nil` once the connection is closing.
-  private func queuePing() -> UInt64? {
-    let id = shared.withLock { state -> UInt64? in
+  /// Queues a keep-alive ping; `nil` once the connection is closing. Returns its id and the
+  /// read count when it was queued.
+  private func queuePing() -> (id: UInt64, reads: UInt64)? {
+    let ping = shared.withLock { state -> (id: UInt64, reads: UInt64)? in
       guard !state.terminated, !state.closeQueued else { return nil }
       state.nextPingID += 1
       state.outbound.append(Outbound(bytes: pingFrame(state.nextPingID)))
-      return state.nextPingID
+      return (state.nextPingID, state.reads)
     }
-    if id != nil { wake.wake() }
-    return id
+    if ping != nil { wake.wake() }
+    return ping
   }
 
-  private func pongArrived(since id: UInt64) -> Bool {
-    shared.withLock { $0.lastPongID >= id }
+  /// Whether its pong, or any bytes, arrived since the ping was queued.
+  private func peerAnswered(_ ping: (id: UInt64, reads: UInt64)) -> Bool {
+    shared.withLock { $0.lastPongID >= ping.id || $0.reads != ping.reads }
   }
 
   /// Fails the connection from outside the I/O thread (dead peer).
@@ -416,6 +422,7 @@ extension SocketWebSocketConnection {
         }
         return false
       case .bytes(let count):
+        shared.withLock { $0.reads &+= 1 }
         decoder.append(buffer[0..<count])
         try processFrames()
       }
