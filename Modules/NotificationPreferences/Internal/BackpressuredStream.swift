@@ -8,9 +8,9 @@ import ServerBeeModels
 ///
 /// The stream is the `unfolding` kind, so it keeps the public `AsyncThrowingStream` type. Its
 /// closure holds a ``ConsumerLifetime``: when the consumer's task is cancelled or the stream is
-/// released (the consumer broke out of its loop), ``onTermination`` runs once, as an
-/// `AsyncStream` continuation's `onTermination` would, and every waiting ``send(_:)`` returns
-/// `false`.
+/// released (the consumer broke out of its loop), the closure given to
+/// ``setOnTermination(_:)`` runs once, as an `AsyncStream` continuation's `onTermination` would,
+/// and every waiting ``send(_:)`` returns `false`.
 final class BackpressuredStream<Element: Sendable>: Sendable {
   private enum End {
     case finished
