@@ -121,8 +121,10 @@ public final class LocalRelayDeviceListener: Sendable {
   ///   ``LocalRelayDeviceStream/events()`` (`deviceUnregistered` after forgetting the device).
   public func events() -> AsyncThrowingStream<Event, any Error> {
     let source = stream.events()
-    let (events, continuation) = AsyncThrowingStream.makeStream(
-      of: Event.self, throwing: (any Error).self, bufferingPolicy: .unbounded)
+    // Bounded like `source`: the task waits for the consumer before it takes the next push,
+    // so a flood backs up to the relay instead of into memory (issue 34).
+    let channel = BackpressuredStream<Event>(capacity: LocalRelayDeviceStream.bufferedEvents)
+    let events = channel.makeStream()
     let (step, store, token) = (step, store, deviceToken)
     // Owned by the consumer: cancelled when it stops, which ends `source` and its connection;
     // `stop()` and releasing the listener end `source`, and so this task.
@@ -130,32 +132,33 @@ public final class LocalRelayDeviceListener: Sendable {
       var seen = RecentEventIDs()
       do {
         for try await event in source {
+          let forwarded: Event
           switch event {
-          case .connected: continuation.yield(.connected)
+          case .connected: forwarded = .connected
           case .reconnecting(let delay, let reason):
-            continuation.yield(.reconnecting(after: delay, reason: reason))
+            forwarded = .reconnecting(after: delay, reason: reason)
           case .push(let payload):
             // On the store's thread: the step reads the content key synchronously.
             let result = try await store.callerExecutor.run {
               step.process(apnsPayload: payload)
             }
             if let id = result.content?.content.eventID, !seen.insert(id) { continue }
-            continuation.yield(
-              .push(
-                ReceivedPush(
-                  payload: payload, content: result.content, notification: result.notification,
-                  failure: result.failure)))
+            forwarded = .push(
+              ReceivedPush(
+                payload: payload, content: result.content, notification: result.notification,
+                failure: result.failure))
           }
+          guard await channel.send(forwarded) else { break }
         }
-        continuation.finish()
+        channel.finish()
       } catch let error as NotificationPreferencesError where error.code == .deviceUnregistered {
         await Self.forget(token, in: store)
-        continuation.finish(throwing: error)
+        channel.finish(throwing: error)
       } catch {
-        continuation.finish(throwing: error)
+        channel.finish(throwing: error)
       }
     }
-    continuation.onTermination = { _ in task.cancel() }
+    channel.setOnTermination { task.cancel() }
     return events
   }
 

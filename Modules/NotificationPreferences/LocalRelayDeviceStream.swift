@@ -42,6 +42,7 @@ public import ServerBeeTransport
 /// ### Configuration
 /// - ``Configuration``
 /// - ``relayURL``
+/// - ``bufferedEvents``
 public final class LocalRelayDeviceStream: Sendable {
   /// Reconnect timing.
   public struct Configuration: Sendable, Hashable {
@@ -116,48 +117,56 @@ public final class LocalRelayDeviceStream: Sendable {
 
   /// Connects and yields connection changes and payloads until the consumer stops.
   ///
-  /// The buffer is unbounded on purpose: a payload is never dropped, however slowly it is read.
+  /// A payload is never dropped, however slowly it is read, and the backlog is bounded however
+  /// fast the relay sends: at most ``bufferedEvents`` events wait for the consumer, then the
+  /// connection stops reading (the WebSocket's own inbox has a high-water mark too) and TCP
+  /// slows the relay until the consumer catches up.
   /// - Returns: The events; the stream throws ``NotificationPreferencesError`` with
   ///   `deviceUnregistered`, `invalidDeviceToken`, `invalidRelayURL` or `relayRejected` when it
   ///   cannot go on.
   public func events() -> AsyncThrowingStream<Event, any Error> {
-    let (stream, continuation) = AsyncThrowingStream.makeStream(
-      of: Event.self, throwing: (any Error).self, bufferingPolicy: .unbounded)
+    let channel = BackpressuredStream<Event>(capacity: Self.bufferedEvents)
+    let stream = channel.makeStream()
     let id = UUID()
     let runner = runner
     let running = running
     // Owned by `running`: cancelled when the consumer stops, by `stop()` or by deinit, and
     // removed when it ends.
     let task = Task {
-      await runner.run(continuation)
+      await runner.run(channel)
       _ = running.withLock { $0.removeValue(forKey: id) }
     }
     running.withLock { $0[id] = task }
-    continuation.onTermination = { _ in task.cancel() }
+    channel.setOnTermination { task.cancel() }
     return stream
   }
+
+  /// The most events that wait for a consumer of ``events()`` or ``payloads()`` before the
+  /// stream stops reading from the relay: 16.
+  public static let bufferedEvents = 16
 
   /// The payloads alone (connection changes left out), until the consumer stops.
   /// - Returns: One APNs payload per element; throws like ``events()``.
   public func payloads() -> AsyncThrowingStream<Data, any Error> {
     let events = events()
-    let (stream, continuation) = AsyncThrowingStream.makeStream(
-      of: Data.self, throwing: (any Error).self, bufferingPolicy: .unbounded)
+    let channel = BackpressuredStream<Data>(capacity: Self.bufferedEvents)
+    let stream = channel.makeStream()
     let id = UUID()
     let running = running
     let task = Task {
       do {
         for try await event in events {
-          if case .push(let payload) = event { continuation.yield(payload) }
+          guard case .push(let payload) = event else { continue }
+          guard await channel.send(payload) else { break }
         }
-        continuation.finish()
+        channel.finish()
       } catch {
-        continuation.finish(throwing: error)
+        channel.finish(throwing: error)
       }
       _ = running.withLock { $0.removeValue(forKey: id) }
     }
     running.withLock { $0[id] = task }
-    continuation.onTermination = { _ in task.cancel() }
+    channel.setOnTermination { task.cancel() }
     return stream
   }
 
@@ -185,7 +194,7 @@ extension LocalRelayDeviceStream {
       case lost(String)
     }
 
-    func run(_ events: AsyncThrowingStream<Event, any Error>.Continuation) async {
+    func run(_ events: BackpressuredStream<Event>) async {
       guard let endpoint else {
         events.finish(
           throwing: NotificationPreferencesError(
@@ -200,8 +209,9 @@ extension LocalRelayDeviceStream {
         do {
           let connection = try await transport.connect(to: endpoint.streamURL, headers: headers)
           backoff.reset()
-          events.yield(.connected)
-          ending = await read(connection, into: events, endpoint: endpoint)
+          ending =
+            await events.send(.connected)
+            ? await read(connection, into: events, endpoint: endpoint) : .cancelled
           await connection.close(code: .normalClosure, reason: nil)
         } catch is CancellationError {
           break
@@ -218,7 +228,10 @@ extension LocalRelayDeviceStream {
         case .lost(let reason):
           guard !Task.isCancelled else { break }
           let delay = backoff.nextDelay(random: random())
-          events.yield(.reconnecting(after: delay, reason: reason))
+          guard await events.send(.reconnecting(after: delay, reason: reason)) else {
+            events.finish()
+            return
+          }
           do {
             try await clock.sleep(for: delay)
           } catch {
@@ -233,14 +246,18 @@ extension LocalRelayDeviceStream {
     /// Forwards payloads until the connection ends, and says how it ended.
     private func read(
       _ connection: any WebSocketConnection,
-      into events: AsyncThrowingStream<Event, any Error>.Continuation, endpoint: RelayEndpoint
+      into events: BackpressuredStream<Event>, endpoint: RelayEndpoint
     ) async -> Ending {
       do {
+        // Each payload waits until the consumer has room: the connection's inbound stream is
+        // not read meanwhile, so its reader pauses and the relay is slowed (issue 34).
         for try await message in connection.inbound {
-          switch message {
-          case .text(let text): events.yield(.push(Data(text.utf8)))
-          case .binary(let data): events.yield(.push(data))
-          }
+          let payload =
+            switch message {
+            case .text(let text): Data(text.utf8)
+            case .binary(let data): data
+            }
+          guard await events.send(.push(payload)) else { return .cancelled }
         }
       } catch {
         if Task.isCancelled { return .cancelled }

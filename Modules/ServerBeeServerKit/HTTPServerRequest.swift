@@ -126,7 +126,9 @@ package final class HTTPServerRequest: Sendable {
       options: WebSocketOptions(
         role: .server, maxMessageSize: options.maxMessageSize, deflate: negotiated?.parameters,
         pingInterval: options.pingInterval, pongTimeout: options.pongTimeout,
-        closeTimeout: options.closeTimeout, maxPendingWrite: options.maxPendingWrite),
+        closeTimeout: options.closeTimeout, maxPendingWrite: options.maxPendingWrite,
+        inboundHighWaterMessages: options.inboundHighWaterMessages,
+        inboundHighWaterBytes: options.inboundHighWaterBytes),
       clock: clock)
   }
 

@@ -17,6 +17,11 @@ package struct WebSocketServerOptions: Sendable {
   /// The most bytes that may wait to be sent to a peer that does not read (pongs included);
   /// 16 MiB by default, then the connection fails with `sendBufferFull`.
   package var maxPendingWrite: Int = 16 << 20
+  /// Backpressure: received messages that may wait for the consumer before the connection stops
+  /// reading the peer (until a quarter of it is left); 256 by default.
+  package var inboundHighWaterMessages: Int = 256
+  /// The same in bytes of message payload; 4 MiB by default.
+  package var inboundHighWaterBytes: Int = 4 << 20
 
   /// Creates options with the documented defaults.
   /// - Parameters:

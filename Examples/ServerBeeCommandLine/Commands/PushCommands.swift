@@ -68,7 +68,9 @@ enum PushCommands {
       throw CommandLineError(.localFailure, error.message, underlying: error)
     }
     let relayName = listener.relayURL.absoluteString
-    // `--duration`: ends the stream (and so the loop below) when the time is up.
+    // `--duration` is a deadline: the loop stops there even when pushes keep coming (a flood
+    // must not keep it draining, issue 34), and the timer ends a quiet stream.
+    let deadline = limits.duration.map { ContinuousClock.now.advanced(by: $0) }
     let timer = limits.duration.map { duration in
       Task {
         try? await ContinuousClock().sleep(for: duration)
@@ -80,6 +82,7 @@ enum PushCommands {
     var announced = false
     do {
       for try await event in listener.events() {
+        if let deadline, ContinuousClock.now >= deadline { break }
         switch event {
         case .connected:
           if !announced, !context.console.json {

@@ -17,11 +17,27 @@ package import ServerBeeTransport
 /// the thread and suspend on a continuation. A single thread also keeps OpenSSL happy: an `SSL`
 /// object must not be read and written from two threads at once.
 ///
+/// Backpressure (issue 34): received messages wait in a bounded ``WebSocketInbox``. When the
+/// consumer of `inbound` is slower than the peer and the inbox reaches its high-water mark
+/// (`WebSocketOptions.inboundHighWaterMessages` / `inboundHighWaterBytes`), the I/O thread stops
+/// reading the socket (and stops decoding frames already read) until the consumer has drained it
+/// to the low-water mark; the kernel buffers fill and TCP flow control slows the peer.
+///
+/// Control frames while paused: frames behind the unread bytes are not seen, so a ping is
+/// answered, a pong noticed and the peer's close seen only once the consumer drains. RFC 6455
+/// §5.5.2 asks for a pong "as soon as is practical", which a reader that applies flow control
+/// meets; the peer's close handshake waits the same way its data does. Two things must not
+/// wait: a keep-alive pong that cannot be read is not a dead peer (the keep-alive does not judge
+/// a ping during which reading paused or bytes arrived), and a close we start (`close`, or cancelling the
+/// consumer) must complete within `closeTimeout`, so once our close frame is on the wire reading
+/// never pauses and a message that finds the inbox full is dropped.
+///
 /// Safety of `@unchecked Sendable`: `stream`, `decoder`, `assembler` and the write buffer are
-/// touched only by the I/O thread after `start()`; everything shared lives in `shared` (a lock).
+/// touched only by the I/O thread after `start()`; everything shared lives in `shared` (a lock)
+/// or in `inbox` (its own lock).
 package final class SocketWebSocketConnection: WebSocketConnection, @unchecked Sendable {
   package let inbound: AsyncThrowingStream<WebSocketMessage, any Error>
-  private let continuation: AsyncThrowingStream<WebSocketMessage, any Error>.Continuation
+  private let inbox: WebSocketInbox
   private let options: WebSocketOptions
   private let clock: any Clock<Duration>
   private let wake: WakePipe
@@ -39,6 +55,8 @@ package final class SocketWebSocketConnection: WebSocketConnection, @unchecked S
   private var finished = false
   private var outcome: (any Error)?
   private var lingerDeadline: ContinuousClock.Instant?
+  /// The inbox was at its high-water mark: neither read the socket nor decode buffered frames.
+  private var readPaused = false
 
   private struct Outbound {
     var bytes: [UInt8]
@@ -54,6 +72,9 @@ package final class SocketWebSocketConnection: WebSocketConnection, @unchecked S
     var externalFailure: ServerBeeTransportError?
     var nextPingID: UInt64 = 0
     var lastPongID: UInt64 = 0
+    /// Socket reads that brought bytes, for the keep-alive: a peer whose data keeps arriving is
+    /// alive even while its pong waits behind that data.
+    var reads: UInt64 = 0
     var pingWaiters: [(id: UInt64, continuation: CheckedContinuation<Void, any Error>)] = []
     var closeWaiters: [CheckedContinuation<Void, Never>] = []
     var deflater: RawDeflater?
@@ -86,15 +107,19 @@ package final class SocketWebSocketConnection: WebSocketConnection, @unchecked S
       assembler = WebSocketMessageAssembler(maxMessageSize: options.maxMessageSize)
     }
     shared = Locked(state)
-    (inbound, continuation) = AsyncThrowingStream.makeStream(
-      of: WebSocketMessage.self, throwing: (any Error).self, bufferingPolicy: .unbounded)
+    let inbox = WebSocketInbox(
+      limits: .init(
+        messages: options.inboundHighWaterMessages, bytes: options.inboundHighWaterBytes),
+      wake: wake)
+    self.inbox = inbox
+    // Pulled, not pushed: each `next()` takes from the bounded inbox, and the pull that drains
+    // it to the low-water mark wakes the I/O thread.
+    inbound = AsyncThrowingStream(unfolding: { try await inbox.next() })
   }
 
   /// Starts the I/O thread and the keep-alive task.
   package func start() {
-    continuation.onTermination = { [weak self] termination in
-      if case .cancelled = termination { self?.beginClose(code: .goingAway, reason: "") }
-    }
+    inbox.setOnCancel { [weak self] in self?.beginClose(code: .goingAway, reason: "") }
     let thread = Thread { [self] in run() }
     thread.name = "ServerBeeTransport.WebSocket"
     thread.start()
@@ -105,10 +130,13 @@ package final class SocketWebSocketConnection: WebSocketConnection, @unchecked S
       while !Task.isCancelled {
         do {
           try await clock.sleep(for: interval)
-          guard let id = self?.queuePing() else { return }
+          guard let pauses = self?.inbox.pauseCount, let ping = self?.queuePing() else { return }
           try await clock.sleep(for: timeout)
           guard let self else { return }
-          if !self.pongArrived(since: id) {
+          // A pong queued behind messages the slow consumer has not taken yet cannot be read
+          // in time: a peer that filled our buffers (reading paused) or whose data still
+          // arrives is alive. Only a ping with no pong, no read and no pause is a dead peer.
+          if !self.peerAnswered(ping) && !self.inbox.hasPaused(since: pauses) {
             self.fail(ServerBeeTransportError(.pingTimeout, "no pong within \(timeout)"))
             return
           }
@@ -130,6 +158,11 @@ package final class SocketWebSocketConnection: WebSocketConnection, @unchecked S
   // MARK: - WebSocketConnection
 
   package var receivedClose: WebSocketClose? { shared.withLock { $0.receivedClose } }
+
+  /// Received messages waiting for the consumer of `inbound` (tests).
+  package var bufferedMessageCount: Int { inbox.bufferedCount }
+  /// The most received messages that ever waited at once; at most the high-water mark (tests).
+  package var peakBufferedMessageCount: Int { inbox.peakBufferedCount }
 
   package func send(_ message: WebSocketMessage) async throws {
     let (opcode, payload): (WebSocketOpcode, [UInt8]) =
@@ -215,20 +248,22 @@ package final class SocketWebSocketConnection: WebSocketConnection, @unchecked S
     return encode(WebSocketFrame(opcode: .ping, payload: payload))
   }
 
-  /// Queues a keep-alive ping; `nil` once the connection is closing.
-  private func queuePing() -> UInt64? {
-    let id = shared.withLock { state -> UInt64? in
+  /// Queues a keep-alive ping; `nil` once the connection is closing. Returns its id and the
+  /// read count when it was queued.
+  private func queuePing() -> (id: UInt64, reads: UInt64)? {
+    let ping = shared.withLock { state -> (id: UInt64, reads: UInt64)? in
       guard !state.terminated, !state.closeQueued else { return nil }
       state.nextPingID += 1
       state.outbound.append(Outbound(bytes: pingFrame(state.nextPingID)))
-      return state.nextPingID
+      return (state.nextPingID, state.reads)
     }
-    if id != nil { wake.wake() }
-    return id
+    if ping != nil { wake.wake() }
+    return ping
   }
 
-  private func pongArrived(since id: UInt64) -> Bool {
-    shared.withLock { $0.lastPongID >= id }
+  /// Whether its pong, or any bytes, arrived since the ping was queued.
+  private func peerAnswered(_ ping: (id: UInt64, reads: UInt64)) -> Bool {
+    shared.withLock { $0.lastPongID >= ping.id || $0.reads != ping.reads }
   }
 
   /// Fails the connection from outside the I/O thread (dead peer).
@@ -267,6 +302,12 @@ extension SocketWebSocketConnection {
     try? processFrames()
     while !finished {
       takeOutbound()
+      if readPaused && (sentCloseOnWire || !inbox.isPaused) {
+        // The consumer drained (or we are closing): first the frames already read.
+        readPaused = false
+        try? processFrames()
+        if finished { break }
+      }
       let moreInput: Bool
       do {
         try writePending()
@@ -364,7 +405,9 @@ extension SocketWebSocketConnection {
   private func readAvailable(_ buffer: inout [UInt8]) throws -> Bool {
     // At most 1 MiB per turn, so a peer that floods us cannot starve our writes (pongs,
     // keep-alive pings, the close frame).
-    for _ in 0..<16 where !finished {
+    for _ in 0..<16 {
+      // Paused: the socket is left unread, so the peer's sends back up into TCP.
+      guard !finished, !readPaused else { return false }
       let result = try buffer.withUnsafeMutableBytes { try stream.read(into: $0) }
       switch result {
       case .wouldBlock: return false
@@ -379,6 +422,7 @@ extension SocketWebSocketConnection {
         }
         return false
       case .bytes(let count):
+        shared.withLock { $0.reads &+= 1 }
         decoder.append(buffer[0..<count])
         try processFrames()
       }
@@ -388,10 +432,11 @@ extension SocketWebSocketConnection {
 
   private func processFrames() throws {
     do {
-      while !finished, let frame = try decoder.nextFrame() {
+      while !finished, !readPaused, let frame = try decoder.nextFrame() {
         guard peerClose == nil else { continue }  // nothing may follow a close frame
         switch try assembler.handle(frame) {
-        case .message(let message)?: continuation.yield(message)
+        case .message(let message)?:
+          if inbox.deliver(message, closing: sentCloseOnWire) { readPaused = true }
         case .ping(let payload)?:
           if !sentCloseOnWire {
             queueDirect(encode(WebSocketFrame(opcode: .pong, payload: payload)))
@@ -444,7 +489,7 @@ extension SocketWebSocketConnection {
       queueDirect(encode(WebSocketFrame(opcode: .close, payload: payload)))
       sentCloseOnWire = true
     }
-    continuation.finish()
+    inbox.finish()
     if lingerDeadline == nil {
       lingerDeadline = ContinuousClock.now.advanced(by: options.closeTimeout)
     }
@@ -457,19 +502,16 @@ extension SocketWebSocketConnection {
     finished = true
     outcome = error
     if !lingering { lingerDeadline = ContinuousClock.now }
-    if let error {
-      continuation.finish(throwing: error)
-    } else {
-      continuation.finish()
-    }
+    inbox.finish(throwing: error)
   }
 
   private func waitForActivity() {
     let wantsWrite = writeOffset < writeBuffer.count || stream.hasPendingOutput
+    // Paused with nothing to write: leave the socket out (a negative descriptor is ignored), or
+    // a hang-up or error on it would wake this loop at once, again and again.
+    let socketEvents = (readPaused ? 0 : Int16(POLLIN)) | (wantsWrite ? Int16(POLLOUT) : 0)
     var fds = [
-      pollfd(
-        fd: stream.descriptor, events: Int16(POLLIN) | (wantsWrite ? Int16(POLLOUT) : 0),
-        revents: 0),
+      pollfd(fd: socketEvents == 0 ? -1 : stream.descriptor, events: socketEvents, revents: 0),
       pollfd(fd: wake.readDescriptor, events: Int16(POLLIN), revents: 0),
     ]
     _ = Posix.poll(&fds, milliseconds: Posix.milliseconds(until: lingerDeadline))
@@ -494,6 +536,6 @@ extension SocketWebSocketConnection {
     for (_, completion) in writeCompletions { completion.resume(throwing: failure) }
     writeCompletions = []
     for waiter in state.closeWaiters { waiter.resume() }
-    continuation.finish()
+    inbox.finish()
   }
 }

@@ -22,7 +22,12 @@ public import ServerBeeTransport
 /// ```
 ///
 /// Received messages are buffered until the single consumer of
-/// `WebSocketConnection/inbound` reads them, so keep reading (or close the connection).
+/// `WebSocketConnection/inbound` reads them, up to ``Configuration/inboundHighWaterMessages``
+/// messages or ``Configuration/inboundHighWaterBytes`` bytes; past that the connection stops
+/// reading the socket until the consumer catches up, so a fast server is slowed down by TCP
+/// instead of filling memory. While it waits, the server's pings, pongs and close frame wait
+/// too (a keep-alive pong that cannot be read then does not count as a dead server), so keep
+/// reading, or close the connection.
 ///
 /// Each connection runs its socket I/O on one dedicated thread (see the module overview), sends
 /// a keep-alive ping every ``Configuration/pingInterval`` and fails with
@@ -50,6 +55,14 @@ public final class SocketWebSocketTransport: WebSocketTransport {
     /// pongs to its pings, keep-alive pings); 16 MiB by default. Past it the connection fails
     /// with `sendBufferFull` instead of growing without bound.
     public var maxPendingWrite: Int = 16 << 20
+    /// Backpressure: once this many received messages wait for the consumer of
+    /// `WebSocketConnection/inbound`, the connection stops reading from the server until the
+    /// consumer has taken them down to a quarter of it; TCP flow control then slows the server
+    /// instead of the buffer growing. 256 by default.
+    public var inboundHighWaterMessages: Int = 256
+    /// The same bound in bytes of buffered message payload; 4 MiB by default (resuming at
+    /// 1 MiB). One message larger than the rest of the room is still taken whole.
+    public var inboundHighWaterBytes: Int = 4 << 20
 
     /// Creates a configuration; every parameter has the documented default.
     /// - Parameters:
@@ -157,7 +170,9 @@ public final class SocketWebSocketTransport: WebSocketTransport {
         role: .client, maxMessageSize: configuration.maxMessageSize, deflate: deflate,
         pingInterval: configuration.pingInterval, pongTimeout: configuration.pongTimeout,
         closeTimeout: configuration.closeTimeout,
-        maxPendingWrite: configuration.maxPendingWrite),
+        maxPendingWrite: configuration.maxPendingWrite,
+        inboundHighWaterMessages: configuration.inboundHighWaterMessages,
+        inboundHighWaterBytes: configuration.inboundHighWaterBytes),
       clock: clock)
     connection.start()
     return connection

@@ -23,13 +23,17 @@ final class CommandLineWorld: Sendable {
   /// - Parameters:
   ///   - provider: The relay's provider; a recording one that accepts everything by default.
   ///   - servers: Servers the simulator creates.
+  ///   - relayConfiguration: The relay's settings; the public relay's defaults by default.
   /// - Throws: When the relay or the simulator does not start.
-  init(provider: ScriptedPushProvider = ScriptedPushProvider(), servers: Int = 0) async throws {
+  init(
+    provider: ScriptedPushProvider = ScriptedPushProvider(), servers: Int = 0,
+    relayConfiguration: RelayServer.Configuration = RelayServer.Configuration()
+  ) async throws {
     directory = FileManager.default.temporaryDirectory
       .appendingPathComponent("serverbee-cli-\(UUID().uuidString)", isDirectory: true)
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     self.provider = provider
-    let relay = RelayServer(provider: provider)
+    let relay = RelayServer(configuration: relayConfiguration, provider: provider)
     self.relay = relay
     relayURL = try await Task(priority: .high) { try relay.start() }.value
     do {
