@@ -59,6 +59,7 @@ public actor TestPushTracker {
   private let makeUUID: @Sendable () -> UUID
   private let pollInterval: Duration
   private let maximumSendAttempts: Int
+  private let maximumFailedReads: Int?
   private var running: Task<Void, Never>?
 
   /// The executor every method of the tracker runs on: its store's
@@ -75,20 +76,28 @@ public actor TestPushTracker {
   ///   - store: Where the test in flight is kept (app-private group).
   ///   - pollInterval: Time between status reads; 2 s by default.
   ///   - maximumSendAttempts: POST attempts after a lost reply before giving up; 3 by default.
+  ///   - maximumFailedReads: Status reads in a row that may fail to reach the server before
+  ///     following ends with that failure (`transportFailed`; the test stays stored and
+  ///     ``lastTest()`` follows it later). `nil` (the default, right for an app that waits
+  ///     for the network to return) keeps reading until a final outcome; a command line that
+  ///     must end when the server is down passes a small number. Each read is bounded by the
+  ///     transport's request timeout.
   public init(
     transport: any HTTPTransport, session: any SessionContext, store: any CredentialStore,
-    pollInterval: Duration = .seconds(2), maximumSendAttempts: Int = 3
+    pollInterval: Duration = .seconds(2), maximumSendAttempts: Int = 3,
+    maximumFailedReads: Int? = nil
   ) {
     self.init(
       transport: transport, session: session, store: store, pollInterval: pollInterval,
-      maximumSendAttempts: maximumSendAttempts, clock: ContinuousClock(), makeUUID: { UUID() })
+      maximumSendAttempts: maximumSendAttempts, maximumFailedReads: maximumFailedReads,
+      clock: ContinuousClock(), makeUUID: { UUID() })
   }
 
   /// Every seam: the clock for polling and the UUID source.
   init(
     transport: any HTTPTransport, session: any SessionContext, store: any CredentialStore,
-    pollInterval: Duration, maximumSendAttempts: Int, clock: any Clock<Duration>,
-    makeUUID: @escaping @Sendable () -> UUID
+    pollInterval: Duration, maximumSendAttempts: Int, maximumFailedReads: Int? = nil,
+    clock: any Clock<Duration>, makeUUID: @escaping @Sendable () -> UUID
   ) {
     api = PushSetupAPI(transport: transport)
     self.session = session
@@ -96,6 +105,7 @@ public actor TestPushTracker {
     self.executor = store.callerExecutor
     self.pollInterval = pollInterval
     self.maximumSendAttempts = max(1, maximumSendAttempts)
+    self.maximumFailedReads = maximumFailedReads.map { max(1, $0) }
     self.clock = clock
     self.makeUUID = makeUUID
   }
@@ -222,8 +232,9 @@ public actor TestPushTracker {
   }
 
   /// Reads the status; a 404 before admission re-POSTs, after admission it is an error; a
-  /// lost reply is read again at the next interval.
+  /// lost reply is read again at the next interval, until `maximumFailedReads` in a row failed.
   private func read(_ record: inout Record) async throws -> TestPushResponse {
+    var failures = 0
     while true {
       try checkScope(record)
       do {
@@ -235,6 +246,8 @@ public actor TestPushTracker {
         }
         return try await post(&record)
       } catch let error as NotificationPreferencesError where error.code == .transportFailed {
+        failures += 1
+        if let limit = maximumFailedReads, failures >= limit { throw error }
         try await clock.sleep(for: pollInterval)
       }
     }

@@ -190,10 +190,30 @@ public final class ServerBeeClient: Sendable {
   public func failDeviceTokenRegistration(_ error: any Error) { remoteTokens?.fail(error) }
 
   /// A test-push tracker for this login (see ``notifications`` for when a test may be sent).
+  /// - Parameter maximumFailedReads: Status reads in a row that may fail to reach the server
+  ///   before following ends with that failure; `nil` (the default) keeps reading until a
+  ///   final outcome (see `TestPushTracker`).
   /// - Returns: A tracker over the signed-in session.
-  public func testPushes() -> TestPushTracker {
-    TestPushTracker(transport: authorizedHTTP, session: auth, store: store)
+  public func testPushes(maximumFailedReads: Int? = nil) -> TestPushTracker {
+    TestPushTracker(
+      transport: authorizedHTTP, session: auth, store: store,
+      maximumFailedReads: maximumFailedReads)
   }
+
+  /// Whether this installation's user read the push privacy notice (`PushPrivacyNotice`):
+  /// ask `isAcknowledged()` before the first
+  /// `notifications.enable(_:)`, show the notice when it says `false`, and call
+  /// `acknowledge()` once the user read it. The record belongs to
+  /// the installation (it survives sign-out and another account), in this client's store.
+  ///
+  /// ```swift
+  /// if try await !client.pushPrivacyNotice.isAcknowledged() {
+  ///   guard await askUser(PushPrivacyNotice.current.text(in: .english)) else { return }
+  ///   try await client.pushPrivacyNotice.acknowledge()
+  /// }
+  /// try await client.notifications.enable(PushPreferences(enabled: true, alerts: true))
+  /// ```
+  public var pushPrivacyNotice: PushPrivacyNoticeRecord { PushPrivacyNoticeRecord(store: store) }
 
   /// The session state now.
   public var state: SessionState { auth.currentState }

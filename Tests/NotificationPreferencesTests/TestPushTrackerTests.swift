@@ -175,6 +175,32 @@ import Testing
     #expect(error == nil && outcomes == ["accepted"])
   }
 
+  @Test func withALimitFailedReadsInARowEndFollowingAndAReadInBetweenResetsTheCount()
+    async throws
+  {
+    try store.setValue(
+      TestPushTracker.Record(
+        scope: try #require(session.currentIdentity?.scope),
+        request: TestPushRequest(eventID: Self.id, expectedRevision: 2), admitted: true,
+        lastOutcome: "pending"),
+      forKey: TestPushTracker.storeKey, in: .appPrivate)
+    let path = "/api/mobile/push/test/\(Self.id)"
+    let refused = ServerBeeTransportError(.connectionLost, "connection refused")
+    await http.expect(.get, path, throwing: refused)
+    await http.expect(.get, path, reply: Self.status("retryable", "ProviderUnavailable"))
+    await http.expect(.get, path, throwing: refused)
+    await http.expect(.get, path, throwing: refused)
+    let limited = TestPushTracker(
+      transport: http, session: session, store: store, pollInterval: .seconds(2),
+      maximumSendAttempts: 3, maximumFailedReads: 2, clock: clock, makeUUID: { UUID() })
+    let (outcomes, error) = await collect(try #require(await limited.lastTest()))
+    #expect(outcomes == ["retryable"])
+    let failure = try #require(error as? NotificationPreferencesError)
+    #expect(failure.code == .transportFailed)
+    await http.verifyAllConsumed()
+    #expect(await limited.storedEventID == Self.id, "the test stays stored for later")
+  }
+
   @Test func withNoStoredTestLastTestIsNil() async {
     #expect(await tracker().lastTest() == nil)
   }

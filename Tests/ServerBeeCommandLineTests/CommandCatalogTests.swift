@@ -21,7 +21,7 @@ import Testing
     #expect(Set(names).count == names.count)
     // Only these work without sending a ServerBee route of their own.
     let local = CommandCatalog.all.filter(\.routeKeys.isEmpty).map(\.fullName)
-    #expect(local == ["push decrypt", "status", "help"])
+    #expect(local == ["notifications privacy", "push decrypt", "status", "help"])
     let live = CommandCatalog.all.filter { $0.routeKeys.contains("GET /api/ws/servers") }
     #expect(live.map(\.fullName) == ["demo", "servers", "watch"])
     #expect(
@@ -38,9 +38,11 @@ import Testing
         "alerts rules disable", "devices revoke", "account 2fa disable",
         "account api-keys delete", "users delete", "channels disable", "security delete",
       ])
+    // `notifications enable` asks something else first: whether the privacy notice was read.
     for declaration in CommandCatalog.all {
       let takesYes = declaration.options.contains { $0.name == "yes" }
-      #expect(takesYes == declaration.isDestructive, "\(declaration.fullName)")
+      let asks = declaration.isDestructive || declaration.fullName == "notifications enable"
+      #expect(takesYes == asks, "\(declaration.fullName)")
     }
   }
 }

@@ -165,6 +165,8 @@ import Testing
     #expect(demo.stdout.contains("✓ the account's devices: 2 → 1"))
     // The push path: each push received through the relay's device stream, decrypted here.
     let expected = [
+      "    Before you turn on notifications: what the relay and Apple can see",
+      "    ✓ recorded as read (ServerBeeClient.pushPrivacyNotice)",
       "    APNs accepted the notification. Device presentation has not been observed.",
       "      en  Test notification: Your encrypted ServerBee notification is ready.",
       "      en  Alert triggered: Load above 8 on api-iad-1",

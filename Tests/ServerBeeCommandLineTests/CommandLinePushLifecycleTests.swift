@@ -131,7 +131,9 @@ import Testing
     try await world.logInAsAdmin()
     let runs = try await withThrowingTaskGroup(of: RunResult.self) { group in
       for _ in 0..<8 {
-        group.addTask { try await world.serverbee(["notifications", "enable"], timeout: 120) }
+        group.addTask {
+          try await world.serverbee(["notifications", "enable", "--yes"], timeout: 120)
+        }
       }
       return try await group.reduce(into: []) { $0.append($1) }
     }

@@ -11,7 +11,7 @@ import Testing
     let world = try await CommandLineWorld(
       provider: ScriptedPushProvider(fallback: devices), servers: 1)  // records, then delivers
     try await world.logInAsAdmin()
-    let enabled = try await world.serverbee(["notifications", "enable", "--alerts", "on"])
+    let enabled = try await world.serverbee(["notifications", "enable", "--yes", "--alerts", "on"])
     #expect(enabled.status == 0, "\(enabled.stderr)")
 
     let listener = Task {

@@ -43,7 +43,7 @@ struct CommandLineRelayDeviceTests {
         "admin-password",
       ])
       #expect(login.status == 0, "\(login.stderr)")
-      let enabled = try await serverbee(["notifications", "enable", "--relay", relay])
+      let enabled = try await serverbee(["notifications", "enable", "--yes", "--relay", relay])
       #expect(enabled.status == 0, "\(enabled.stderr)")
       #expect(enabled.stdout.contains("registration: registered"), "\(enabled.stdout)")
     }
@@ -112,7 +112,7 @@ struct CommandLineRelayDeviceTests {
     ])
     #expect(login.status == 0, "\(login.stderr)")
     let enabled = try await world.serverbee(
-      ["notifications", "enable"], environment: ["SERVERBEE_RELAY": world.relay.url])
+      ["notifications", "enable", "--yes"], environment: ["SERVERBEE_RELAY": world.relay.url])
     #expect(enabled.status == 0, "\(enabled.stderr)")
     #expect(try await world.relay.devices().count == 1)
     let started = ContinuousClock.now

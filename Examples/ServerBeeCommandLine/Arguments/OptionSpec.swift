@@ -20,8 +20,9 @@ struct OptionSpec: Sendable, Hashable {
     help: "use an API key, not the session (or $SERVERBEE_API_KEY; with --server or "
       + "$SERVERBEE_SERVER)")
 
-  /// `--yes`: every destructive command has it, and only those (``CommandDeclaration`` adds
-  /// it); it answers the confirmation without a terminal.
+  /// `--yes`: every destructive command has it (``CommandDeclaration`` adds it); it answers
+  /// the confirmation without a terminal. `notifications enable` declares its own, for the
+  /// privacy notice.
   static let yes = OptionSpec(
     name: "yes", valueName: nil, help: "do it without asking (needed when stdin is no terminal)")
 }

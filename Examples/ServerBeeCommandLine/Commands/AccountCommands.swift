@@ -60,8 +60,18 @@ enum AccountCommands {
     }
     let name = context.arguments.argument(0)
     let api = try await APICredential.client(context)
-    // The file first: a key the server created but nobody could save would be lost.
-    let file = try SecretFile(creating: output)
+    // The file first: a key the server created but nobody could save would be lost. It is a
+    // temporary file next to FILE, renamed into place only once the key is in it, so FILE is
+    // never empty or half written, even when the command is killed (issue 34).
+    let target = SecretFile.Target(output)
+    if let found = target.existing() {
+      throw await APIKeyFileExplanation.error(for: found, name: name, api: api)
+    }
+    for found in target.leftovers() {
+      console.error(
+        try await APIKeyFileExplanation.leftover(found, name: name, target: output, api: api))
+    }
+    let file = try SecretFile(creating: target)
     let created: APIKeyRecord
     do {
       created = try await APIRequest.run(
@@ -72,7 +82,7 @@ enum AccountCommands {
       file.discard()
       throw error
     }
-    try file.write(created.key ?? "")
+    try file.commit(created.key ?? "", keyDescription: created.id)
     if console.json {
       console.json(
         try WireJSON.encode(["id": created.id, "key_prefix": created.keyPrefix, "file": output]))
@@ -151,42 +161,5 @@ enum AccountCommands {
     let first = (offset ?? 0) + 1
     context.console.line(
       "Entries \(first)–\(first + page.entries.count - 1) of \(page.total).")
-  }
-}
-
-/// A file that holds a secret: created new with mode 0600 (never an existing file), written
-/// once, or removed again.
-struct SecretFile {
-  private let fd: Int32
-  private let path: String
-
-  init(creating path: String) throws {
-    let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-    guard fd >= 0 else {
-      throw CommandLineError(
-        .localFailure,
-        errno == EEXIST
-          ? "\(path) already exists: choose a new file for the key"
-          : "\(path) could not be created")
-    }
-    self.fd = fd
-    self.path = path
-  }
-
-  /// Writes `text` and a newline, then closes the file; removes it if the write fails.
-  func write(_ text: String) throws {
-    let bytes = Array((text + "\n").utf8)
-    let written = bytes.withUnsafeBytes { Foundation.write(fd, $0.baseAddress, $0.count) }
-    close(fd)
-    guard written == bytes.count else {
-      unlink(path)
-      throw CommandLineError(.localFailure, "the key could not be written to \(path)")
-    }
-  }
-
-  /// Closes and removes the file (nothing was written).
-  func discard() {
-    close(fd)
-    unlink(path)
   }
 }

@@ -10,7 +10,17 @@ enum NotificationCommands {
   static func run(_ context: CommandContext, action: String) async throws {
     let choices = try categoryChoices(context)
     let language = try testLanguage(context)
-    let session = try await context.openSession(relay: try RelayOption.resolve(context.arguments))
+    let session = try ClientSession.open(
+      home: context.home, console: context.console,
+      relay: try RelayOption.resolve(context.arguments))
+    if action == "enable" {
+      // Before anything is sent, queued sign-outs included: a refusal changes nothing.
+      try await NotificationPrivacy.require(
+        session.client.pushPrivacyNotice,
+        language: language == .english ? .english : .simplifiedChinese,
+        arguments: context.arguments, console: context.console)
+    }
+    try await session.prepare()
     _ = try await session.requireSignedIn(server: context.server)
     let notifications = session.client.notifications
     let console = context.console
@@ -76,12 +86,32 @@ enum NotificationCommands {
         .localFailure,
         "notifications are not registered here: run 'serverbee notifications enable' first")
     }
-    let tracker = session.client.testPushes()
+    let tracker = session.client.testPushes(maximumFailedReads: maximumFailedReads)
     let progress = await tracker.send(expectedRevision: revision)
-    do {
+    try await keepingTheTest(tracker) {
       try await follow(progress, language: language, wait: wait, console: console, indent: indent)
+    }
+  }
+
+  /// Status reads in a row that may fail before following ends: a read that does not reach
+  /// the server is tried once more after the poll interval (2 s), then the command ends with
+  /// one line (issue 34: a down server made `test --status --wait` wait for ever). Each read is
+  /// bounded by the client's request timeout (15 s), so a server that accepts connections but
+  /// never answers ends it within about 32 s, a refused connection within about 2 s.
+  static let maximumFailedReads = 2
+
+  /// The longest `--wait` follows a test: the server ends every test 30 minutes after its
+  /// creation (expired), so this only bounds a server that never says so.
+  static let longestWait: Duration = .seconds(31 * 60)
+
+  /// Runs `follow`, turning a server that could not be reached into one line that says the
+  /// test is kept (its event id stays stored) and how to follow it later.
+  private static func keepingTheTest(
+    _ tracker: TestPushTracker, _ follow: () async throws -> Void
+  ) async throws {
+    do {
+      try await follow()
     } catch let error as NotificationPreferencesError where error.code == .transportFailed {
-      // The test stays stored with its event id: it can be followed after this run.
       let id = await tracker.storedEventID.map { " \($0)" } ?? ""
       throw CommandLineError(
         .localFailure,
@@ -96,12 +126,15 @@ enum NotificationCommands {
     _ session: ClientSession, language: TestPushStatusText.Language, wait: Bool,
     console: Console
   ) async throws {
-    guard let progress = await session.client.testPushes().lastTest() else {
+    let tracker = session.client.testPushes(maximumFailedReads: maximumFailedReads)
+    guard let progress = await tracker.lastTest() else {
       throw CommandLineError(
         .localFailure,
         "this login has sent no test notification: run 'serverbee notifications test'")
     }
-    try await follow(progress, language: language, wait: wait, console: console, indent: "")
+    try await keepingTheTest(tracker) {
+      try await follow(progress, language: language, wait: wait, console: console, indent: "")
+    }
   }
 
   /// Prints a test's progress: its first answer, or with `wait` every outcome change until the
@@ -113,13 +146,31 @@ enum NotificationCommands {
     let label = TestProgressText.waiting(language)
     let updates = try await Spinner.run(label, console: console) { status in
       var updates: [TestPushTracker.Progress] = []
+      var lastCause: String?
+      let started = ContinuousClock.now
       for try await update in progress {
-        if update.outcome != updates.last?.outcome {
-          if !status.console.json { status.line(indent + update.statusLine(language)) }
+        if update.outcome != updates.last?.outcome || update.reason != updates.last?.reason {
+          if update.outcome != updates.last?.outcome, !status.console.json {
+            status.line(indent + update.statusLine(language))
+          }
+          // The cause and what to check, for example a relay that refused the server's
+          // request because their clocks disagree (RelayPayloadRejected); once per cause.
+          let cause = TestPushStatusText.reasonLine(for: update.reason, language: language)
+          if let cause, cause != lastCause, !status.console.json {
+            status.line(indent + TerminalText.safe(cause))
+          }
+          lastCause = cause ?? lastCause
           updates.append(update)
         }
         // Without --wait the server's first answer (its admission) is the result.
         if !wait { break }
+        // Each read is bounded; this bounds a server that never reports a final outcome.
+        guard ContinuousClock.now - started < longestWait else {
+          throw CommandLineError(
+            .localFailure,
+            "the test push did not reach a final outcome within "
+              + "\(longestWait.components.seconds / 60) minutes")
+        }
         status.relabel(TestProgressText.waiting(language, outcome: update.outcome))
       }
       return updates

@@ -43,10 +43,21 @@ extension CommandCatalog {
       run: { try await NotificationCommands.run($0, action: "show") }),
     CommandDeclaration(
       "notifications enable", summary: "save categories and register this installation",
-      options: categories + [relay],
+      options: categories + [
+        relay,
+        OptionSpec(
+          name: "lang", valueName: "L", help: "en or zh-Hans for the notice (default from LANG)"),
+        OptionSpec(
+          name: "yes", valueName: nil,
+          help: "the privacy notice was read (needed the first time when stdin is no terminal)"),
+      ],
       discussion: """
-        Saves the categories given (alerts alone when none is given; only the server's answer \
-        counts as saved), then registers this installation with a content key for encrypted \
+        The first time on this installation it shows what the relay and Apple can and cannot \
+        see ('serverbee notifications privacy') and asks to continue [y/N]; without a terminal \
+        it is refused (exit 64) unless --yes (or --json) says the notice was read. The answer \
+        is kept in the store, so later runs do not ask. Then it saves the categories given \
+        (alerts alone when none is given; only the server's answer counts as saved), and \
+        registers this installation with a content key for encrypted \
         pushes (delivered through the server's push relay). With --relay URL (or \
         SERVERBEE_RELAY) this installation is a local device of that serverbee-relay: the \
         relay issues its token, stored with the relay's URL and valid at once, so a test \
@@ -55,9 +66,24 @@ extension CommandCatalog {
         """,
       examples: [
         "serverbee notifications enable --alerts on",
-        "serverbee notifications enable --relay http://127.0.0.1:8787",
+        "serverbee notifications enable --yes --relay http://127.0.0.1:8787",
       ],
       routes: saveRoutes, run: { try await NotificationCommands.run($0, action: "enable") }),
+    CommandDeclaration(
+      "notifications privacy", summary: "what the relay and Apple can and cannot see",
+      options: [
+        OptionSpec(name: "lang", valueName: "L", help: "en or zh-Hans (default: both)")
+      ],
+      discussion: """
+        Prints the privacy notice 'notifications enable' shows before notifications are first \
+        turned on: who decides what is sent, what the public relay and Apple see (device \
+        token, times, sizes, ciphertext) and what they never see (the content key, the plain \
+        text). Both languages unless --lang chooses one. Needs no network and no login.
+        """,
+      examples: [
+        "serverbee notifications privacy", "serverbee notifications privacy --lang zh-Hans",
+      ],
+      opensSession: false, run: NotificationPrivacy.show),
     CommandDeclaration(
       "notifications disable", summary: "turn this installation's notifications off",
       options: [relay],
@@ -87,8 +113,13 @@ extension CommandCatalog {
         Sends one encrypted test notification and prints the server's first answer; with \
         --wait it follows the test with live progress lines (pending, retryable, then \
         accepted, permanent or expired) and exits 0 only when the push provider accepted it. \
+        A stopped or retried delivery is followed by a line naming its cause and what to \
+        check (a relay that refused the server's push, for example, points at the clocks). \
         --status reads the last test of this login again (the same event id: no new test, no \
-        new deadline), for example after a lost answer or in a new terminal. \(failures)
+        new deadline), for example after a lost answer or in a new terminal. Every read is \
+        bounded by the 15 s request timeout: a server that cannot be reached twice in a row \
+        ends the command with one line (exit 1), and the test stays stored for --status. \
+        \(failures)
         """,
       examples: [
         "serverbee notifications test --wait --lang zh-Hans",

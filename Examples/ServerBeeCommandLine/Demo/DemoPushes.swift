@@ -21,6 +21,18 @@ enum DemoPushes {
   {
     var steps = steps
     let client = session.client
+    // What every app shows before notifications are first turned on (issue 34). The demo
+    // shows it and records it as read, as an app does once its user continued.
+    steps.begin(
+      "Before notifications are first turned on: what the relay and Apple can see "
+        + "(PushPrivacyNotice)")
+    for line in PushPrivacyNotice.current.text(in: .english).split(separator: "\n") {
+      session.console.line("    " + line)
+    }
+    try await client.pushPrivacyNotice.acknowledge()
+    session.console.line(
+      "    ✓ recorded as read (ServerBeeClient.pushPrivacyNotice): 'serverbee notifications "
+        + "enable' does not ask again here; 'serverbee notifications privacy' prints it")
     steps.begin(
       "Enabling notifications: NotificationPreferencesClient.enable (only the server's answer "
         + "counts)")

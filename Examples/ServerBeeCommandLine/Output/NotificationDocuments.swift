@@ -72,29 +72,60 @@ struct TestDocument: Encodable {
   struct Update: Encodable {
     var outcome: String
     var reason: String
+    /// `TestPushStatusText.reasonLine`: what the reason means and what to check; `null` for
+    /// a test on its way or delivered.
+    var reasonLine: String?
     var status: String
+
+    enum CodingKeys: String, CodingKey {
+      case outcome, reason, status
+      case reasonLine = "reason_line"
+    }
+
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(outcome, forKey: .outcome)
+      try container.encode(reason, forKey: .reason)
+      try container.encode(reasonLine, forKey: .reasonLine)  // null, not left out
+      try container.encode(status, forKey: .status)
+    }
   }
 
   var eventID: String
   var outcome: String
   var reason: String
+  var reasonLine: String?
   var status: String
   var updates: [Update]
 
   init(_ updates: [TestPushTracker.Progress], _ language: TestPushStatusText.Language) {
-    let last = updates.last
-    eventID = last?.eventID ?? ""
-    outcome = last?.outcome.rawValue ?? ""
-    reason = last?.reason.rawValue ?? ""
-    status = last?.statusLine(language) ?? ""
     self.updates = updates.map {
       Update(
-        outcome: $0.outcome.rawValue, reason: $0.reason.rawValue, status: $0.statusLine(language))
+        outcome: $0.outcome.rawValue, reason: $0.reason.rawValue,
+        reasonLine: TestPushStatusText.reasonLine(for: $0.reason, language: language),
+        status: $0.statusLine(language))
     }
+    let last = self.updates.last
+    eventID = updates.last?.eventID ?? ""
+    outcome = last?.outcome ?? ""
+    reason = last?.reason ?? ""
+    reasonLine = last?.reasonLine
+    status = last?.status ?? ""
   }
 
   enum CodingKeys: String, CodingKey {
     case outcome, reason, status, updates
+    case reasonLine = "reason_line"
     case eventID = "event_id"
+  }
+
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(eventID, forKey: .eventID)
+    try container.encode(outcome, forKey: .outcome)
+    try container.encode(reason, forKey: .reason)
+    try container.encode(reasonLine, forKey: .reasonLine)
+    try container.encode(status, forKey: .status)
+    try container.encode(updates, forKey: .updates)
   }
 }

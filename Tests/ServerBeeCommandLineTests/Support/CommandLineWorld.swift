@@ -81,7 +81,8 @@ final class CommandLineWorld: Sendable {
   func logInWithNotifications(sourceLocation: SourceLocation = #_sourceLocation) async throws {
     try await logInAsAdmin(sourceLocation: sourceLocation)
     let enabled = try await serverbee([
-      "notifications", "enable", "--alerts", "on", "--security", "on", "--task-failure", "on",
+      "notifications", "enable", "--yes", "--alerts", "on", "--security", "on", "--task-failure",
+      "on",
       "--task-success", "on",
     ])
     #expect(enabled.status == 0, "\(enabled.stderr)", sourceLocation: sourceLocation)

@@ -129,6 +129,13 @@ final class SimulatorProcess: Sendable {
     if process.isRunning { process.endGroup() }
   }
 
+  /// Stops the simulator and its watchdog (SIGSTOP to the group) without closing its sockets:
+  /// connections are accepted by the kernel and requests wait unanswered until ``resume()``.
+  func suspend() { process.signalGroup(SIGSTOP) }
+
+  /// Continues what ``suspend()`` stopped.
+  func resume() { process.signalGroup(SIGCONT) }
+
   /// Calls the control API with a JSON object body (none for a GET) and returns the decoded
   /// JSON object.
   func control(_ method: String, _ path: String, _ body: [String: Any] = [:]) async throws
