@@ -11,6 +11,9 @@ enum APIKeyUse: Sendable, Hashable {
   case managesSession
   /// It sends no request (`status`, `help`, `push decrypt`).
   case local
+  /// It opens this installation's pushes with its stored content key (`push listen`, `open`),
+  /// which belongs to a mobile session's registration, not to a key.
+  case needsInstallation
 }
 
 /// One command of `serverbee`, declared once: from this value come its parsing, its help, its
@@ -49,6 +52,8 @@ struct CommandDeclaration: Sendable {
   /// ``CommandCatalog/sessionHousekeeping`` (token refresh, queued sign-outs, interrupted
   /// sign-ins).
   let opensSession: Bool
+  /// Whether it opens this installation's pushes with the stored content key.
+  let usesInstallationKeys: Bool
   /// The question asked before a destructive command runs, from its positional arguments;
   /// `nil` for a command that changes nothing irreversible.
   let confirmation: (@Sendable ([String]) -> String)?
@@ -66,19 +71,22 @@ struct CommandDeclaration: Sendable {
   ///   - routes: The catalogue routes its work sends.
   ///   - sockets: The catalogue sockets it opens.
   ///   - opensSession: Whether it opens the stored session.
+  ///   - usesInstallationKeys: Whether it opens this installation's pushes with the stored
+  ///     content key (so an API key cannot stand in for the session, whatever its routes).
   ///   - confirm: For a destructive command, the question to ask.
   ///   - run: The function that runs it.
   init(
     _ fullName: String, summary: String, arguments: [ArgumentSpec] = [],
     options: [OptionSpec] = [], discussion: String, examples: [String],
     routes: [AnyAPIRoute] = [], sockets: [SocketRoute] = [], opensSession: Bool = true,
-    confirm: (@Sendable ([String]) -> String)? = nil,
+    usesInstallationKeys: Bool = false, confirm: (@Sendable ([String]) -> String)? = nil,
     run: @escaping @Sendable (CommandContext) async throws -> Void
   ) {
     words = fullName.split(separator: " ").map(String.init)
     self.summary = summary
     self.arguments = arguments
-    let takesKey = Self.apiKeyUse(routes: routes, sockets: sockets) == .accepted
+    let takesKey =
+      !usesInstallationKeys && Self.apiKeyUse(routes: routes, sockets: sockets) == .accepted
     self.options =
       options.filter { $0 != .apiKey } + (takesKey ? [.apiKey] : [])
       + (confirm == nil ? [] : [.yes])
@@ -87,6 +95,7 @@ struct CommandDeclaration: Sendable {
     self.routes = routes
     self.sockets = sockets
     self.opensSession = opensSession
+    self.usesInstallationKeys = usesInstallationKeys
     confirmation = confirm
     self.run = run
   }
@@ -119,7 +128,9 @@ struct CommandDeclaration: Sendable {
 
   /// Whether an API key can stand in for the mobile session, derived from the credentials of
   /// its routes and sockets (``apiKeyUse(routes:sockets:)``).
-  var apiKeyUse: APIKeyUse { Self.apiKeyUse(routes: routes, sockets: sockets) }
+  var apiKeyUse: APIKeyUse {
+    usesInstallationKeys ? .needsInstallation : Self.apiKeyUse(routes: routes, sockets: sockets)
+  }
 
   /// What the catalogue's credentials say about an API key for these routes: a route of
   /// `RouteCatalogue.Auth` that needs no credential signs in, out or recovers a session (its
@@ -153,6 +164,10 @@ struct CommandDeclaration: Sendable {
         + "takes no API key"
     case .local:
       return "\(name) sends no request an API key could sign: it takes no API key"
+    case .needsInstallation:
+      return "\(name) opens this installation's pushes with its stored content key, which "
+        + "belongs to a mobile session, not to an API key; sign in with 'serverbee login' or "
+        + "'serverbee pair'"
     }
   }
 

@@ -159,7 +159,7 @@ extension CommandCatalog {
         "serverbee push listen --duration 60",
         "serverbee push listen --relay http://127.0.0.1:8787 --open",
       ],
-      routes: tapRoutes, run: PushCommands.listen),
+      routes: tapRoutes, usesInstallationKeys: true, run: PushCommands.listen),
     CommandDeclaration(
       "push decrypt", summary: "the notification-extension step alone",
       arguments: [.required("FILE|-")],
@@ -186,6 +186,6 @@ extension CommandCatalog {
         opens nothing: one line on stderr and exit status 1.
         """,
       examples: ["serverbee open payload.json", "serverbee open - --json < payload.json"],
-      routes: tapRoutes, run: OpenCommand.run),
+      routes: tapRoutes, usesInstallationKeys: true, run: OpenCommand.run),
   ]
 }
