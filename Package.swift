@@ -1,8 +1,8 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// The module table of DESIGN.md §2. `scripts/check-layering.sh` reads the same table from
-// `scripts/layering.txt` and fails when a module imports anything else.
+// The module table of Documentation/Architecture.md §1. `scripts/check-layering.sh` reads the same
+// table from `scripts/layering.txt` and fails when a module imports anything else.
 // Where URLSession is the default transport (the native stack is the default on Linux).
 let applePlatforms: [Platform] = [.iOS, .macOS, .macCatalyst, .tvOS, .watchOS, .visionOS]
 
@@ -155,11 +155,11 @@ let package = Package(
       dependencies: [
         "ServerBeeModels", "ServerBeeTransport", "ServerBeeRoutes", "ServerBeeSocketTransport",
         "ServerBeeServerKit", "PushEnvelopeCrypto", "CSQLite", "COpenSSL",
-        // The two-factor setup's QR code PNG (app routes §3.1 #11).
+        // The two-factor setup's QR code PNG (Protocol/Account.md §2.2).
         "ServerBeeQR",
       ],
       path: "Modules/ServerBeeSimulator"),
-    // The push relay (v2 §7); it never sees content keys, so never PushEnvelopeCrypto.
+    // The push relay (Protocol/Relay.md); it never sees content keys, so never PushEnvelopeCrypto.
     .target(
       name: "ServerBeeRelay",
       dependencies: [
@@ -215,15 +215,15 @@ let package = Package(
         "ServerBeeRelay",
       ],
       path: "Benchmarks/push-pipeline-bench"),
-    // The relay's cost per accepted send and its memory over many (issue 24).
+    // The relay's cost per accepted send and its memory over many.
     .executableTarget(
       name: "relay-bench", dependencies: ["ServerBeeRelay", "ServerBeeModels"],
       path: "Benchmarks/relay-bench", exclude: ["instructions.sh"]),
-    // A decode-only process for the live-stream memory floor (DESIGN §7, issue #13).
+    // A decode-only process for the live-stream memory floor (Documentation/Performance.md §1).
     .executableTarget(
       name: "decode-probe", dependencies: ["RealtimeStream", "ServerBeeModels"],
       path: "Benchmarks/decode-probe"),
-    // An extension-sized process for the push memory budget (DESIGN §7).
+    // An extension-sized process for the push memory budget (Documentation/Performance.md §1).
     .executableTarget(
       name: "push-extension-probe",
       dependencies: [
@@ -386,8 +386,8 @@ let package = Package(
         "ServerBeeRoutes", "ServerBeeModels", "ServerBeeTransport", "ServerBeeTestSupport",
       ],
       path: "Tests/ServerBeeRoutesTests"),
-    // Fixtures are the oracle (issue 33): every catalogue route's fixture (written from the
-    // wire-contract documents, read from Tests/ServerBeeModelsTests/Fixtures) decodes with the
+    // Fixtures are the oracle: every catalogue route's fixture (written from the protocol's
+    // documented examples, read from Tests/ServerBeeModelsTests/Fixtures) decodes with the
     // route's type, and the simulator answers each route in the fixture's shape.
     .testTarget(
       name: "WireFixtureTests",
@@ -412,7 +412,7 @@ let package = Package(
   ]
 )
 
-// House settings for every Swift target (architecture-and-style.md §1).
+// House settings for every Swift target (Documentation/Architecture.md §7.1).
 for target in package.targets where target.type != .system {
   var settings = target.swiftSettings ?? []
   settings.append(contentsOf: [

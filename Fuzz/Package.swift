@@ -3,7 +3,7 @@ import PackageDescription
 
 // libFuzzer targets, one per parser of outside input. A separate package on purpose: libFuzzer
 // brings its own `main`, which SwiftPM's executable linking clashes with, and a plain
-// `swift build` of the main package must never try to link these (linux-toolchain-notes §4).
+// `swift build` of the main package must never try to link these (Documentation/Development.md §2).
 // Build and run with `scripts/fuzz.sh` from the repository root; the targets reach module
 // internals through `@_spi(Fuzzing)` entries only.
 let package = Package(

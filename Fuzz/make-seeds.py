@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes Fuzz/corpus-seed/<target>/ from the test fixtures and the wire contract's examples.
+"""Writes Fuzz/corpus-seed/<target>/ from the test fixtures and the protocol notes' examples.
 
 Run from anywhere: python3 Fuzz/make-seeds.py. The output is committed (small files); the
 growing working corpus lives in Fuzz/corpus/ (ignored). fuzz-apns-payload is left unseeded on
@@ -10,7 +10,7 @@ import base64, hashlib, json, os, pathlib, re, shutil, struct, zlib
 root = pathlib.Path(__file__).resolve().parent.parent
 fixtures = root / "Tests/ServerBeeModelsTests/Fixtures"
 out = root / "Fuzz/corpus-seed"
-contract = pathlib.Path("/work/shared/contract")  # optional: the contract's JSON examples
+contract = root / "Documentation/Protocol"  # the protocol notes' JSON examples
 
 def fixture(area, name):
     return (fixtures / area / name).read_bytes().strip()

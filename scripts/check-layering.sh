@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fails when a module imports (or Package.swift lets it depend on) anything the module table
-# in scripts/layering.txt (DESIGN.md §2) does not allow. Lower layers never import higher ones.
+# in scripts/layering.txt (Documentation/Architecture.md §1) does not allow. Lower layers never import higher ones.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 - "$@" <<'PY'
@@ -118,6 +118,6 @@ if problems:
     for p in problems:
         print("  " + p)
     sys.exit(1)
-print(f"layering check passed: {len(table)} modules import only what DESIGN.md §2 allows; "
+print(f"layering check passed: {len(table)} modules import only what scripts/layering.txt allows; "
       f"{len(portable)} portable modules reach no native-stack module outside Linux")
 PY

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The test command: installs what the tests need when it is missing, builds, runs every test,
-# lints the sources, checks the module layering, builds and runs the Starter recipes and
+# lints the sources, checks the module layering and the references, builds and runs the
+# Starter recipes and
 # smoke-runs every fuzz target. `.ci/run` calls exactly this.
 #
 #   scripts/test.sh
@@ -83,6 +84,12 @@ scripts/docs.sh
 
 echo "== layering"
 scripts/check-layering.sh
+
+# Every reference in code, DocC and docs resolves inside the repository (no outside document,
+# no issue number, no section that does not exist). Documentation/Coverage.md is checked by
+# CoverageTests in the test run above.
+echo "== references"
+scripts/check-references.sh
 
 # Examples/Starter, a package of its own on the public API only: about 75 s to build from a
 # cold .build/starter on two cores, then about 10 s of tests and end-to-end runs.

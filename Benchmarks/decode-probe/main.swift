@@ -5,8 +5,9 @@ import ServerBeeModels
 //
 // A process that only decodes the live stream, as a widget or a small monitor would: it links
 // RealtimeStream (and what that pulls in) and nothing else, decodes one `full_sync` frame COUNT
-// times and prints its own peak RSS (VmHWM). DESIGN §7 / issue #13: ≤ 25 MiB for full_sync × 100.
-// Run it with COUNT 0 too: that is the floor of such a process before it decodes anything.
+// times and prints its own peak RSS (VmHWM). Documentation/Performance.md §1: ≤ 25 MiB for
+// full_sync × 100. Run it with COUNT 0 too: that is the floor of such a process before it decodes
+// anything.
 //
 //   swift build -c release --product decode-probe
 //   .build/release/decode-probe Benchmarks/payloads/full_sync_1000.json 100

@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """Generate realistic ServerBee browser-WebSocket payloads for decode benchmarks.
 
-Shapes follow contract/wire-contract.md (in shared/) section 4:
-  - full_sync_1000.json : one `full_sync` frame, 1,000 ServerStatus objects (4.5) in
+Shapes follow Documentation/Protocol/LiveStream.md:
+  - full_sync_1000.json : one `full_sync` frame, 1,000 ServerStatus objects (§5) in
                           serde field order, plus a few UpgradeJob entries.
   - updates_1000.jsonl  : 1,000 distinct `update` frames (one per server, shuffled
-                          order), each with exactly one LiveMetrics element (4.6).
+                          order), each with exactly one LiveMetrics element (§6).
 
 Output is compact JSON (no spaces), as serde_json writes it; non-ASCII names are
 raw UTF-8. Floats: `cpu` is an f32 widened to f64 (as the agent's sysinfo value is),
@@ -14,7 +14,7 @@ same seed always gives byte-identical files.
 
 Usage: gen_payloads.py [--servers N] [OUT_DIR]   (default: N = 1000, OUT_DIR = <this dir>)
 
-With the default N the files are byte-identical to ../shared/bench (same seed, same draws).
+With the default N the files are the reference payloads (same seed, same draws).
 Another N writes full_sync_<N>.json and updates_<N>.jsonl: a distinct fleet of N servers (its
 own ids), for measuring how update cost scales with fleet size.
 """

@@ -5,10 +5,10 @@ import ServerBeeModels
 //
 // Does exactly what a notification service extension does with one push — read the stored
 // content key and the received APNs payload, open the envelope for delivery, render the text —
-// and exits, so `/usr/bin/time -v` shows the peak RSS of such a process (DESIGN §7: < 24 MB).
-// `serverbee-bench push write-fixture DIR` writes a fresh key and payload to try it with.
-// Like the SDK modules it links, it needs only FoundationEssentials where that exists, so the
-// process never loads Foundation and ICU.
+// and exits, so `/usr/bin/time -v` shows the peak RSS of such a process
+// (Documentation/Performance.md §1: < 24 MB). `serverbee-bench push write-fixture DIR` writes a
+// fresh key and payload to try it with. Like the SDK modules it links, it needs only
+// FoundationEssentials where that exists, so the process never loads Foundation and ICU.
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else

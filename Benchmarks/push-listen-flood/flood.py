@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""`serverbee push listen --duration S` under a flood of pushes (issue 34), on loopback only.
+"""`serverbee push listen --duration S` under a flood of pushes, on loopback only.
 
 Starts a `serverbee-relay` (local devices, rate limits lifted) and a `serverbee-simulator`,
 signs a fresh home in, runs `/usr/bin/time -f '%e s %M KiB' serverbee push listen --relay …

@@ -1,8 +1,8 @@
 // `push-pipeline-bench [N]`: encrypted pushes through the whole pipeline, in one
 // process over loopback: the simulator admits and seals them (SQLite outbox), its 4 workers
 // send them over HTTP to a `serverbee-relay`, whose local-device provider hands each APNs
-// payload to a device subscribed over a WebSocket, which decrypts it (DESIGN §7: ≥ 500
-// pushes/s, event → device < 50 ms).
+// payload to a device subscribed over a WebSocket, which decrypts it (Documentation/Performance.md
+// §1: ≥ 500 pushes/s, event → device < 50 ms).
 //
 // Baseline in the same run: the same device fed by `POST /v1/send` straight to the relay (no
 // simulator), which is the ceiling the pipeline can reach on this machine. The relay's public

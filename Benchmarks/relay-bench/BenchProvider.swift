@@ -5,8 +5,8 @@ import ServerBeeRelay
 /// `--provider scripted` builds it (keeping `capture` deliveries, 0 by default as the
 /// executable does), with `deviceToken` registered so that sends are accepted.
 ///
-/// The baseline of issue 24 (the branch's first commit) has no capture cap: there this file
-/// reads `ScriptedPushProvider(fallback: devices)`, which is what its executable ran.
+/// The baseline of the relay's performance work (its first commit) has no capture cap: there this
+/// file reads `ScriptedPushProvider(fallback: devices)`, which is what its executable ran.
 func makeBenchProvider(mode: String, deviceToken: String, capture: Int) -> any PushProvider {
   switch mode {
   case "scripted":

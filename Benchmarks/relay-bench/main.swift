@@ -1,4 +1,4 @@
-// relay-bench: what one accepted `POST /v1/send` costs the push relay (issue 24), in its own
+// relay-bench: what one accepted `POST /v1/send` costs the push relay, in its own
 // process: an in-process RelayServer on 127.0.0.1 and a blocking keep-alive client on the main
 // thread, sending the same realistic body (a 1 KiB ciphertext) to one registered local device.
 // The rate limits are lifted, so every send is accepted.

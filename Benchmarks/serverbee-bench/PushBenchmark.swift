@@ -1,6 +1,6 @@
-// `serverbee-bench push`: open + validate + render one encrypted push (budget < 50 µs, DESIGN §7).
-// `serverbee-bench push once`: decrypt and render one notification and exit (RSS of this
-// benchmark binary, which links every module).
+// `serverbee-bench push`: open + validate + render one encrypted push (budget < 50 µs,
+// Documentation/Performance.md §1). `serverbee-bench push once`: decrypt and render one
+// notification and exit (RSS of this benchmark binary, which links every module).
 // `serverbee-bench push write-fixture DIR`: write `key.json` and `payload.json` for
 // `/usr/bin/time -v push-extension-probe DIR/key.json DIR/payload.json`, the extension-sized
 // process whose peak RSS is the budget (< 24 MB).

@@ -1,13 +1,14 @@
-// `serverbee-bench realtime [PAYLOAD_DIR]`: the live-stream budgets of DESIGN §7 on the reference
-// payloads (default ../shared/bench): full_sync decode ≤ 5 ms, one update ≤ 4 µs, decode + merge
-// into a 1,000-server fleet ≤ 10 µs and flat in fleet size, memory per cached server < 2 KB —
-// next to the straightforward path (JSONDecoder + .convertFromSnakeCase + linear search).
+// `serverbee-bench realtime [PAYLOAD_DIR]`: the live-stream budgets of Documentation/Performance.md
+// §1 on the reference payloads (default Benchmarks/payloads): full_sync decode ≤ 5 ms, one update ≤
+// 4 µs, decode + merge into a 1,000-server fleet ≤ 10 µs and flat in fleet size, memory per cached
+// server < 2 KB — next to the straightforward path (JSONDecoder + .convertFromSnakeCase + linear
+// search).
 import Foundation
 import RealtimeStream
 import ServerBeeModels
 
 func runRealtimeBenchmark() throws {
-  let directory = CommandLine.arguments.dropFirst(2).first ?? "../shared/bench"
+  let directory = CommandLine.arguments.dropFirst(2).first ?? "Benchmarks/payloads"
   let fullSyncURL = URL(fileURLWithPath: directory).appendingPathComponent("full_sync_1000.json")
   let updatesURL = URL(fileURLWithPath: directory).appendingPathComponent("updates_1000.jsonl")
   guard let fullSync = try? Data(contentsOf: fullSyncURL),

@@ -3,7 +3,7 @@ import ServerBeeModels
 import ServerBeeRelay
 import ServerBeeServerKit
 
-// serverbee-relay: a ServerBee-compatible push relay (POST /v1/send, wire contract v2 §7) with
+// serverbee-relay: a ServerBee-compatible push relay (POST /v1/send, Protocol/Relay.md) with
 // local devices and a control API, for tests, demos and self-hosting. See `usage` below and the
 // ServerBeeRelay DocC catalog. Start-up, the JSON line and the signal wait are ServerProcess's.
 
@@ -12,7 +12,7 @@ let usage = """
            [--control-token T] [--environments LIST] [--topic TOPIC] [--provider KIND]
            [--limits IP,RELAY,DEVICE] [--capture N]
 
-  A ServerBee-compatible push relay: POST /v1/send as wire contract v2 §7 describes it, local
+  A ServerBee-compatible push relay: POST /v1/send as Protocol/Relay.md describes it, local
   devices (POST /v1/devices, GET /v1/devices/stream) and a control API under /__relay/.
   Prints one JSON line {"url":…,"control_token":…} on stdout once listening; logs go to stderr
   (statuses and reasons only: never a device token, envelope or body). SIGINT or SIGTERM stops it.

@@ -25,7 +25,7 @@ let usage = """
            [--member NAME:PASSWORD]… [--servers N] [--metrics-interval SECONDS]
            [--tls-cert FILE --tls-key FILE] [--relay-url URL] [--outbox-workers N]
 
-  A local ServerBee-compatible server (mobile API, wire contract v1 + v2) for tests and demos.
+  A local ServerBee-compatible server (mobile API of v1 and v2 servers) for tests and demos.
   Prints one JSON line {"url":…,"control_token":…} on stdout once listening; logs go to stderr.
   SIGINT or SIGTERM stops it.
 
@@ -55,8 +55,9 @@ let usage = """
   start, 3 when DIR is in use by another simulator.
 
   """
-/// The version `--version` prints: the simulator of this package, for the wire contracts it serves.
-let version = "serverbee-simulator 0.2 (ServerBeeKit; ServerBee mobile API, wire contract v1 + v2)"
+/// The version `--version` prints: the simulator of this package, for the server generations it
+/// serves.
+let version = "serverbee-simulator 0.2 (ServerBeeKit; ServerBee mobile API v1 + v2)"
 
 let process = ServerProcess(name: "serverbee-simulator", usage: usage, version: version)
 process.answerHelpAndVersion(CommandLine.arguments)
@@ -66,7 +67,7 @@ func log(_ text: String) { process.log(text) }
 func fail(_ text: String) -> Never { process.fail(text) }
 
 // Process-wide, before any thread starts: the soft descriptor limit up to the hard one, and two
-// malloc arenas instead of one per connection thread (issue 24).
+// malloc arenas instead of one per connection thread.
 let descriptorLimit = Simulator.prepareProcess()
 
 var options: [String: [String]] = [:]
@@ -123,7 +124,7 @@ if let interval = options["metrics-interval"]?.first {
 }
 if let relay = options["relay-url"]?.first {
   // Kept even when unusable, as a real server keeps its config: the settings then say
-  // delivery_available:false (v2 §3.7).
+  // delivery_available:false (Protocol/Push.md §2.7).
   configuration.relayURL = relay
 }
 if let workers = options["outbox-workers"]?.first {

@@ -1,5 +1,5 @@
 extension AuthClient {
-  /// The deletion proof a client proposes for 32 random bytes (wire contract v2 §2.2). For the
+  /// The deletion proof a client proposes for 32 random bytes (Protocol/Auth.md §1.2). For the
   /// fuzz target `fuzz-revocation-proof`, which checks that the server accepts every proof a
   /// client makes and nothing else.
   /// - Parameter bytes: The random bytes (32 in production).

@@ -5,7 +5,7 @@ import ServerBeeRoutes
 import ServerBeeTransport
 
 extension AuthClient {
-  /// Logs out, following wire contract v2 §2.8 (and wire contract v1 §2.7 for a v1 server).
+  /// Logs out, following Protocol/Auth.md §10 (and Protocol/Auth.md §6 for a v1 server).
   ///
   /// - With a confirmed deletion proof: push is unregistered (best effort), then one atomic
   ///   store write replaces the login with a journal entry, then `POST /revoke` with
@@ -16,8 +16,8 @@ extension AuthClient {
   ///   when the server answers `ok` or `already_absent`; a refusal moves the login to recovery.
   /// - On a v1 server: `POST /api/mobile/auth/logout` with the bearer token; local credentials
   ///   are cleared either way.
-  /// - For a login that needs recovery, this is the "retry safe logout" of wire contract v2 §2.8: only the
-  ///   login's own deletion credential is tried.
+  /// - For a login that needs recovery, this is the "retry safe logout" of Protocol/Auth.md §10:
+  ///   only the login's own deletion credential is tried.
   ///
   /// ```swift
   /// switch try await client.logout() {
@@ -190,7 +190,8 @@ extension AuthClient {
   /// When the bearer route cannot be used because the login's tokens were rejected (for example
   /// a refresh answer was lost after the server committed it), the refresh token is offered to
   /// `/revoke` without a session id: a v2 server accepts a consumed refresh token as a deletion
-  /// credential (wire contract v2 §2.5); a v1 server answers 404 and the session ends when it expires.
+  /// credential (Protocol/Auth.md §8); a v1 server answers 404 and the session ends when it
+  /// expires.
   func legacyLogout(_ current: LoginRecord) async throws -> LogoutOutcome {
     await unregisterPush(current)
     var outcome = LogoutOutcome.serverNotReached

@@ -11,8 +11,8 @@ struct RecoveryGrant: Sendable {
 }
 
 extension AuthClient {
-  /// Recovers a login that needs it (wire contract v2 §2.7): proves the account and asks the server to delete
-  /// the original session. It never creates a login.
+  /// Recovers a login that needs it (Protocol/Auth.md §9): proves the account and asks the server
+  /// to delete the original session. It never creates a login.
   ///
   /// ```swift
   /// switch try await client.recoverSession(.pairingQRCode(scannedText)) {
@@ -76,7 +76,7 @@ extension AuthClient {
         throw AuthSessionError(.invalidRecoveryCandidate, "that session was not offered")
       }
       current.recoveryTargetID = candidateID
-      try save(current)  // persisted before it is submitted (v2 §2.7 iOS rules)
+      try save(current)  // persisted before it is submitted (Protocol/Auth.md §9 iOS rules)
     }
     let authentication: RecoveryAuthentication
     if let credential {
@@ -172,7 +172,7 @@ extension AuthClient {
     }
   }
 
-  /// The response validation rules of wire contract v2 §2.7 (iOS `SessionRecoveryClient`).
+  /// The response validation rules of Protocol/Auth.md §9 (iOS `SessionRecoveryClient`).
   static func validate(_ answer: RecoveryResponse, for current: LoginRecord) throws {
     func invalid(_ why: String) -> AuthSessionError {
       AuthSessionError(

@@ -38,7 +38,7 @@ extension AuthClient {
   /// flight.
   ///
   /// The rotated tokens are stored before this returns. Until the server confirms a deletion
-  /// proof, the request carries a persisted proposal (wire contract v2 §2.4, §2.8).
+  /// proof, the request carries a persisted proposal (Protocol/Auth.md §4, §10).
   /// - Returns: The identity after the refresh.
   /// - Throws: ``AuthSessionError``: `.sessionRejected` (401/403: the
   ///   session moved to recovery, or was queued for cleanup and signed out),
@@ -107,7 +107,7 @@ extension AuthClient {
       } else {
         let proof = RevocationProof.make(from: randomBytes(RevocationProof.byteCount))
         current.proposedDeletionProof = proof
-        try save(current)  // persisted before it is sent (v2 §2.8)
+        try save(current)  // persisted before it is sent (Protocol/Auth.md §10)
         proposal = proof
       }
     }
@@ -138,7 +138,7 @@ extension AuthClient {
       throw Self.failure(response, path: RouteCatalogue.Auth.refresh.template.text)
     default:
       var failure = Self.failure(response, path: RouteCatalogue.Auth.refresh.template.text)
-      failure.code = .serverError  // every other answer is temporary (v1 §2.4 iOS rule)
+      failure.code = .serverError  // every other answer is temporary (Protocol/Auth.md §4 iOS rule)
       throw failure
     }
   }
@@ -173,8 +173,8 @@ extension AuthClient {
   }
 
   /// A refresh was answered 401/403. With a confirmed proof (and room in the journal) the login
-  /// is queued for cleanup and signed out; otherwise it moves to recovery (wire contract v2 §2.8), where a
-  /// retried logout can still use the proof.
+  /// is queued for cleanup and signed out; otherwise it moves to recovery (Protocol/Auth.md §10),
+  /// where a retried logout can still use the proof.
   func handleRejection(of rejected: LoginRecord) throws {
     cancelProactiveRefresh()
     if let proof = rejected.confirmedDeletionProof, let sessionID = rejected.mobileSessionID,

@@ -23,7 +23,7 @@ extension AuthClient {
   /// }
   /// ```
   /// - Parameters:
-  ///   - server: The server base URL as the user typed it; normalised per wire contract v2 §2.7.
+  ///   - server: The server base URL as the user typed it; normalised per Protocol/Auth.md §9.
   ///   - username: The user name.
   ///   - password: The password.
   ///   - totpCode: The TOTP code, on the second step.
@@ -126,8 +126,8 @@ extension AuthClient {
     }
   }
 
-  /// Checks that a new login may start (wire contract v2 §2.8: cleanups first, a full journal blocks it) and
-  /// returns the installation id to send.
+  /// Checks that a new login may start (Protocol/Auth.md §10: cleanups first, a full journal blocks
+  /// it) and returns the installation id to send.
   func prepareForNewLogin() async throws -> String {
     try ensureRestored()
     try refuseIfSignedIn()

@@ -36,8 +36,8 @@ extension AuthClient {
   ///
   /// Call it after ``login(server:username:password:totpCode:)`` or
   /// ``pair(scannedPayload:expectedServer:)`` succeed and after ``restore()`` finds a signed-in
-  /// login; sign-in itself never sweeps, so that its answer (and its requests) stay as the wire
-  /// contract describes them. When no attempt of this account is recorded it returns
+  /// login; sign-in itself never sweeps, so that its answer (and its requests) stay as the protocol
+  /// notes describe them. When no attempt of this account is recorded it returns
   /// ``SignInSweepReport/nothingPending`` without a request, so calling it on every launch is
   /// cheap.
   ///

@@ -29,7 +29,7 @@ public import ServerBeeTransport
 /// let api = AuthorizedHTTPTransport(wrapping: http, client: client)
 /// ```
 ///
-/// ### Rules it keeps (wire contract v1 §2, wire contract v2 §2)
+/// ### Rules it keeps (Protocol/Auth.md)
 /// - Refresh is single-flight: any number of concurrent callers cause one request. Rotated tokens
 ///   are written to the store before any caller gets them.
 /// - Until the server confirms a deletion proof, every refresh proposes one
@@ -119,7 +119,8 @@ public actor AuthClient: SessionContext {
     }
   }
 
-  /// The most unresolved offline logouts kept (wire contract v2 §2.8); a full journal refuses new logins.
+  /// The most unresolved offline logouts kept (Protocol/Auth.md §10); a full journal refuses new
+  /// logins.
   public static let maximumPendingCleanups = 16
 
   let configuration: Configuration
@@ -148,8 +149,8 @@ public actor AuthClient: SessionContext {
   var refreshJoinObserver: (@Sendable () -> Void)?
 
   /// Creates a client with the system clock and randomness over the transport you give (the
-  /// facade, `ServerBeeClient`, passes the platform's; DESIGN §2: only the facade and
-  /// executables wire live parts).
+  /// facade, `ServerBeeClient`, passes the platform's; Documentation/Architecture.md §1: only the
+  /// facade and executables wire live parts).
   ///
   /// The client reads nothing until ``restore()`` (or the first operation).
   /// - Parameters:

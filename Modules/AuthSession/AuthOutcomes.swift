@@ -25,7 +25,7 @@ public enum LogoutOutcome: Sendable, Hashable {
   case serverNotReached
 }
 
-/// How to prove the account when recovering a session (wire contract v2 §2.7).
+/// How to prove the account when recovering a session (Protocol/Auth.md §9).
 public enum RecoveryCredential: Sendable, Hashable, SecretBearing {
   /// The original account's user name and password, with the TOTP code when the account has one.
   case password(username: String, password: String, totpCode: String?)

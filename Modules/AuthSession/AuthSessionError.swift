@@ -23,7 +23,7 @@ public enum AuthSessionDomain: ServerBeeErrorDomain {
 public typealias AuthSessionError = ServerBeeError<AuthSessionDomain>
 
 extension ServerBeeError.Code where Domain == AuthSessionDomain {
-  /// The server URL is not a valid `http`/`https` base URL (wire contract v2 §2.7 normalisation).
+  /// The server URL is not a valid `http`/`https` base URL (Protocol/Auth.md §9 normalisation).
   public static let invalidServerURL = Self("invalid_server_url")
   /// A scanned text is not a ServerBee pairing payload (not JSON, wrong `type`, missing fields).
   public static let invalidPairingPayload = Self("invalid_pairing_payload")
@@ -64,7 +64,7 @@ extension ServerBeeError.Code where Domain == AuthSessionDomain {
   public static let notSignedIn = Self("not_signed_in")
   /// A session is already signed in; log out before signing in again.
   public static let alreadySignedIn = Self("already_signed_in")
-  /// The session needs recovery (wire contract v2 §2.7) before anything else can be done with it.
+  /// The session needs recovery (Protocol/Auth.md §9) before anything else can be done with it.
   public static let recoveryRequired = Self("recovery_required")
   /// The operation is only for a session that needs recovery, and this one does not.
   public static let recoveryNotRequired = Self("recovery_not_required")

@@ -18,7 +18,7 @@ public import ServerBeeTransport
 /// **Which 401 means "session rejected".** The middleware answers a missing, expired or revoked
 /// token with 401 and an **empty** body. A 401 that carries the JSON error envelope comes from a
 /// route's handler refusing a value (a wrong two-factor code on `POST /api/auth/2fa/enable`,
-/// app routes §2 pitfall 1): it is returned as it is, with no refresh, so a typo never rotates
+/// Protocol/AppRoutes.md §2.1): it is returned as it is, with no refresh, so a typo never rotates
 /// or ends the session.
 public struct AuthorizedHTTPTransport: HTTPTransport {
   private let base: any HTTPTransport

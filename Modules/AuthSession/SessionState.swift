@@ -23,7 +23,7 @@ public enum SessionState: Sendable, Hashable {
   case signedIn(SessionIdentity)
   /// The server permanently rejected the login and no confirmed deletion proof exists: normal
   /// requests are blocked until ``AuthClient/recoverSession(_:)`` (or a retried
-  /// ``AuthClient/logout()``) confirms the original session is gone (wire contract v2 §2.8).
+  /// ``AuthClient/logout()``) confirms the original session is gone (Protocol/Auth.md §10).
   case recoveryRequired(SessionIdentity)
   /// The login needs recovery, but the server does not support it (a v1 server answered the v2
   /// route with an empty 404). Recovery can be tried again after the server is upgraded, or the

@@ -2,7 +2,7 @@ public import Foundation
 import PushEnvelopeCrypto
 public import ServerBeeModels
 
-/// A notification tap as the app received it, before any validation (wire contract v2 §9).
+/// A notification tap as the app received it, before any validation (Protocol/Push.md §7).
 ///
 /// Only ``envelope(_:)`` can ever lead anywhere; the other forms are kept so the validator can
 /// say why a tap does not navigate.

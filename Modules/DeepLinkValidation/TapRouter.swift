@@ -6,7 +6,7 @@ import ServerBeeModels
 public import ServerBeeTransport
 
 /// Buffers a notification tap until the app is ready, then validates and loads it exactly once
-/// (wire contract v2 §9).
+/// (Protocol/Push.md §7).
 ///
 /// The router reads the content key itself (`serverbee_active_push_content_key` in the
 /// extension-shared group), takes the login from the session seam, and loads the target with a
@@ -22,7 +22,7 @@ public import ServerBeeTransport
 /// if let outcome = await router.consume() { present(outcome) }
 /// ```
 public actor TapRouter {
-  /// The store key of the active push content key (wire contract v2 §4.7).
+  /// The store key of the active push content key (Protocol/Push.md §3.7).
   public static let contentKeyName: CredentialKey = .pushContentKey
 
   private let session: any SessionContext

@@ -55,7 +55,7 @@ public enum TapStep: Sendable, Hashable {
   case finish(TapOutcome)
 }
 
-/// The pure decisions of the tap pipeline (wire contract v2 §9): no I/O, no clock of its own.
+/// The pure decisions of the tap pipeline (Protocol/Push.md §7): no I/O, no clock of its own.
 ///
 /// 1. ``target(for:key:identity:now:)``: identity first, then re-decryption with
 ///    `PushOpenPurpose.tap`, gives the target to load or a ``TapUnavailableReason``.
@@ -74,9 +74,9 @@ public enum TapValidator {
   /// Checks a tap against the stored key and the current login, then re-decrypts it.
   ///
   /// The key must exist and match the login's scope, server URL, user and installation, in that
-  /// order. The envelope is then opened with `PushOpenPurpose.tap`: every rule of wire contract
-  /// v2 §4.8 except expiry, so an expired notification is still validated in full (the deadline
-  /// grants no access; the server still decides). Legacy-only callbacks never give a target.
+  /// order. The envelope is then opened with `PushOpenPurpose.tap`: every rule of Protocol/Push.md
+  /// §3.8 except expiry, so an expired notification is still validated in full (the deadline grants
+  /// no access; the server still decides). Legacy-only callbacks never give a target.
   /// - Parameters:
   ///   - tap: The buffered tap.
   ///   - key: The stored content key, if any.

@@ -2,15 +2,15 @@ import ServerBeeModels
 public import ServerBeeTransport
 
 /// Direct-APNs push for a server without encrypted push: the raw APNs token registered with
-/// `POST /api/mobile/push/register` (wire contract v1 §2.10), as the official app does against
-/// a HEAD server (app routes §2 pitfall 8).
+/// `POST /api/mobile/push/register` (Protocol/Push.md §1), as the official app does against
+/// a HEAD server (Protocol/AppRoutes.md §2.8).
 ///
-/// Used only where wire contract v2 allows it: ``registerIfServerLacksEncryptedPush()`` first
-/// asks for `GET /api/mobile/push/settings` and registers only when the server answers that the
-/// route does not exist. A server with encrypted push never gets the legacy registration from
-/// here — so an installation that migrated is never moved back (v2 §3.8); should the server
-/// still refuse (409 `This installation uses encrypted relay delivery`), that is
-/// ``NotificationPreferencesError`` `.conflict`.
+/// Used only where the protocol allows it (Protocol/Push.md §2.8):
+/// ``registerIfServerLacksEncryptedPush()`` first asks for `GET /api/mobile/push/settings` and
+/// registers only when the server answers that the route does not exist. A server with encrypted
+/// push never gets the legacy registration from here — so an installation that migrated is never
+/// moved back (Protocol/Push.md §2.8); should the server still refuse (409 `This installation uses
+/// encrypted relay delivery`), that is ``NotificationPreferencesError`` `.conflict`.
 ///
 /// Legacy pushes are **not end-to-end encrypted**: the server sends the alert text through
 /// Apple in the clear. Opt in knowingly, and only with a real APNs token (a `serverbee-relay`

@@ -122,7 +122,7 @@ public final class LocalRelayDeviceListener: Sendable {
   public func events() -> AsyncThrowingStream<Event, any Error> {
     let source = stream.events()
     // Bounded like `source`: the task waits for the consumer before it takes the next push,
-    // so a flood backs up to the relay instead of into memory (issue 34).
+    // so a flood backs up to the relay instead of into memory.
     let channel = BackpressuredStream<Event>(capacity: LocalRelayDeviceStream.bufferedEvents)
     let events = channel.makeStream()
     let (step, store, token) = (step, store, deviceToken)

@@ -250,7 +250,7 @@ extension LocalRelayDeviceStream {
     ) async -> Ending {
       do {
         // Each payload waits until the consumer has room: the connection's inbound stream is
-        // not read meanwhile, so its reader pauses and the relay is slowed (issue 34).
+        // not read meanwhile, so its reader pauses and the relay is slowed.
         for try await message in connection.inbound {
           let payload =
             switch message {

@@ -174,7 +174,7 @@ public actor NotificationPreferencesClient {
     return machine.state
   }
 
-  /// Refuses turning on a category the account's role does not allow (wire contract v2 §3.2:
+  /// Refuses turning on a category the account's role does not allow (Protocol/Push.md §2.2:
   /// security and task notifications are for admins). A category a demoted admin still has on
   /// is filtered out by the save instead, so turning notifications off always works.
   static func refuseForbiddenCategories(
@@ -315,7 +315,7 @@ public actor NotificationPreferencesClient {
 
   /// Whether the server's registration uses the content key stored here: the key exists for
   /// this login and is the one the last confirmed registration sent. The settings document
-  /// names no key id (wire contract v2 §3.2), so a registration another process made with a
+  /// names no key id (Protocol/Push.md §2.2), so a registration another process made with a
   /// key this installation no longer holds is caught here and registered again.
   private func hasRegisteredKey(_ identity: SessionIdentity) -> Bool {
     guard let key = (try? keys.key(scope: identity.scope)) ?? nil else { return false }

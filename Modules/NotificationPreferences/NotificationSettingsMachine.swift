@@ -7,7 +7,7 @@ public import ServerBeeModels
 /// request permission, obtain a device token, register, clear the key) and feeds the results
 /// back. The published ``NotificationSettingsState`` is the machine's ``state``.
 ///
-/// Rules it enforces (wire contract v2 §3.4–§3.6, §3.9):
+/// Rules it enforces (Protocol/Push.md §2.4–§2.6, §2.9):
 /// - Only the server's answer becomes ``NotificationSettingsState/confirmed``; a save puts the
 ///   choice in ``NotificationSettingsState/unconfirmed`` and `PUT`s it with the confirmed
 ///   revision, after dropping `security` unless `security_allowed` and the task categories

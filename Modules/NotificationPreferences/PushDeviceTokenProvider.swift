@@ -42,7 +42,7 @@ public struct PushDeviceToken: Sendable, Hashable, CustomStringConvertible {
   }
 }
 
-/// Gives the device token to register with the server (wire contract v2 §3.9 step 3).
+/// Gives the device token to register with the server (Protocol/Push.md §2.9 step 3).
 ///
 /// iOS: `RemoteNotificationsDeviceTokenProvider` (calls `registerForRemoteNotifications` and waits
 /// for the app delegate's answer); a Linux or desktop device of a `serverbee-relay`:

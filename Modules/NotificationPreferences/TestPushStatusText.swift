@@ -1,6 +1,6 @@
 public import ServerBeeModels
 
-/// The status line a settings page shows for a test push's outcome (wire contract v2 §3.6), in
+/// The status line a settings page shows for a test push's outcome (Protocol/Push.md §2.6), in
 /// English or Simplified Chinese. "Accepted" always means the provider accepted it, never that
 /// the device showed it.
 ///

@@ -4,7 +4,7 @@ public import ServerBeeModels
 public import ServerBeeTransport
 
 /// Sends one test notification and follows it to its outcome, the way the iOS app does
-/// (wire contract v2 §3.6): a new lowercase UUID per logical test, persisted with its login
+/// (Protocol/Push.md §2.6): a new lowercase UUID per logical test, persisted with its login
 /// scope and request **before** the POST; a lost reply is retried with the same UUID and
 /// revision; `pending`/`retryable` are polled; a 404 before the server confirmed admission
 /// re-POSTs the same UUID, a 404 after it is an error; a restart resumes the same test, never a

@@ -2,7 +2,8 @@ import ServerBeeCore
 import ServerBeeCrypto
 public import ServerBeeModels
 
-/// Creates push content keys (wire contract v2 §3.9 step 4, §4.7) and computes login scopes.
+/// Creates push content keys (Protocol/Push.md §2.9 step 4, Protocol/Push.md §3.7) and computes
+/// login scopes.
 ///
 /// A new key has a lowercase UUID (version 4) key id and 32 random bytes from the system's
 /// cryptographic generator (ServerBeeCore's `SecureRandom`: `getrandom` on Linux,
@@ -52,7 +53,7 @@ public struct PushContentKeyGenerator: Sendable {
       deploymentID: deploymentID, userID: userID, installationID: installationID, scope: scope)
   }
 
-  /// The scope of a login (wire contract v2 §4.7): lowercase hex SHA-256 of
+  /// The scope of a login (Protocol/Push.md §3.7): lowercase hex SHA-256 of
   /// `serverURL|userID|installationID|loginSecret`.
   ///
   /// `loginSecret` is the login's revocation token, else its refresh token, else a UUID kept for

@@ -9,7 +9,8 @@ public enum PushEnvelopeCryptoDomain: ServerBeeErrorDomain {
 /// The one public error type of PushEnvelopeCrypto: a `ServerBeeError` (ServerBeeModels) with this module's codes.
 ///
 /// When ``PushEnvelopeOpener`` rejects an envelope, `code` is the rejection
-/// reason (one code per rule of wire contract v2 §4.8). Messages never contain key bytes or plaintext.
+/// reason (one code per rule of Protocol/Push.md §3.8). Messages never contain key bytes or
+/// plaintext.
 ///
 /// ```swift
 /// do {
@@ -25,7 +26,8 @@ extension ServerBeeError.Code where Domain == PushEnvelopeCryptoDomain {
   public static let unsupportedVersion = Self("unsupported_version")
   /// The envelope's `key_id` is not the stored key's id.
   public static let keyIDMismatch = Self("key_id_mismatch")
-  /// An input exceeds a size limit of wire contract v2 §4.5 (payload, envelope, ciphertext or plaintext).
+  /// An input exceeds a size limit of Protocol/Push.md §3.5 (payload, envelope, ciphertext or
+  /// plaintext).
   public static let tooLarge = Self("too_large")
   /// The content key is not canonical base64 of 32 bytes.
   public static let invalidKey = Self("invalid_key")
@@ -50,7 +52,8 @@ extension ServerBeeError.Code where Domain == PushEnvelopeCryptoDomain {
   public static let expired = Self("expired")
   /// The content's `kind` is not one a version 1 client knows.
   public static let unknownKind = Self("unknown_kind")
-  /// The content breaks a per-kind rule of wire contract v2 §4.4 (missing or stray keys, bad values).
+  /// The content breaks a per-kind rule of Protocol/Push.md §3.4 (missing or stray keys, bad
+  /// values).
   public static let invalidContent = Self("invalid_content")
   /// The system random generator or the cipher failed while sealing or generating a key.
   public static let cryptoFailure = Self("crypto_failure")

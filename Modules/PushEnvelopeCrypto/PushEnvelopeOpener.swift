@@ -8,7 +8,8 @@ public import ServerBeeModels
   public import Foundation
 #endif
 
-/// Opens encrypted push envelopes (wire contract v2 §4.8) and validates their content for a purpose.
+/// Opens encrypted push envelopes (Protocol/Push.md §3.8) and validates their content for a
+/// purpose.
 ///
 /// Every rule is applied in the contract's order and any failure rejects:
 /// 1. `version == 1`, `key_id` equals the stored key's id, ciphertext text ≤ 2760 characters;
@@ -18,7 +19,7 @@ public import ServerBeeModels
 ///    matches, and `event_id` is a UUID;
 /// 5. lifetime exactly 1800 s, created at most 60 s ahead, and for ``PushOpenPurpose/delivery``
 ///    not expired;
-/// 6. the per-kind structure of wire contract v2 §4.4.
+/// 6. the per-kind structure of Protocol/Push.md §3.4.
 ///
 /// A rejection throws a ``PushEnvelopeCryptoError`` whose code names the rule; it never carries
 /// content, and it never yields a ``PushTapTarget``.
@@ -99,7 +100,7 @@ public struct PushEnvelopeOpener: Sendable {
   /// The tap target of an envelope, or `nil` when anything is wrong (no key, or any rejection).
   ///
   /// Opens with ``PushOpenPurpose/tap``. The caller must already have checked that the key
-  /// belongs to the current login (wire contract v2 §9 step 1).
+  /// belongs to the current login (Protocol/Push.md §7 step 1).
   /// - Parameters:
   ///   - envelope: The buffered `serverbee_envelope`.
   ///   - key: The stored content key, if any.

@@ -8,7 +8,7 @@ public import ServerBeeModels
   public import Foundation
 #endif
 
-/// Seals push contents into envelopes (wire contract v2 §4.3), as a server does.
+/// Seals push contents into envelopes (Protocol/Push.md §3.3), as a server does.
 ///
 /// Used by servers, the simulator and tests. The nonce comes from an injectable source of random
 /// bytes (the system generator by default), so tests can produce exact envelopes. Sealing checks

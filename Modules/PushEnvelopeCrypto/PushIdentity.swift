@@ -7,7 +7,8 @@ public import ServerBeeModels
   import Foundation
 #endif
 
-/// The identity hash and additional authenticated data of envelope version 1 (wire contract v2 §4.3).
+/// The identity hash and additional authenticated data of envelope version 1 (Protocol/Push.md
+/// §3.3).
 ///
 /// The identity is the lowercase hex SHA-256 of the compact UTF-8 JSON array
 /// `[deployment_id, user_id, installation_id]`, with `/` not escaped and non-ASCII left as UTF-8.

@@ -1,6 +1,7 @@
 import ServerBeeModels
 
-/// The language of rendered notification texts: the two the ServerBee extension ships (wire contract v2 §8).
+/// The language of rendered notification texts: the two the ServerBee extension ships
+/// (Protocol/Push.md §6).
 public enum PushNotificationLanguage: Hashable, Sendable {
   /// English (the development language and the fallback).
   case english
@@ -42,11 +43,11 @@ public struct RenderedPushNotification: Hashable, Sendable {
   /// `true` when this is the generic fallback shown for any failure.
   public let isFallback: Bool
 
-  /// The sound to play: always `default` (wire contract v2 §8).
+  /// The sound to play: always `default` (Protocol/Push.md §6).
   public var sound: String { "default" }
 }
 
-/// Turns a validated push content, or a failure, into the notification text of wire contract v2 §8.
+/// Turns a validated push content, or a failure, into the notification text of Protocol/Push.md §6.
 ///
 /// Decision order: failure → the generic fallback; an `alert` → alert triggered/recovered with
 /// `rule on server`; a `task_run` → success text when all counts are zero, else failure counts;

@@ -1,4 +1,5 @@
-/// Why an envelope is being opened (wire contract v2 §4.6, §9): the purpose decides the expiry rule.
+/// Why an envelope is being opened (Protocol/Push.md §3.6, §7): the purpose decides the expiry
+/// rule.
 public enum PushOpenPurpose: Hashable, Sendable {
   /// Showing a just-delivered notification (the notification service extension): the content
   /// must not have expired.

@@ -1,6 +1,6 @@
 public import ServerBeeModels
 
-/// Where a tap on a push notification leads (wire contract v2 §9 step 3).
+/// Where a tap on a push notification leads (Protocol/Push.md §7 step 3).
 ///
 /// Only a ``ValidatedPushContent`` has a target, so a rejected envelope can never produce one.
 /// Each target must still be loaded with the current authenticated API; DeepLinkValidation does

@@ -1,6 +1,6 @@
 public import ServerBeeModels
 
-/// A push content that passed every rule of wire contract v2 §4.8 for a purpose.
+/// A push content that passed every rule of Protocol/Push.md §3.8 for a purpose.
 ///
 /// Only ``PushEnvelopeOpener`` creates values of this type, so holding one proves the envelope
 /// decrypted with the stored key, matched its identity, was within its validity window and

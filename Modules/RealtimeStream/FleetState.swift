@@ -1,7 +1,7 @@
 public import ServerBeeModels
 
 /// The live fleet as the `/api/ws/servers` stream describes it, with the merge rules of
-/// wire contract v1 §4.
+/// Protocol/LiveStream.md.
 ///
 /// - `full_sync` replaces everything (it is authoritative, also the one a lagging client gets).
 /// - `update` merges only the fields present into the server with that `id` (looked up in a
@@ -155,7 +155,7 @@ public struct FleetState: Sendable, Hashable {
   }
 
   /// The capabilities a UI should gate on for a server: the live report's effective mask, else
-  /// the configuration's resolved mask (wire contract v1 §5.1), else `nil`.
+  /// the configuration's resolved mask (Protocol/Servers.md §1), else `nil`.
   /// - Parameter id: The server id.
   /// - Returns: The capabilities, if known.
   public func effectiveCapabilities(of id: String) -> Capabilities? {

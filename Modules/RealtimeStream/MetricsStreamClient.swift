@@ -70,7 +70,7 @@ public actor MetricsStreamClient {
   public enum Event: Sendable, Hashable {
     /// The connection status changed.
     case connection(ConnectionStatus)
-    /// A security event the server stored (wire contract v1 §8.4).
+    /// A security event the server stored (Protocol/Security.md §4).
     case securityEvent(LiveSecurityEvent)
     /// A server came online.
     case serverOnline(id: String)

@@ -3,7 +3,7 @@ public import ServerBeeModels
 /// The names an app and its notification extension share in the
 /// ``AccessGroup/sharedWithExtension`` group, defined once for every module.
 extension CredentialKey {
-  /// The push content key of the signed-in login (`PushContentKey` JSON, wire contract v2 §4.7),
+  /// The push content key of the signed-in login (`PushContentKey` JSON, Protocol/Push.md §3.7),
   /// written by the notification settings when they register, read by the notification
   /// extension and the tap router.
   public static let pushContentKey: CredentialKey = "serverbee_active_push_content_key"

@@ -2,7 +2,7 @@ public import ServerBeeModels
 public import ServerBeeTransport
 
 /// An API key of a ServerBee account, the credential of bots, dashboards and scripts
-/// (app routes §3.1 #15): `serverbee_` followed by 43 base64url characters, sent as the
+/// (Protocol/Account.md §3.2): `serverbee_` followed by 43 base64url characters, sent as the
 /// `X-API-Key` header. It never expires and is never refreshed or revoked by the SDK; its holder
 /// has its creator's role. Printing it shows only its prefix (`SecretBearing`).
 ///
@@ -50,7 +50,8 @@ extension APIKey: AccessTokenProvider {
   }
 
   /// `X-API-Key: <key>`, so the key works wherever a token provider is taken, such as
-  /// RealtimeStream's `MetricsStreamClient` (the live stream accepts it, wire contract v1 §4.1).
+  /// RealtimeStream's `MetricsStreamClient` (the live stream accepts it, Protocol/LiveStream.md
+  /// §1).
   /// - Parameter token: The key text.
   /// - Returns: The header.
   public func credentialHeaders(for token: String) -> HTTPHeaders {

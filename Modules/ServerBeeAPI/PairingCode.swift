@@ -16,7 +16,7 @@ public struct PairingCode: Sendable, Hashable, SecretBearing {
   /// The server and the code, as the QR code carries them.
   public var payload: PairingPayload
   /// How long the code stays valid from the moment it was created, in seconds (300 by default;
-  /// wire contract v1 §2.5). It works once.
+  /// Protocol/Auth.md §5.1). It works once.
   public var expiresInSeconds: Int64
 
   /// Creates a value.

@@ -1,7 +1,8 @@
 public import ServerBeeModels
 import ServerBeeTransport
 
-/// The filters and page size of `GET /api/security/events` (wire contract v1 §8.1); every member is optional.
+/// The filters and page size of `GET /api/security/events` (Protocol/Security.md §1); every member
+/// is optional.
 ///
 /// Filters are exact matches, except `since`/`until`, which bound the event's `created_at`
 /// (sent in the `Z` form).

@@ -3,8 +3,8 @@ import ServerBeeRoutes
 import ServerBeeTransport
 
 extension ServerBeeAPIClient {
-  /// `GET /api/auth/me`: the signed-in account (wire contract v1 §2.11). Reachable even while the account
-  /// must change its password.
+  /// `GET /api/auth/me`: the signed-in account (Protocol/Auth.md §11). Reachable even while the
+  /// account must change its password.
   ///
   /// ```swift
   /// let me = try await api.currentUser()
@@ -17,7 +17,7 @@ extension ServerBeeAPIClient {
   }
 
   /// `GET /api/mobile/auth/devices`: the account's unexpired mobile sessions, most recently
-  /// used first (wire contract v1 §2.8, wire contract v2 §2.6).
+  /// used first (Protocol/Auth.md §7.1, §7).
   ///
   /// There is no "this device" flag: compare `installationID` (and, on v2 servers, `id` with
   /// the stored `mobile_session_id`).
@@ -33,7 +33,7 @@ extension ServerBeeAPIClient {
   }
 
   /// `DELETE /api/mobile/auth/devices/{id}`: ends one of the account's own mobile sessions,
-  /// with its tokens and push registrations (wire contract v1 §2.9, wire contract v2 §2.6).
+  /// with its tokens and push registrations (Protocol/Auth.md §7.2, §7).
   ///
   /// Revoking the session this client uses ends its own token at once.
   ///
@@ -49,7 +49,7 @@ extension ServerBeeAPIClient {
   }
 
   /// `POST /api/mobile/pair`: creates a pairing code as the signed-in account, for another
-  /// device to sign in with (wire contract v1 §2.5, wire contract v2 §2.3).
+  /// device to sign in with (Protocol/Auth.md §5.1).
   ///
   /// Any credential may ask (a mobile bearer token, an API key, a web session). The server keeps
   /// one live code per account: creating one invalidates the account's earlier codes. The code
@@ -82,10 +82,10 @@ extension ServerBeeAPIClient {
   }
 }
 
-// MARK: Password, two-factor sign-in, API keys, legacy push (app routes §3.1)
+// MARK: Password, two-factor sign-in, API keys, legacy push (Protocol/Account.md)
 
 extension ServerBeeAPIClient {
-  /// `PUT /api/auth/password`: changes the account's password (app routes §3.1 #9).
+  /// `PUT /api/auth/password`: changes the account's password (Protocol/Account.md §1).
   ///
   /// Every **other** session of the account ends with it, web and mobile alike (their push
   /// registrations too); the caller's own mobile session survives and its refresh token stays
@@ -106,7 +106,7 @@ extension ServerBeeAPIClient {
       body: PasswordChangeRequest(oldPassword: oldPassword, newPassword: newPassword))
   }
 
-  /// `GET /api/auth/2fa/status` (app routes §3.1 #10).
+  /// `GET /api/auth/2fa/status` (Protocol/Account.md §2.1).
   ///
   /// ```swift
   /// if try await api.twoFactorStatus().enabled { print("2FA is on") }
@@ -118,7 +118,7 @@ extension ServerBeeAPIClient {
   }
 
   /// `POST /api/auth/2fa/setup`: a new pending TOTP secret, kept by the server for 10 minutes;
-  /// a new setup replaces the previous one (app routes §3.1 #11).
+  /// a new setup replaces the previous one (Protocol/Account.md §2.2).
   ///
   /// ```swift
   /// let setup = try await api.setUpTwoFactor()
@@ -132,7 +132,7 @@ extension ServerBeeAPIClient {
   }
 
   /// `POST /api/auth/2fa/enable`: turns two-factor sign-in on with the current code of the
-  /// pending secret (app routes §3.1 #12).
+  /// pending secret (Protocol/Account.md §2.3).
   ///
   /// A wrong code is `.refused` (HTTP 401 with the JSON envelope): the session is untouched
   /// and the pending secret is kept, so ask for the code again.
@@ -153,7 +153,7 @@ extension ServerBeeAPIClient {
   }
 
   /// `POST /api/auth/2fa/disable`: turns two-factor sign-in off; needs the password, not a
-  /// code (app routes §3.1 #13).
+  /// code (Protocol/Account.md §2.4).
   ///
   /// ```swift
   /// try await api.disableTwoFactor(password: password)
@@ -167,7 +167,7 @@ extension ServerBeeAPIClient {
   }
 
   /// `GET /api/auth/api-keys`: the caller's own API keys, without their plaintext
-  /// (app routes §3.1 #14).
+  /// (Protocol/Account.md §3.1).
   ///
   /// ```swift
   /// for key in try await api.apiKeys() { print(key.name, key.keyPrefix) }
@@ -179,7 +179,7 @@ extension ServerBeeAPIClient {
   }
 
   /// `POST /api/auth/api-keys`: creates an API key. **Admin only** (a member gets
-  /// `.forbidden`, although the app offers it to members; app routes §2 pitfall 2).
+  /// `.forbidden`, although the app offers it to members; Protocol/AppRoutes.md §2.2).
   ///
   /// The answer is the only time the plaintext `APIKeyRecord.key` is shown.
   ///
@@ -202,7 +202,7 @@ extension ServerBeeAPIClient {
   }
 
   /// `DELETE /api/auth/api-keys/{id}`: deletes one of the caller's own keys
-  /// (app routes §3.1 #16).
+  /// (Protocol/Account.md §3.3).
   ///
   /// ```swift
   /// try await api.deleteAPIKey(id: key.id)
@@ -216,7 +216,7 @@ extension ServerBeeAPIClient {
   }
 
   /// `POST /api/mobile/push/register`: the legacy direct-APNs registration of servers without
-  /// the v2 push routes (wire contract v1 §2.10, app routes §3.1 #7).
+  /// the v2 push routes (Protocol/Push.md §1).
   ///
   /// Needs a mobile session. On such servers every refresh deletes the registration, so call
   /// it again after each one. A v2 server's encrypted registration replaces it: never call

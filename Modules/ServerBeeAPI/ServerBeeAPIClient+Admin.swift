@@ -2,11 +2,11 @@ public import ServerBeeModels
 import ServerBeeRoutes
 import ServerBeeTransport
 
-// Administration (app routes §3.2): users, the audit log, rate limits, GeoIP and ASN. Every
-// route but the two database statuses is **admin only**: a member gets `.forbidden`.
+// Administration (Protocol/Administration.md): users, the audit log, rate limits, GeoIP and ASN.
+// Every route but the two database statuses is **admin only**: a member gets `.forbidden`.
 
 extension ServerBeeAPIClient {
-  /// `GET /api/users`: every account, oldest first (app routes §3.2 #111). Admin only.
+  /// `GET /api/users`: every account, oldest first (Protocol/Administration.md §1.1). Admin only.
   ///
   /// ```swift
   /// let users = try await api.users()
@@ -17,7 +17,7 @@ extension ServerBeeAPIClient {
     try await send(RouteCatalogue.Administration.users)
   }
 
-  /// `POST /api/users`: creates an account (app routes §3.2 #112). Admin only.
+  /// `POST /api/users`: creates an account (Protocol/Administration.md §1.2). Admin only.
   ///
   /// ```swift
   /// let bob = try await api.createUser(username: "bob", password: "correct horse", role: .member)
@@ -38,7 +38,7 @@ extension ServerBeeAPIClient {
   }
 
   /// `PUT /api/users/{id}`: changes a user's role, resets their password, or both
-  /// (app routes §3.2 #113). Admin only.
+  /// (Protocol/Administration.md §1.3). Admin only.
   ///
   /// A password reset ends **every** session of that user, web and mobile, with their push
   /// registrations; an admin resetting their own password this way signs themselves out.
@@ -65,7 +65,7 @@ extension ServerBeeAPIClient {
       body: UserUpdateRequest(role: role, password: password))
   }
 
-  /// `DELETE /api/users/{id}` (app routes §3.2 #114). Admin only.
+  /// `DELETE /api/users/{id}` (Protocol/Administration.md §1.4). Admin only.
   ///
   /// ```swift
   /// try await api.deleteUser(id: bob.id)
@@ -78,8 +78,8 @@ extension ServerBeeAPIClient {
     _ = try await send(RouteCatalogue.Administration.deleteUser, PathID(id))
   }
 
-  /// `GET /api/audit-logs`: one page of the audit log, newest first (app routes §3.2 #115).
-  /// Admin only.
+  /// `GET /api/audit-logs`: one page of the audit log, newest first (Protocol/Administration.md
+  /// §2.1). Admin only.
   ///
   /// ```swift
   /// let page = try await api.auditLog(limit: 50, offset: 0, action: "user.create")
@@ -111,7 +111,7 @@ extension ServerBeeAPIClient {
   }
 
   /// `GET /api/audit-logs/options`: the actions and users the log holds, for filters
-  /// (app routes §3.2 #116). Admin only.
+  /// (Protocol/Administration.md §2.2). Admin only.
   ///
   /// ```swift
   /// let options = try await api.auditLogOptions()
@@ -122,8 +122,8 @@ extension ServerBeeAPIClient {
     try await send(RouteCatalogue.Administration.auditLogOptions)
   }
 
-  /// `GET /api/admin/rate-limit`: the live rate-limit buckets (app routes §3.2 #117). Admin
-  /// only.
+  /// `GET /api/admin/rate-limit`: the live rate-limit buckets (Protocol/Administration.md §3.1).
+  /// Admin only.
   ///
   /// ```swift
   /// let blocked = try await api.rateLimits().entries.filter(\.blocked)
@@ -134,7 +134,8 @@ extension ServerBeeAPIClient {
     try await send(RouteCatalogue.Administration.rateLimits)
   }
 
-  /// `POST /api/admin/rate-limit/reset`: clears counters (app routes §3.2 #118). Admin only.
+  /// `POST /api/admin/rate-limit/reset`: clears counters (Protocol/Administration.md §3.2). Admin
+  /// only.
   ///
   /// ```swift
   /// let cleared = try await api.resetRateLimits(scope: .login, ip: "203.0.113.7")
@@ -153,7 +154,7 @@ extension ServerBeeAPIClient {
     return result.cleared
   }
 
-  /// `GET /api/geoip/status` (app routes §3.2 #119). Any account.
+  /// `GET /api/geoip/status` (Protocol/Administration.md §4.1). Any account.
   ///
   /// ```swift
   /// let geo = try await api.geoIPStatus()
@@ -164,7 +165,7 @@ extension ServerBeeAPIClient {
     try await send(RouteCatalogue.Administration.geoIPStatus)
   }
 
-  /// `GET /api/asn/status` (app routes §3.2 #120). Any account.
+  /// `GET /api/asn/status` (Protocol/Administration.md §4.1). Any account.
   ///
   /// ```swift
   /// let asn = try await api.asnStatus()
@@ -176,7 +177,7 @@ extension ServerBeeAPIClient {
   }
 
   /// `POST /api/geoip/download`: downloads the GeoIP database; the call lasts until it is done
-  /// (app routes §3.2 #121). Admin only. A failed download is still HTTP 200: read
+  /// (Protocol/Administration.md §4.2). Admin only. A failed download is still HTTP 200: read
   /// `GeoDatabaseDownloadResult.success`.
   ///
   /// ```swift
@@ -189,7 +190,8 @@ extension ServerBeeAPIClient {
     try await send(RouteCatalogue.Administration.downloadGeoIP)
   }
 
-  /// `POST /api/asn/download`: downloads the ASN database (app routes §3.2 #122). Admin only.
+  /// `POST /api/asn/download`: downloads the ASN database (Protocol/Administration.md §4.2). Admin
+  /// only.
   ///
   /// ```swift
   /// let result = try await api.downloadASN()

@@ -4,7 +4,7 @@ import ServerBeeTransport
 
 extension ServerBeeAPIClient {
   /// `GET /api/alert-events?limit=N`: the latest cycle of each alert state, firing first, then
-  /// by last change (wire contract v1 §6.2, wire contract v2 §9.1). Any authenticated user.
+  /// by last change (Protocol/Alerts.md §2, §5). Any authenticated user.
   ///
   /// ```swift
   /// let events = try await api.alertEvents(limit: 50)
@@ -25,7 +25,7 @@ extension ServerBeeAPIClient {
       RouteCatalogue.Alerts.alertEvents, query: [("limit", limit.map(String.init))])
   }
 
-  /// `GET /api/alert-events/{alert_key}`: one alert's current cycle (wire contract v1 §6.3, wire contract v2 §9.1).
+  /// `GET /api/alert-events/{alert_key}`: one alert's current cycle (Protocol/Alerts.md §3, §5).
   ///
   /// The key is either an opaque `v1.` key (from a v2 list row or a push) or the legacy
   /// `rule_id:server_id`; both go into the path unchanged. Use `AlertEvent.detailKey`.
@@ -60,8 +60,8 @@ extension ServerBeeAPIClient {
     try await alertEvent(key: key.text)
   }
 
-  /// `GET /api/alert-rules`: every alert rule (wire contract v1 §6.5). **Admin only**: a member gets
-  /// `.forbidden`.
+  /// `GET /api/alert-rules`: every alert rule (Protocol/Alerts.md §6.1). **Admin only**: a member
+  /// gets `.forbidden`.
   ///
   /// ```swift
   /// let rules = try await api.alertRules()
@@ -73,7 +73,7 @@ extension ServerBeeAPIClient {
     try await send(RouteCatalogue.Alerts.alertRules)
   }
 
-  /// `GET /api/alert-rules/{id}`: one alert rule (wire contract v1 §6.5). **Admin only**.
+  /// `GET /api/alert-rules/{id}`: one alert rule (Protocol/Alerts.md §6.1). **Admin only**.
   ///
   /// ```swift
   /// let rule = try await api.alertRule(id: event.ruleID)
@@ -87,8 +87,8 @@ extension ServerBeeAPIClient {
     return try await send(RouteCatalogue.Alerts.alertRule, PathID(id))
   }
 
-  /// `GET /api/alert-rules/{id}/states`: the rule's current cycle on each server (wire contract v1 §6.5).
-  /// **Admin only**.
+  /// `GET /api/alert-rules/{id}/states`: the rule's current cycle on each server
+  /// (Protocol/Alerts.md §6.1). **Admin only**.
   ///
   /// ```swift
   /// let states = try await api.alertRuleStates(ruleID: rule.id)
@@ -103,11 +103,11 @@ extension ServerBeeAPIClient {
   }
 }
 
-// MARK: Alert configuration (app routes §3.11, admin only)
+// MARK: Alert configuration (Protocol/Alerts.md §6.2–§7, admin only)
 
 extension ServerBeeAPIClient {
   /// `PUT /api/alert-rules/{id}` with `{"enabled": …}`: turns a rule on or off
-  /// (app routes §3.11 #83). Admin only.
+  /// (Protocol/Alerts.md §6.2). Admin only.
   ///
   /// ```swift
   /// let rule = try await api.setAlertRule(id: rule.id, enabled: false)
@@ -123,7 +123,7 @@ extension ServerBeeAPIClient {
       RouteCatalogue.Alerts.setAlertRule, PathID(id), body: AlertRuleToggle(enabled: enabled))
   }
 
-  /// `GET /api/notifications`: every notification channel (app routes §3.11 #84). Admin only.
+  /// `GET /api/notifications`: every notification channel (Protocol/Alerts.md §7.1). Admin only.
   ///
   /// Channels carry secrets in `NotificationChannel.configJSON`: do not show or log it.
   ///
@@ -136,7 +136,7 @@ extension ServerBeeAPIClient {
     try await send(RouteCatalogue.Alerts.notificationChannels)
   }
 
-  /// `PUT /api/notifications/{id}` with `{"enabled": …}` (app routes §3.11 #85). Admin only.
+  /// `PUT /api/notifications/{id}` with `{"enabled": …}` (Protocol/Alerts.md §7.2). Admin only.
   ///
   /// The server re-validates the stored configuration even for this toggle: a configuration
   /// that no longer parses fails with `.validation`.
@@ -159,7 +159,7 @@ extension ServerBeeAPIClient {
   }
 
   /// `POST /api/notifications/{id}/test`: sends a synthetic alert through the channel, even a
-  /// disabled one (app routes §3.11 #86). Admin only.
+  /// disabled one (Protocol/Alerts.md §7.3). Admin only.
   ///
   /// ```swift
   /// try await api.testNotificationChannel(id: channel.id)

@@ -4,7 +4,7 @@ import ServerBeeTransport
 
 extension ServerBeeAPIClient {
   /// `GET /api/security/events`, page by page: newest first (`created_at`, then `id`),
-  /// following `next_cursor` (wire contract v1 §8.1). Any authenticated user.
+  /// following `next_cursor` (Protocol/Security.md §1). Any authenticated user.
   ///
   /// ```swift
   /// for try await page in api.securityEvents(SecurityEventQuery(severity: .high)) {
@@ -19,7 +19,7 @@ extension ServerBeeAPIClient {
     SecurityEventPages(client: self, query: query)
   }
 
-  /// `GET /api/security/events?cursor=…`: one page of security events (wire contract v1 §8.1).
+  /// `GET /api/security/events?cursor=…`: one page of security events (Protocol/Security.md §1).
   ///
   /// ```swift
   /// let first = try await api.securityEventPage(query)
@@ -39,7 +39,7 @@ extension ServerBeeAPIClient {
     try await send(RouteCatalogue.Security.securityEvents, query: query.items(cursor: cursor))
   }
 
-  /// `GET /api/security/events/{id}`: one security event (wire contract v1 §8.3).
+  /// `GET /api/security/events/{id}`: one security event (Protocol/Security.md §3).
   ///
   /// ```swift
   /// let event = try await api.securityEvent(id: content.eventID)
@@ -53,7 +53,8 @@ extension ServerBeeAPIClient {
     return try await send(RouteCatalogue.Security.securityEvent, PathID(id))
   }
 
-  /// `GET /api/security/stats?group_by=…`: event counts per group, largest first (wire contract v1 §8.3).
+  /// `GET /api/security/stats?group_by=…`: event counts per group, largest first
+  /// (Protocol/Security.md §3).
   ///
   /// ```swift
   /// let topSources = try await api.securityStats(groupedBy: .sourceIP, limit: 10)
@@ -81,7 +82,8 @@ extension ServerBeeAPIClient {
       ])
   }
 
-  /// `DELETE /api/security/events/{id}`: deletes a security event (wire contract v1 §8.3). **Admin only**.
+  /// `DELETE /api/security/events/{id}`: deletes a security event (Protocol/Security.md §3).
+  /// **Admin only**.
   ///
   /// ```swift
   /// try await api.deleteSecurityEvent(id: event.id)

@@ -4,7 +4,8 @@ import ServerBeeRoutes
 import ServerBeeTransport
 
 extension ServerBeeAPIClient {
-  /// `GET /api/servers`: the configuration of every server, hidden ones included (wire contract v1 §5.1).
+  /// `GET /api/servers`: the configuration of every server, hidden ones included
+  /// (Protocol/Servers.md §1).
   ///
   /// The REST object holds no live state; merge it with the WebSocket stream by `id`.
   ///
@@ -18,7 +19,7 @@ extension ServerBeeAPIClient {
     try await send(RouteCatalogue.Servers.servers)
   }
 
-  /// `GET /api/servers/{id}`: one server's configuration (wire contract v1 §5.1).
+  /// `GET /api/servers/{id}`: one server's configuration (Protocol/Servers.md §1).
   ///
   /// ```swift
   /// let server = try await api.server(id: event.serverID)
@@ -33,7 +34,7 @@ extension ServerBeeAPIClient {
   }
 
   /// `GET /api/servers/{id}/records?from=…&to=…&interval=…`: metric samples, oldest first
-  /// (wire contract v1 §5.2).
+  /// (Protocol/Servers.md §2).
   ///
   /// Times are sent in the `Z` form. An unknown server id gives an empty array, not an error.
   ///
@@ -53,7 +54,7 @@ extension ServerBeeAPIClient {
       query: query.queryItems.map { ($0.name, $0.value) })
   }
 
-  /// `GET /api/servers/{id}/records`: metric samples between two times (wire contract v1 §5.2).
+  /// `GET /api/servers/{id}/records`: metric samples between two times (Protocol/Servers.md §2).
   ///
   /// ```swift
   /// let end = RFC3339Timestamp(Date())
@@ -75,7 +76,8 @@ extension ServerBeeAPIClient {
       serverID: serverID, query: ServerRecordsQuery(from: from, to: to, interval: interval))
   }
 
-  /// `GET /api/server-groups`: every server group, to turn a `group_id` into a name (wire contract v1 §5.3).
+  /// `GET /api/server-groups`: every server group, to turn a `group_id` into a name
+  /// (Protocol/Servers.md §3).
   ///
   /// ```swift
   /// let groups = try await api.serverGroups()

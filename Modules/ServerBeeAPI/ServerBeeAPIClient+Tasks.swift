@@ -3,7 +3,7 @@ import ServerBeeRoutes
 import ServerBeeTransport
 
 extension ServerBeeAPIClient {
-  /// `GET /api/tasks[?type=…]`: one-shot and scheduled tasks, newest first (wire contract v1 §7.1).
+  /// `GET /api/tasks[?type=…]`: one-shot and scheduled tasks, newest first (Protocol/Tasks.md §1).
   /// **Admin only, including every read**: a member gets `.forbidden` (an empty-body 403).
   ///
   /// ```swift
@@ -16,7 +16,7 @@ extension ServerBeeAPIClient {
     try await send(RouteCatalogue.Tasks.tasks, query: [("type", type?.rawValue)])
   }
 
-  /// `GET /api/tasks/{id}`: one task (wire contract v1 §7.1). **Admin only**.
+  /// `GET /api/tasks/{id}`: one task (Protocol/Tasks.md §1). **Admin only**.
   ///
   /// ```swift
   /// let task = try await api.task(id: content.taskID)
@@ -29,7 +29,7 @@ extension ServerBeeAPIClient {
     return try await send(RouteCatalogue.Tasks.task, PathID(id))
   }
 
-  /// `GET /api/tasks/{id}/results`: up to 500 result rows, newest first (wire contract v1 §7.3).
+  /// `GET /api/tasks/{id}/results`: up to 500 result rows, newest first (Protocol/Tasks.md §3).
   /// **Admin only**. An unknown task gives an empty array.
   ///
   /// ```swift
@@ -46,7 +46,7 @@ extension ServerBeeAPIClient {
   }
 
   /// `GET /api/tasks/{id}/results?run_id=…`: the rows of one run, every target and attempt
-  /// (wire contract v2 §9.2). **Admin only**.
+  /// (Protocol/Tasks.md §4). **Admin only**.
   ///
   /// Every returned row has `runID == runID`. A v1 server ignores the filter and answers every
   /// run; that is reported as `.serverTooOld` instead of returning rows of other runs.

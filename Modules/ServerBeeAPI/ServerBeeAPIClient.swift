@@ -4,7 +4,9 @@ public import ServerBeeTransport
 
 /// A typed client for the REST data routes of a ServerBee server: servers and their records,
 /// server groups, alert events and rules, tasks and their results, security events, and the
-/// account's own user and mobile devices (wire contract v1 §2, §5–§9 and wire contract v2 §9).
+/// account's own user and mobile devices (Protocol/Auth.md, Protocol/Servers.md,
+/// Protocol/Alerts.md, Protocol/Tasks.md, Protocol/Security.md, Protocol/README.md §10,
+/// Protocol/Push.md §7).
 ///
 /// The client is a small `Sendable` value over any `HTTPTransport`. It adds no credentials
 /// itself: give it a transport that does, normally AuthSession's `AuthorizedHTTPTransport`, which
@@ -38,13 +40,14 @@ public import ServerBeeTransport
 /// ### Server generations
 ///
 /// The rule for ``ServerBeeAPIError`` code `.serverTooOld`:
-/// - An **empty-body 404** on any route is the router's "no such route" answer (wire contract v1 §1.3); every
-///   handler 404 carries a `Not found: …` message. So it means the server predates the route.
-/// - ``alertEvent(key:)`` with a `v1.` key (wire contract v2 §9.1): a v1 server looks for a `:` in the key,
-///   finds none and answers 400; that 400 means the server predates `v1.` keys.
-/// - ``taskResults(taskID:runID:)`` (wire contract v2 §9.2): a v1 server ignores `?run_id=` and answers every
-///   run's rows; an answer holding a row of another run means the server predates the filter.
-///   (A v2 server answers an unknown run with 404 `.notFound`.)
+/// - An **empty-body 404** on any route is the router's "no such route" answer (Protocol/README.md
+///   §5); every handler 404 carries a `Not found: …` message. So it means the server predates the
+///   route.
+/// - ``alertEvent(key:)`` with a `v1.` key (Protocol/Alerts.md §5): a v1 server looks for a `:` in
+///   the key, finds none and answers 400; that 400 means the server predates `v1.` keys.
+/// - ``taskResults(taskID:runID:)`` (Protocol/Tasks.md §4): a v1 server ignores `?run_id=` and
+///   answers every run's rows; an answer holding a row of another run means the server predates the
+///   filter. (A v2 server answers an unknown run with 404 `.notFound`.)
 ///
 /// ## Topics
 ///

@@ -43,12 +43,12 @@ extension ServerBeeError.Code where Domain == ServerBeeAPIDomain {
   /// one of this server's. Nothing refreshes an API key: create another.
   public static let apiKeyRejected = Self("api_key_rejected")
   /// HTTP 401 **with** the JSON error envelope: a handler refused a value the request carried
-  /// (a wrong two-factor code, app routes §2 pitfall 1). The session is fine: nothing was
+  /// (a wrong two-factor code, Protocol/AppRoutes.md §2.1). The session is fine: nothing was
   /// refreshed, and nothing needs to be.
   public static let refused = Self("refused")
   /// HTTP 403: the account may not do this. Includes the **empty-body** admin-gate 403 that a
-  /// member gets from tasks and alert rules (wire contract v1 §9), and `Forbidden: …` answers such as revoking
-  /// another user's device.
+  /// member gets from tasks and alert rules (Protocol/README.md §10), and `Forbidden: …` answers
+  /// such as revoking another user's device.
   public static let forbidden = Self("forbidden")
   /// HTTP 403 `MUST_CHANGE_PASSWORD`: the account must change its password in the web UI first.
   public static let mustChangePassword = Self("must_change_password")
@@ -56,8 +56,8 @@ extension ServerBeeError.Code where Domain == ServerBeeAPIDomain {
   /// a `v1.` alert key, the alert moved on to a new cycle).
   public static let notFound = Self("not_found")
   /// The server does not support this call: an **empty-body** 404 (the router's answer for a
-  /// route it does not have, wire contract v1 §1.3), or a v1 server's answer to a v2-only request (see
-  /// ``ServerBeeAPIClient`` for the exact rule).
+  /// route it does not have, Protocol/README.md §5), or a v1 server's answer to a v2-only request
+  /// (see ``ServerBeeAPIClient`` for the exact rule).
   public static let serverTooOld = Self("server_too_old")
   /// HTTP 400: the server refused the request as malformed (a bad cursor, a bad query value).
   public static let badRequest = Self("bad_request")

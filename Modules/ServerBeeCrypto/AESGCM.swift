@@ -1,7 +1,7 @@
-// The one AES-256-GCM of ServerBeeKit (architecture-and-style §4): OpenSSL on Linux, CryptoKit on
-// Apple platforms, behind one protocol. Push envelopes (PushEnvelopeCrypto) and stored values
-// (SecureStore) both seal with it; the known-answer tests in ServerBeeCryptoTests run against
-// whichever implementation the platform compiles, so both paths must pass the same vectors.
+// The one AES-256-GCM of ServerBeeKit (Documentation/Architecture.md §7.2): OpenSSL on Linux,
+// CryptoKit on Apple platforms, behind one protocol. Push envelopes (PushEnvelopeCrypto) and stored
+// values (SecureStore) both seal with it; the known-answer tests in ServerBeeCryptoTests run
+// against whichever implementation the platform compiles, so both paths must pass the same vectors.
 
 #if canImport(CryptoKit)
   import CryptoKit

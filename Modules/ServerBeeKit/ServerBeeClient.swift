@@ -147,7 +147,7 @@ public final class ServerBeeClient: Sendable {
     self.remoteTokens = push.remoteTokens
     // What a login change must remove (the content key, the registration record, the test in
     // flight, the unconfirmed choice) goes in the same store write as the login itself, so a
-    // sign-out, another account or a revoked session never leaves them behind (issue 34).
+    // sign-out, another account or a revoked session never leaves them behind.
     let auth = AuthClient(
       configuration: .init(
         deviceName: configuration.deviceName,

@@ -153,7 +153,7 @@ public final class LocalDevicePushProvider: PushProvider {
     let now = clock.now()
     let lookup = state.withLock { state -> Result<[any WebSocketConnection], Refusal> in
       // The device is changed where it is stored: a copy taken out and written back would copy
-      // its queue of up to 64 payloads on every push (issue 24).
+      // its queue of up to 64 payloads on every push.
       guard let index = state.devices.index(forKey: delivery.deviceToken) else {
         return .failure(.badDeviceToken)
       }

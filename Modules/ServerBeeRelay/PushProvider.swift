@@ -21,7 +21,7 @@ public protocol PushProvider: Sendable {
 }
 
 /// What a push provider (APNs) answered, before the relay maps it to a `RelayVerdict`
-/// (wire contract v2 §7 table; see ``verdict``).
+/// (Protocol/Relay.md table; see ``verdict``).
 ///
 /// ```swift
 /// ProviderAnswer.unregistered.verdict  // permanent / Unregistered, device_invalid: true
@@ -44,7 +44,7 @@ public enum ProviderAnswer: Hashable, Sendable {
   /// The provider's reply could not be read, was contradictory or oversized.
   case malformedReply
 
-  /// The relay verdict for this answer (wire contract v2 §7):
+  /// The relay verdict for this answer (Protocol/Relay.md):
   /// accepted → `accepted`/`Accepted`; unregistered → `permanent`/`Unregistered` with
   /// `device_invalid: true` (the only such case); bad device token →
   /// `permanent`/`DeviceOrEnvironmentMismatch`; other 3xx/4xx → `permanent`/

@@ -2,7 +2,7 @@ public import Foundation
 public import ServerBeeModels
 
 /// One push as the relay hands it to a ``PushProvider``: the validated relay request, the exact
-/// APNs payload of wire contract v2 §4.1 and the APNs request headers.
+/// APNs payload of Protocol/Push.md §3.1 and the APNs request headers.
 ///
 /// ```swift
 /// struct PrintingProvider: PushProvider {
@@ -15,8 +15,8 @@ public import ServerBeeModels
 ///
 /// The payload is
 /// `{"aps":{"alert":{"title":"ServerBee","body":"Open ServerBee to view this notification."},"mutable-content":1,"sound":"default"},"serverbee_envelope":{…}}`
-/// with the envelope's keys in wire contract v2 §4.2 order (`version`, `key_id`, `identity`, `nonce`,
-/// `ciphertext`). The relay never opens the envelope.
+/// with the envelope's keys in Protocol/Push.md §3.2 order (`version`, `key_id`, `identity`,
+/// `nonce`, `ciphertext`). The relay never opens the envelope.
 public struct RelayDelivery: Hashable, Sendable {
   /// The relay request as validated.
   public var request: RelaySendRequest
@@ -61,7 +61,7 @@ public struct RelayDelivery: Hashable, Sendable {
 
   /// The public initializer, told whether the envelope's strings are known to need no JSON
   /// escape: true for a request ``SendValidator`` accepted (hex, a UUID and base64), which
-  /// spares a scan of the ciphertext on every send (issue 24).
+  /// spares a scan of the ciphertext on every send.
   init(
     request: RelaySendRequest, topic: String, body: Data, clientAddress: String,
     receivedAt: Int64, envelopeIsPlain: Bool
@@ -80,7 +80,7 @@ public struct RelayDelivery: Hashable, Sendable {
     self.receivedAt = receivedAt
   }
 
-  /// The exact APNs payload of wire contract v2 §4.1 for an envelope.
+  /// The exact APNs payload of Protocol/Push.md §3.1 for an envelope.
   /// - Parameter envelope: The envelope.
   /// - Returns: Compact UTF-8 JSON.
   public static func payload(for envelope: PushEnvelope) -> Data {
@@ -91,9 +91,9 @@ public struct RelayDelivery: Hashable, Sendable {
   static func payload(for envelope: PushEnvelope, isPlain: Bool) -> Data {
     var payload = payloadPrefix
     payload.reserveCapacity(payloadPrefix.count + envelope.ciphertext.utf8.count + 200)
-    // The envelope as WireJSON writes it (keys in §4.2 order), by hand when no string needs an
-    // escape, which is always the case for an envelope the relay accepted (hex, a UUID and
-    // base64): the generic encoder was about 90 k instructions of each send (issue 24).
+    // The envelope as WireJSON writes it (keys in Protocol/Push.md §3.2 order), by hand when no
+    // string needs an escape, which is always the case for an envelope the relay accepted (hex, a
+    // UUID and base64): the generic encoder was about 90 k instructions of each send.
     var strings = [envelope.keyID, envelope.identity, envelope.nonce, envelope.ciphertext]
     if isPlain || strings.allSatisfy(PlainText.isPlainJSON) {
       PlainText.append(#"{"version":"#, to: &payload)
@@ -110,7 +110,7 @@ public struct RelayDelivery: Hashable, Sendable {
     return Data(payload)
   }
 
-  /// What comes before each string of the envelope, in §4.2 order.
+  /// What comes before each string of the envelope, in Protocol/Push.md §3.2 order.
   private static let envelopeKeys = [
     #","key_id":""#, #"","identity":""#, #"","nonce":""#, #"","ciphertext":""#,
   ].map { Array($0.utf8) }

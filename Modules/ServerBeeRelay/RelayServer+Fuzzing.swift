@@ -1,7 +1,7 @@
 public import ServerBeeModels
 
 extension RelayServer {
-  /// The schema check of `POST /v1/send` alone (wire contract v2 §7), before any clock or
+  /// The schema check of `POST /v1/send` alone (Protocol/Relay.md), before any clock or
   /// device lookup. For the fuzz target `fuzz-relay-send`.
   /// - Parameter body: The request body.
   /// - Returns: The request, or `nil` when the relay answers 400 `InvalidRequest`.

@@ -4,7 +4,7 @@ import ServerBeeServerKit
 import ServerBeeSocketTransport
 import ServerBeeTransport
 
-/// A ServerBee-compatible push relay: `POST /v1/send` exactly as wire contract v2 §7 describes it, in
+/// A ServerBee-compatible push relay: `POST /v1/send` exactly as Protocol/Relay.md describes it, in
 /// process, over loopback HTTP or HTTPS, with a pluggable ``PushProvider``.
 ///
 /// ```swift
@@ -128,7 +128,7 @@ public final class RelayServer: Sendable {
     }
   }
 
-  /// Rate limits (per minute of the relay clock) and the in-flight cap of wire contract v2 §7.
+  /// Rate limits (per minute of the relay clock) and the in-flight cap of Protocol/Relay.md.
   public struct Limits: Sendable, Hashable {
     /// Requests per client IP per minute; 120.
     public var requestsPerClient: Int
@@ -139,7 +139,7 @@ public final class RelayServer: Sendable {
     /// The most requests in flight (503 `RelayBusy` when that many are); 32.
     public var maximumInFlight: Int
 
-    /// Creates limits; the defaults are wire contract v2 §7's.
+    /// Creates limits; the defaults are Protocol/Relay.md's.
     /// - Parameters:
     ///   - requestsPerClient: Per client IP per minute.
     ///   - sendsPerDevice: Per environment + token per minute.

@@ -214,7 +214,7 @@ package final class HTTPServer: Sendable {
     while let socket = try? await listener.accept() {
       guard let wake = try? WakePipe() else {
         // Out of descriptors after accept: the socket is open, so it can still be told (a 503,
-        // never a silent reset; issue 24).
+        // never a silent reset).
         if configuration.onRefusal != nil {
           refuse(socket, .outOfDescriptors)
         } else {

@@ -342,7 +342,7 @@ package final class HTTPServerConnection: @unchecked Sendable {
         stream: stream, leftover: buffer, options: options, clock: clock)
     } catch {
       // The `101` is out (no descriptor left for the WebSocket's wake pipe, say): close with
-      // 1011 rather than leave the client with an open socket that never speaks (issue 24).
+      // 1011 rather than leave the client with an open socket that never speaks.
       let close: [UInt8] = [0x88, 0x02, 0x03, 0xF3]
       _ = try? close.withUnsafeBytes { try stream.write($0) }
       _ = try? stream.flush()
@@ -352,7 +352,7 @@ package final class HTTPServerConnection: @unchecked Sendable {
     }
     buffer = []
     // The WebSocket reads with its own buffer; this one would stay for the socket's life
-    // (16 KiB per subscribed client, issue 24).
+    // (16 KiB per subscribed client).
     scratch = []
     let (handedOver, closeRequested) = shared.withLock { state -> (Bool, Bool) in
       state.upgrading = false
@@ -365,7 +365,7 @@ package final class HTTPServerConnection: @unchecked Sendable {
     }
     connection.start()
     // The WebSocket has its own I/O thread: the worker's would idle for the socket's life (a
-    // thread and its malloc arena per client, issue 24). Later `runBlocking` calls (a resync)
+    // thread and its malloc arena per client). Later `runBlocking` calls (a resync)
     // run on a one-off thread.
     worker.stop()
     // A close() that came while the 101 was being written: close the WebSocket properly now.

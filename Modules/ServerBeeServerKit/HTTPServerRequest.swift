@@ -108,7 +108,7 @@ package final class HTTPServerRequest: Sendable {
     let response = WebSocketHandshake.switchingProtocols(key: key, extensions: negotiated?.response)
     // The WebSocket needs descriptors of its own (its wake pipe): checked before the `101`, so
     // a process out of descriptors answers 503 (with the server's rejection body) instead of a
-    // `101` followed by a 1011 close (issue 24).
+    // `101` followed by a 1011 close.
     guard (try? WakePipe()) != nil else {
       connection.onDescriptorsExhausted?()
       await connection.sendRejection(503, "Service Unavailable")

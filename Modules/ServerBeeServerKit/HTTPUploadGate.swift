@@ -3,8 +3,8 @@ package import ServerBeeSocketTransport
 import ServerBeeTransport
 
 /// Decides about a request whose head has arrived but whose body has not (all of it) yet,
-/// before the server waits for the body: the relay counts such uploads as in flight (wire
-/// contract v2 §7's `RelayBusy` cap) and refuses from the head alone what it can.
+/// before the server waits for the body: the relay counts such uploads as in flight
+/// (Protocol/Relay.md's `RelayBusy` cap) and refuses from the head alone what it can.
 ///
 /// ```swift
 /// var configuration = HTTPServer.Configuration()

@@ -1,6 +1,6 @@
 extension Simulator {
-  /// The server's check of a proposed deletion proof (`revocation_proof` on refresh, wire
-  /// contract v2 §2.2): `sb-revoke-v1.` + canonical unpadded base64url of 32 bytes. For the
+  /// The server's check of a proposed deletion proof (`revocation_proof` on refresh,
+  /// Protocol/Auth.md §1.2): `sb-revoke-v1.` + canonical unpadded base64url of 32 bytes. For the
   /// fuzz target `fuzz-revocation-proof`.
   /// - Parameter proof: The proposed proof, as the client sent it.
   /// - Returns: Whether the server accepts its form (otherwise 422 before any lookup).

@@ -56,7 +56,7 @@ public final class Simulator: Sendable {
     /// (out of connections or descriptors: once a minute at most); `nil` (the default) for
     /// silence. The executable writes these lines to stderr.
     public var log: (@Sendable (String) -> Void)?
-    /// The push relay, `[push_relay].url` of a real server (wire contract v2 §3.7): usable only as
+    /// The push relay, `[push_relay].url` of a real server (Protocol/Push.md §2.7): usable only as
     /// `https://…` or `http://127.0.0.1:PORT`. `nil` (the default) means no push delivery:
     /// `delivery_available` is false, encrypted-register answers 400, new tests 403.
     public var relayURL: String?
@@ -121,7 +121,7 @@ public final class Simulator: Sendable {
   /// limit, and caps glibc's malloc arenas at 2.
   ///
   /// glibc gives each thread that allocates an arena of its own (up to 8 per core), and every
-  /// WebSocket has a thread: 100 clients took 224–316 MB, 1.5–3 MB each (issue 24). With two
+  /// WebSocket has a thread: 100 clients took 224–316 MB, 1.5–3 MB each. With two
   /// arenas a subscribed client costs about 150 KiB. Both settings are process-wide, so the
   /// executable calls this first thing; a library user decides for their own process.
   /// - Returns: The soft descriptor limit now.

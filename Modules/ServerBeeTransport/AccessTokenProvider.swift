@@ -26,7 +26,8 @@ public protocol AccessTokenProvider: Sendable {
 
   /// The headers that present `token` to the server. The default is
   /// `Authorization: Bearer <token>` (a mobile session); an API key presents itself as
-  /// `X-API-Key` (wire contract v1 §1.7, §4.1: REST and the live stream take both).
+  /// `X-API-Key` (Protocol/README.md §9, Protocol/LiveStream.md §1: REST and the live stream take
+  /// both).
   /// - Parameter token: A token from this provider.
   /// - Returns: The headers to send.
   func credentialHeaders(for token: String) -> HTTPHeaders

@@ -80,7 +80,7 @@ actor FakeTokenServer: HTTPTransport {
     await fixture.http.verifyAllConsumed()
   }
 
-  /// App routes §2 pitfall 1: a wrong two-factor code is a 401 **with** the JSON envelope,
+  /// Protocol/AppRoutes.md §2.1: a wrong two-factor code is a 401 **with** the JSON envelope,
   /// from the handler. It must not refresh (on v1 servers a refresh rotates the session and
   /// drops push rows), nor log out: the answer goes back as it is.
   @Test func aHandlers401WithTheJSONEnvelopeIsReturnedWithoutARefresh() async throws {

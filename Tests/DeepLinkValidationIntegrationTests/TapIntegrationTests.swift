@@ -7,7 +7,7 @@ import ServerBeeSimulator
 import ServerBeeTransport
 import Testing
 
-/// Real pushes sealed by the simulator, relayed by a real relay, then tapped (wire contract v2 §9).
+/// Real pushes sealed by the simulator, relayed by a real relay, then tapped (Protocol/Push.md §7).
 @Suite(.timeLimit(.minutes(5))) struct TapIntegrationTests {
   func firingAlert(_ world: TapWorld) async throws -> (server: String, rule: String, key: String) {
     let server = try await world.newServer()

@@ -6,7 +6,7 @@ import ServerBeeModels
 import ServerBeeTransport
 import Testing
 
-/// Step 2 of wire contract v2 §9: loaded answers → destination or a typed reason.
+/// Step 2 of Protocol/Push.md §7: loaded answers → destination or a typed reason.
 @Suite struct TapValidatorLoadTests {
   /// Runs the pure steps with scripted answers, checking the requests asked for.
   static func run(

@@ -5,7 +5,7 @@ import ServerBeeModels
 import ServerBeeTransport
 import Testing
 
-/// Step 1 of wire contract v2 §9: identity first, then re-decryption with the tap purpose.
+/// Step 1 of Protocol/Push.md §7: identity first, then re-decryption with the tap purpose.
 @Suite struct TapValidatorTargetTests {
   /// One rejected identity form: the login that taps, against the key stored for `ada/login-1`.
   struct IdentityCase: CustomTestStringConvertible, Sendable {

@@ -213,7 +213,7 @@ import Testing
     let key = try #require(world.storedKey)
     let revision = try #require(world.client.state.confirmed?.revision)
     // The settings name no key id, so the unconfirmed registration is sent again, identically:
-    // the server keeps its revision (wire contract v2 §3.5).
+    // the server keeps its revision (Protocol/Push.md §2.5).
     await world.client.reconcile()
     #expect(world.client.state.registration == .registered)
     #expect(world.storedKey == key)  // the same key, still registered

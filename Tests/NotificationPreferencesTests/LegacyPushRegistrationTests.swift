@@ -7,8 +7,8 @@ import Testing
 
 @testable import NotificationPreferences
 
-/// The legacy direct-APNs registration, used only where wire contract v2 allows it: on a
-/// server without encrypted push, never on one that has it.
+/// The legacy direct-APNs registration, used only where the protocol allows it (Protocol/Push.md
+/// §2.8): on a server without encrypted push, never on one that has it.
 @Suite(.timeLimit(.minutes(5))) struct LegacyPushRegistrationTests {
   let http = StubHTTPTransport()
   let session = FakeSessionContext()

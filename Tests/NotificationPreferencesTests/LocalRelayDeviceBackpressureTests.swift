@@ -8,7 +8,7 @@ import Testing
 
 @testable import NotificationPreferences
 
-/// The device stream under a relay that sends faster than its consumer reads (issue 34): every
+/// The device stream under a relay that sends faster than its consumer reads: every
 /// payload arrives, in order, and the stream takes a message from the connection only when its
 /// consumer has room, so the backlog in memory is bounded and the connection's own
 /// backpressure reaches the relay.

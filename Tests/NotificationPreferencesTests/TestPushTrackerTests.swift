@@ -7,7 +7,7 @@ import Testing
 
 @testable import NotificationPreferences
 
-/// The test-push tracker (wire contract v2 §3.6): persist before POST, the same UUID on a lost
+/// The test-push tracker (Protocol/Push.md §2.6): persist before POST, the same UUID on a lost
 /// reply, polling on the clock, 404 before vs after admission, restart resumes, login change
 /// stops.
 @Suite(.timeLimit(.minutes(5))) struct TestPushTrackerTests {

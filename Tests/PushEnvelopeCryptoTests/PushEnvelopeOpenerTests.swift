@@ -132,7 +132,7 @@ import Testing
       PushEnvelopeOpener.serialisedSize(of: envelope) == (try WireJSON.encode(envelope)).count)
   }
 
-  // MARK: Time rules (v2 §4.6)
+  // MARK: Time rules (Protocol/Push.md §3.6)
 
   @Test(arguments: [
     (1799 as Int64, Code.invalidLifetime), (1801, .invalidLifetime), (0, .invalidLifetime),
@@ -179,7 +179,7 @@ import Testing
     #expect(target == .alertDetail(alertKey: try AlertKey(parsingV1: Known.alertKey)))
   }
 
-  // MARK: Envelope, key and encoding rules (v2 §4.8 steps 1–4)
+  // MARK: Envelope, key and encoding rules (Protocol/Push.md §3.8 steps 1–4)
 
   typealias Mutation = @Sendable (inout PushEnvelope, inout PushContentKey) -> Void
 
@@ -319,7 +319,7 @@ import Testing
     #expect(Self.rejection(envelope) == .malformedContent)
   }
 
-  // MARK: Content rules (v2 §4.4, §4.8 steps 4 and 6)
+  // MARK: Content rules (Protocol/Push.md §3.4, §3.8 steps 4 and 6)
 
   static let contentRejections: [(String, Code, PushContent)] = [
     ("event id not a UUID", .invalidEventID, Known.content(.test, eventID: "evt-1")),

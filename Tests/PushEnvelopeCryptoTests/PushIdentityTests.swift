@@ -4,7 +4,7 @@ import Testing
 
 @Suite struct PushIdentityTests {
   @Test(arguments: [
-    // The v2 §4.3 example.
+    // The Protocol/Push.md §3.3 example.
     (
       "https://serverbee.test", "alice", "test-install",
       "40e9ea0a395dec3bafe5e84afbbe2e726ac53aa273f168b4ac650b208fdef51f"

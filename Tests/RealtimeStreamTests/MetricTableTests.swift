@@ -16,7 +16,7 @@ import Testing
     #expect(MetricField.updateOrder.count == Set(MetricField.updateOrder).count)
   }
 
-  /// Wire contract v1 §4.7 reads `country` / `country_code` in both frame kinds; an `update`
+  /// Protocol/LiveStream.md §7 reads `country` / `country_code` in both frame kinds; an `update`
   /// entry used to drop it.
   @Test(arguments: [#""country":"DE""#, #""country_code":"DE""#])
   func anUpdateEntryKeepsItsCountryOnEveryPathAndTheMergeAppliesIt(_ member: String) throws {

@@ -63,7 +63,7 @@ import Testing
     #expect(leftovers.isEmpty)
   }
 
-  /// The CSQLite shim proof of issue 4: the database really runs in WAL mode, schema version 1.
+  /// The CSQLite shim proof: the database really runs in WAL mode, schema version 1.
   @Test func databaseUsesWriteAheadLoggingAndRecordsItsSchemaVersion() throws {
     let store = try makeStore()
     try store.setData(Data(text: "v"), forKey: "k", in: .appPrivate)

@@ -105,7 +105,7 @@ import Testing
     let ruleID = try #require(rules.first?.id)
     #expect(try await admin.api.alertRule(id: ruleID).name == rules.first?.name)
     #expect(await apiErrorCode { _ = try await admin.api.alertRule(id: "nope") } == .notFound)
-    // The toggle (app routes §3.11 #83) answers the rule as it now is.
+    // The toggle (Protocol/Alerts.md §6.2) answers the rule as it now is.
     let disabled = try await admin.api.setAlertRule(id: ruleID, enabled: false)
     #expect(disabled.id == ruleID && !disabled.enabled)
     #expect(try await admin.api.alertRules().first?.enabled == false)
@@ -262,9 +262,9 @@ import Testing
   }
 }
 
-/// The account routes of issue 26 against the simulator, end to end over loopback.
+/// The account and administration routes against the simulator, end to end over loopback.
 @Suite(.timeLimit(.minutes(5))) struct AccountSimulatorTests {
-  /// App routes §3.1 #9: the other mobile session ends; the caller's own keeps working and its
+  /// Protocol/Account.md §1: the other mobile session ends; the caller's own keeps working and its
   /// refresh token stays valid.
   @Test func changingThePasswordEndsTheOtherSessionsButNotTheCallers() async throws {
     let peer = try APISimulatorPeer()

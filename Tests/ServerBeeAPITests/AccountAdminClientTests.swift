@@ -5,8 +5,9 @@ import ServerBeeTestSupport
 import ServerBeeTransport
 import Testing
 
-/// Account, administration and alert configuration (app routes §3.1, §3.2, §3.11): each call's
-/// method, path, query and exact body bytes, the decoded answer, and the errors that matter.
+/// Account, administration and alert configuration (Protocol/Account.md,
+/// Protocol/Administration.md, Protocol/Alerts.md §6.2–§7): each call's method, path, query and
+/// exact body bytes, the decoded answer, and the errors that matter.
 @Suite(.timeLimit(.minutes(5))) struct AccountAdminClientTests {
   let sut: SUT
   init() throws { sut = try SUT() }
@@ -61,7 +62,7 @@ import Testing
     #expect(String(decoding: try WireJSON.encode(setup), as: UTF8.self).hasPrefix(#"{"secret":"#))
   }
 
-  /// App routes §2 pitfall 1: a wrong code is a JSON 401 from the handler.
+  /// Protocol/AppRoutes.md §2.1: a wrong code is a JSON 401 from the handler.
   @Test func aWrongTwoFactorCodeIsRefusedNotUnauthorized() async throws {
     await http.expect(
       .post, "/api/auth/2fa/enable",

@@ -20,8 +20,8 @@ import Testing
     Case(
       status: 401, body: "", code: .unauthorized,
       message: "GET /api/tasks: the server rejected the credentials"),
-    // A handler's 401 carries the envelope: a refused value, not a rejected session (app
-    // routes §2 pitfall 1).
+    // A handler's 401 carries the envelope: a refused value, not a rejected session
+    // (Protocol/AppRoutes.md §2.1).
     Case(
       status: 401, body: #"{"error":{"code":"UNAUTHORIZED","message":"Unauthorized"}}"#,
       code: .refused, message: "GET /api/tasks: Unauthorized"),

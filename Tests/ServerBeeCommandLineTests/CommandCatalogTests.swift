@@ -4,7 +4,7 @@ import Testing
 
 @testable import ServerBeeCommandLine
 
-/// The command declarations as a table: names, routes and destructive commands (issue 33).
+/// The command declarations as a table: names, routes and destructive commands.
 @Suite struct CommandCatalogTests {
   @Test func everyDeclaredRouteKeyIsInTheRouteCatalogue() {
     let known = Set(RouteCatalogue.all.map(\.key) + RouteCatalogue.sockets.map(\.key))
@@ -47,7 +47,7 @@ import Testing
   }
 }
 
-/// API-key mode, derived from the credentials of each command's routes (issue 34).
+/// API-key mode, derived from the credentials of each command's routes.
 @Suite struct APIKeyModeTests {
   @Test func theCommandsThatTakeAKeyAreExactlyThoseWhoseRoutesAllAcceptOne() {
     let keyCredentials: Set<RouteCredential> = [.member, .memberUngated, .admin, .none]

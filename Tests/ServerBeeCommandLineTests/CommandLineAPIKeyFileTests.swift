@@ -8,7 +8,7 @@ import Testing
   import Darwin
 #endif
 
-/// Issue 34: `account api-keys create` never leaves an empty or half-written key file, and a
+/// `account api-keys create` never leaves an empty or half-written key file, and a
 /// file already at the path is explained: which file, what it holds, what to do.
 @Suite(.timeLimit(.minutes(5))) struct CommandLineAPIKeyFileTests {
   private func signIn(_ simulator: SimulatorProcess, home: URL) async throws {

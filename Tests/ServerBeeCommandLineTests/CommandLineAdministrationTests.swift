@@ -2,7 +2,7 @@ import Foundation
 import ServerBeeTestHarness
 import Testing
 
-/// `serverbee account …` and `serverbee audit` (issue 26), run as built executables against the
+/// `serverbee account …` and `serverbee audit`, run as built executables against the
 /// built simulator, with a mobile session and with an API key alone.
 @Suite(.timeLimit(.minutes(5))) struct CommandLineAdministrationTests {
   /// `serverbee login` with a password into `home`; the test fails if it does not sign in.

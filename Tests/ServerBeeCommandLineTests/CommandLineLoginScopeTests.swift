@@ -3,7 +3,7 @@ import SecureStore
 import ServerBeeRelay
 import Testing
 
-/// `serverbee logout` takes the login's push values with it (issue 34): the home's store, read
+/// `serverbee logout` takes the login's push values with it: the home's store, read
 /// raw after the command, holds no content key, registration record or test any more.
 @Suite(.timeLimit(.minutes(5))) struct CommandLineLoginScopeTests {
   /// The values by their stored names.

@@ -85,7 +85,7 @@ import Testing
     #expect(test.stderr == "serverbee: the test push ended permanent\n")
   }
 
-  /// Issue 34: the relay refuses a push that expires more than 30 minutes after its own now;
+  /// The relay refuses a push that expires more than 30 minutes after its own now;
   /// a server whose clock runs ahead makes every push such a push. The status says so.
   @Test func aRelayRefusingTheServersPushIsExplainedByTheClocks() async throws {
     let world = try await CommandLineWorld()
@@ -111,7 +111,7 @@ import Testing
     #expect(line.hasPrefix("Relay 拒绝了 Server 的请求。"), "\(line)")
   }
 
-  /// Issue 34: following a test never outlives a server that went away: every read is bounded
+  /// Following a test never outlives a server that went away: every read is bounded
   /// and a server that cannot be reached twice in a row ends the command with one line, with
   /// or without a terminal.
   @Test(arguments: [
@@ -138,7 +138,7 @@ import Testing
         "is kept: 'serverbee notifications test --status --wait' follows it\n"))
   }
 
-  /// Issue 34: the privacy notice comes before notifications are first turned on, and once.
+  /// The privacy notice comes before notifications are first turned on, and once.
   @Test func theFirstEnableNeedsThePrivacyNoticeReadAndASecondDoesNotAsk() async throws {
     let world = try await CommandLineWorld()
     try await world.logInAsAdmin()

@@ -2,7 +2,7 @@ import Foundation
 import ServerBeeTestHarness
 import Testing
 
-/// The commands that reach the rest of the SDK (issue 34), run as built executables against the
+/// The commands that reach the rest of the SDK, run as built executables against the
 /// built simulator: rate limits, IP databases, security statistics, server history, groups,
 /// rule states, legacy push, and API-key mode derived from the routes.
 @Suite(.timeLimit(.minutes(5))) struct CommandLineParityTests {

@@ -12,7 +12,7 @@ import Testing
   import Darwin
 #endif
 
-/// `serverbee push listen --duration S` is a deadline (issue 34): against a relay flooded with
+/// `serverbee push listen --duration S` is a deadline: against a relay flooded with
 /// pushes, read by a terminal slower than the flood, it ends about S seconds after it started
 /// listening instead of draining a backlog first.
 @Suite(.timeLimit(.minutes(5))) struct CommandLinePushListenDeadlineTests {

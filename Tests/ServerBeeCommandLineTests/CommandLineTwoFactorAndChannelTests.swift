@@ -2,7 +2,7 @@ import Foundation
 import ServerBeeTestHarness
 import Testing
 
-/// `serverbee account 2fa …` and `serverbee channels …` (issue 26), run as built executables
+/// `serverbee account 2fa …` and `serverbee channels …`, run as built executables
 /// against the built simulator. The TOTP codes are computed by Python's standard library, a
 /// peer independent of the simulator's own TOTP.
 @Suite(.timeLimit(.minutes(5))) struct CommandLineTwoFactorAndChannelTests {

@@ -7,7 +7,7 @@ import Testing
 
 @testable import ServerBeeCommandLine
 
-/// Issue 24: the relay embedded in `serverbee demo` reads the simulator's clock, so a push made
+/// The relay embedded in `serverbee demo` reads the simulator's clock, so a push made
 /// after the simulator's clock moved ahead is still accepted (it was 400 InvalidRequest:
 /// expiring more than 30 minutes after the relay's own now).
 @Suite(.timeLimit(.minutes(3)))

@@ -30,7 +30,7 @@ private final class FlakyTransport: HTTPTransport {
 }
 
 /// Makes the simulator look like a v1 server to the client: token answers lose
-/// `mobile_session_id` and `revocation_token` (wire contract v2 §2.1: both are absent from v1).
+/// `mobile_session_id` and `revocation_token` (Protocol/Auth.md §2: both are absent from v1).
 /// The simulator has no v1 mode; everything else it answers is unchanged.
 private struct V1TokenAnswers: HTTPTransport {
   let base: any HTTPTransport

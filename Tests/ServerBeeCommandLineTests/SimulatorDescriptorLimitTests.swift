@@ -5,7 +5,7 @@ import ServerBeeTestHarness
 import ServerBeeTransport
 import Testing
 
-/// `serverbee-simulator` under a low descriptor limit (issue 24): every WebSocket client gets its
+/// `serverbee-simulator` under a low descriptor limit: every WebSocket client gets its
 /// `full_sync` or a `503`, none is left with a `101` and silence, and stderr says why in one line.
 /// (`prlimit` is util-linux's, an essential Debian package: the test never skips.)
 @Suite(.timeLimit(.minutes(5)))

@@ -6,7 +6,7 @@ import Testing
 
 /// A login's push values (the content key, the registration record, the test push, the
 /// unconfirmed choice) leave the store with the login, in the very write that ends or replaces
-/// it (issue 34): read from the raw store, after each kind of login change.
+/// it: read from the raw store, after each kind of login change.
 @Suite(.timeLimit(.minutes(5))) struct ServerBeeClientLoginScopeTests {
   /// The values by their stored names, so a renamed or forgotten one fails here.
   static let slots: [CredentialSlot] = [

@@ -24,7 +24,7 @@ import Testing
     "https://monitor.example.com/?x=1", "https://monitor.example.com/#top", "https://:9527",
     "https://monitor.example.com:0", "https://monitor.example.com:70000",
     "https://monitor.example.com:abc", "https://mon itor.example.com", "https://[::1",
-    // Found by probes (issue #17): a bracket in a name, an unbracketed second colon, junk in
+    // Found by probes: a bracket in a name, an unbracketed second colon, junk in
     // an IPv6 literal, non-ASCII look-alikes.
     "http://a[b:47999", "http://127.0.0.1:44405:80", "http://a]b", "https://[::g]",
     "https://[1.2.3.4]", "https://mönitor.example",

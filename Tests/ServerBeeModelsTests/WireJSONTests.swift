@@ -36,7 +36,7 @@ import Testing
 
   @Test func stringsWithAndWithoutEscapesMatchTheByteByByteRule() {
     // The reference rule: `"` and `\` escaped, \n \r \t \b \f short, other controls
-    // `\u00XX`, every other byte as is (strings with no escape are copied whole, issue 24).
+    // `\u00XX`, every other byte as is (strings with no escape are copied whole).
     func reference(_ text: String) -> [UInt8] {
       var out: [UInt8] = [UInt8(ascii: "\"")]
       for byte in text.utf8 {

@@ -10,7 +10,7 @@ import Testing
   import Darwin
 #endif
 
-/// The options of the built `serverbee-relay` (issue 24): `--help`, `--limits`, `--capture`,
+/// The options of the built `serverbee-relay`: `--help`, `--limits`, `--capture`,
 /// its movable clock, and running out of file descriptors.
 @Suite(.timeLimit(.minutes(5)))
 struct ExecutableOptionsTests {
@@ -155,7 +155,7 @@ struct ExecutableOptionsTests {
     #expect(deliveries.text.contains("\"03\"") || deliveries.text.contains("03"))
   }
 
-  /// Issue 24: a relay process moved with the simulator accepts pushes that expire relative to
+  /// A relay process moved with the simulator accepts pushes that expire relative to
   /// the moved clock.
   @Test func theClockMovesWithTheControlAPI() async throws {
     let relay = try await Self.start(["--provider", "scripted"])
@@ -182,7 +182,7 @@ struct ExecutableOptionsTests {
     #expect(try await relay.control("GET", "/clock").text.hasPrefix(#"{"now":18000000"#))
   }
 
-  /// Issue 24: device streams that use up the file descriptors make new connections get 503
+  /// Device streams that use up the file descriptors make new connections get 503
   /// `RelayBusy` and one log line, and the relay serves again once some close.
   @Test func runningOutOfDescriptorsAnswersRelayBusyAndLogsOnce() async throws {
     let relay = try await Self.start([], openFiles: 48)

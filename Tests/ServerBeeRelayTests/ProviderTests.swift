@@ -150,7 +150,7 @@ struct ProviderTests {
   }
 }
 
-/// Issue 24: the scripted provider keeps its deliveries in a bounded ring.
+/// The scripted provider keeps its deliveries in a bounded ring.
 @Suite struct ScriptedPushProviderRingTests {
   static func delivery(_ index: Int) -> RelayDelivery {
     let request = RelaySendRequest(

@@ -4,7 +4,7 @@ import ServerBeeRelay
 import ServerBeeTestHarness
 import Testing
 
-/// Every key rule of `POST /v1/send` (v2 §7), over loopback HTTP: a broken body is 400
+/// Every key rule of `POST /v1/send` (Protocol/Relay.md), over loopback HTTP: a broken body is 400
 /// `InvalidRequest` and the provider is never called.
 @Suite(.timeLimit(.minutes(5)))
 struct SendValidationTests {

@@ -3,7 +3,7 @@ import ServerBeeModels
 @_spi(Fuzzing) import ServerBeeRelay
 import Testing
 
-/// The hand-written `/v1/send` validator (issue 24) against the former `JSONDecoder` one, on a
+/// The hand-written `/v1/send` validator against the former `JSONDecoder` one, on a
 /// table of valid and hostile bodies: both accept the same bodies as the same request, and
 /// refuse the same ones. The only difference on purpose is a repeated key (refused now; the
 /// reference keeps one value of a repeated top-level key).

@@ -4,8 +4,8 @@ import ServerBeeRelay
 import ServerBeeTestHarness
 import Testing
 
-/// The status rows of v2 §7 that do not depend on the provider: 404, 405, 413, 415, 408, 429,
-/// 503 busy and not configured.
+/// The status rows of Protocol/Relay.md that do not depend on the provider: 404, 405, 413, 415,
+/// 408, 429, 503 busy and not configured.
 @Suite(.timeLimit(.minutes(5)))
 struct StatusTests {
   @Test(arguments: [
@@ -154,7 +154,7 @@ struct StatusTests {
     #expect(after.isVerdict(200, .accepted, .accepted))
   }
 
-  /// Issue 24: uploads count as in flight, as the Worker counts them. With the default cap of
+  /// Uploads count as in flight, as the Worker counts them. With the default cap of
   /// 32 held by slow uploads, a 33rd request (slow or not) is `RelayBusy` from its head alone.
   @Test func thirtyTwoSlowUploadsMakeTheNextRequestRelayBusy() async throws {
     // A long grace period: this test is about the cap, not about cutting slow uploads off.

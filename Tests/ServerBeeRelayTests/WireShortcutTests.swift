@@ -5,7 +5,7 @@ import Testing
 
 @testable import ServerBeeRelay
 
-/// The hand-written shortcuts of the `/v1/send` path (issue 24) against the code they replace:
+/// The hand-written shortcuts of the `/v1/send` path against the code they replace:
 /// the media-type checks against Foundation's trimming and lowercasing, the verdict and payload
 /// bytes against WireJSON, the byte scans against byte-by-byte loops.
 @Suite struct WireShortcutTests {

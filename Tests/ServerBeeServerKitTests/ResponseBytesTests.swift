@@ -4,7 +4,7 @@ import Testing
 @testable import ServerBeeSocketTransport
 @testable import ServerBeeTransport
 
-/// The connection's response writer (issue 24) against what it replaced: the head with
+/// The connection's response writer against what it replaced: the head with
 /// `content-length` and `connection` set, `serialized`, then the body.
 @Suite struct ResponseBytesTests {
   static let heads: [HTTPResponseHead] = [

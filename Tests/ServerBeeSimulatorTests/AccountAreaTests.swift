@@ -3,8 +3,8 @@ import ServerBeeModels
 import ServerBeeTransport
 import Testing
 
-/// The account and administration area (issue 26): API keys and the audit log, with the texts,
-/// statuses and effects of app routes §3.1 and §3.2.
+/// The account and administration area: API keys and the audit log, with the texts,
+/// statuses and effects of Protocol/Account.md, Protocol/Administration.md.
 @Suite(.timeLimit(.minutes(5))) struct AccountAreaTests {
   @Test func anAdminCreatesAKeyThatAuthenticatesListsWithoutPlaintextAndDeletes() async throws {
     let h = try Harness()
@@ -32,7 +32,7 @@ import Testing
     #expect(again.status == 404 && again.message == "Not found: API key not found")
   }
 
-  /// App routes §2 pitfall 2: creating a key is admin only, although the app offers it to
+  /// Protocol/AppRoutes.md §2.2: creating a key is admin only, although the app offers it to
   /// members; an empty name is a 422.
   @Test func aMemberMayNotCreateAKeyAndAnEmptyNameIsRefused() async throws {
     let h = try Harness()

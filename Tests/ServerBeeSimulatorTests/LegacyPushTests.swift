@@ -5,7 +5,7 @@ import Testing
 
 @testable import ServerBeeSimulator
 
-/// Legacy push registration (v1 §2.10, v2 §3.8) and what other auth routes do to its rows.
+/// Legacy push registration (Protocol/Push.md §1, §2.8) and what other auth routes do to its rows.
 @Suite(.timeLimit(.minutes(5))) struct LegacyPushTests {
   static let ok = #"{"data":"ok"}"#
 

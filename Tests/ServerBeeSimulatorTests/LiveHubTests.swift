@@ -11,7 +11,7 @@ import Testing
   }
 
   @Test func aWaitEndedByAFrameLeavesNoWakeForTheNextWait() async {
-    // Issue 24: the cancelled timer of a wait woke the subscriber anyway, so the next wait
+    // The cancelled timer of a wait woke the subscriber anyway, so the next wait
     // returned at once and started another timer: every idle session spun.
     let hub = LiveHub()
     let subscriber = hub.subscribe()

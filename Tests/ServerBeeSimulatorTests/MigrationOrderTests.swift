@@ -4,7 +4,7 @@ import Testing
 
 @testable import ServerBeeSimulator
 
-/// How the schema collects its migrations (issue 25): sorted by their explicit versions, and a
+/// How the schema collects its migrations: sorted by their explicit versions, and a
 /// version claimed twice, a gap or a version below 1 fails before any statement runs.
 @Suite(.timeLimit(.minutes(5))) struct MigrationOrderTests {
   private static func step(_ version: Int) -> Migration {
@@ -53,7 +53,7 @@ import Testing
     #expect(AccountArea.migrations.map(\.version) == [8, 9])
   }
 
-  /// Versions 1–9 as they were before areas owned migrations (issue 25): the same statements,
+  /// Versions 1–9 as they were before areas owned migrations: the same statements,
   /// byte for byte, under the same versions, whichever list now declares them.
   @Test func theFirstNineVersionsAreUnchanged() throws {
     let ordered = try Schema.ordered(Schema.allMigrations).prefix(9)

@@ -404,7 +404,7 @@ import Testing
     #expect(await h.refresh(deviceB.refresh, installation: "INST-2").status == 401)
   }
 
-  /// App routes §3.1 #9: empty first, then the current password, then the length (in Unicode
+  /// Protocol/Account.md §1: empty first, then the current password, then the length (in Unicode
   /// scalars: eight 2-byte characters are enough).
   @Test func aPasswordChangeChecksEmptinessThenTheCurrentPasswordThenTheLength() async throws {
     let h = try Harness()

@@ -3,7 +3,7 @@ import ServerBeeModels
 import ServerBeeTransport
 import Testing
 
-/// Notification channels (app routes §3.11 #84–#86): admin only, re-validated on every change,
+/// Notification channels (Protocol/Alerts.md §7): admin only, re-validated on every change,
 /// tested even when disabled, and a delivery failure as the channel's own 502.
 @Suite(.timeLimit(.minutes(5))) struct NotificationChannelRouteTests {
   func admin(_ h: Harness) async throws -> String {

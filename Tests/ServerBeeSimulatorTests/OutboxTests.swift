@@ -5,8 +5,8 @@ import Testing
 
 @testable import ServerBeeSimulator
 
-/// The outbox state machine (v2 §6) driven directly: claim a due job, hand it an answer as the
-/// relay would, and read what was stored. The relay over real HTTP is covered by
+/// The outbox state machine (Protocol/Push.md §5) driven directly: claim a due job, hand it an
+/// answer as the relay would, and read what was stored. The relay over real HTTP is covered by
 /// `PushDeliveryTests`.
 @Suite(.timeLimit(.minutes(5))) struct OutboxTests {
   static let eventID = "22222222-2222-4222-8222-222222222222"
@@ -105,7 +105,7 @@ import Testing
     let order = ["device_token", "environment", "event_id", "expires_at", "envelope"].compactMap {
       text.range(of: "\"\($0)\":")?.lowerBound
     }
-    #expect(order.count == 5 && order == order.sorted(), "keys in the §7 order: \(text.prefix(60))")
+    #expect(order.count == 5 && order == order.sorted(), "keys in relay order: \(text.prefix(60))")
   }
 
   @Test func aLeasedJobIsNotClaimedTwice() async throws {

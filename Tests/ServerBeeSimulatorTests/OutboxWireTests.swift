@@ -4,7 +4,7 @@ import Testing
 
 @testable import ServerBeeSimulator
 
-/// The outbox's hand-written JSON (issue 34) against the generic paths it replaces: the same
+/// The outbox's hand-written JSON against the generic paths it replaces: the same
 /// stored envelope, the same relay request and the same verdict, or the same refusal.
 @Suite struct OutboxWireTests {
   static let envelopes = [

@@ -7,9 +7,10 @@ import Testing
 
 @testable import ServerBeeSimulator
 
-/// The simulator's outbox against a real `serverbee-relay` over loopback HTTP (v2 §6, §7): the
-/// outcome table end to end, a lost answer retried with the same event id, a restart in the
-/// middle of an attempt, queued work stopped before anything is sent, and the 30-minute expiry.
+/// The simulator's outbox against a real `serverbee-relay` over loopback HTTP (Protocol/Push.md §5,
+/// Protocol/Relay.md): the outcome table end to end, a lost answer retried with the same event id,
+/// a restart in the middle of an attempt, queued work stopped before anything is sent, and the
+/// 30-minute expiry.
 @Suite(.timeLimit(.minutes(5))) struct PushDeliveryTests {
   static let eventID = "33333333-3333-4333-8333-333333333333"
 

@@ -6,9 +6,10 @@ import Testing
 
 @testable import ServerBeeSimulator
 
-/// The pushes events produce (v2 §5): alert triggers and recoveries, finished task runs and
-/// admitted security events. No workers run, so admission is what the outbox shows; every push
-/// is decrypted with the device's key, checked whole, opened for delivery and tap, and rendered.
+/// The pushes events produce (Protocol/Push.md §4): alert triggers and recoveries, finished task
+/// runs and admitted security events. No workers run, so admission is what the outbox shows; every
+/// push is decrypted with the device's key, checked whole, opened for delivery and tap, and
+/// rendered.
 @Suite(.timeLimit(.minutes(5))) struct PushEventTests {
   static let start: Int64 = 1_800_000_000  // 2027-01-15T08:00:00Z, the harness default
 

@@ -8,10 +8,11 @@ import Testing
 
 @testable import ServerBeeSimulator
 
-/// The privacy boundary of v2 §4 and §7, end to end: after a run of every kind of push (test,
-/// alert firing and resolved, task failure, security), nothing the relay received, handed to
-/// its provider or shows through its control API holds plaintext, a content key, a name, an
-/// address or an account id — and every device can still open and render its own pushes.
+/// The privacy boundary of Protocol/Push.md §3, Protocol/Relay.md, end to end: after a run of every
+/// kind of push (test, alert firing and resolved, task failure, security), nothing the relay
+/// received, handed to its provider or shows through its control API holds plaintext, a content
+/// key, a name, an address or an account id — and every device can still open and render its own
+/// pushes.
 @Suite(.timeLimit(.minutes(5))) struct PushPrivacyTests {
   @Test func theRelaySeesOnlyCiphertextAfterAFullRun() async throws {
     let clock = SimulatorClock(start: Date(timeIntervalSince1970: 1_800_000_000))

@@ -5,8 +5,9 @@ import Testing
 
 @testable import ServerBeeSimulator
 
-/// The push setup routes (v2 §3.1–§3.5, §3.7, §3.8): the settings document, compare-and-set
-/// saves, role checks, encrypted registration and the legacy routes after migration.
+/// The push setup routes (Protocol/Push.md §2.1–§2.5, §2.7, §2.8): the settings document,
+/// compare-and-set saves, role checks, encrypted registration and the legacy routes after
+/// migration.
 @Suite(.timeLimit(.minutes(5))) struct PushSetupTests {
   func harness(relay: String? = Harness.relayPlaceholder) throws -> Harness {
     try Harness { $0.relayURL = relay }

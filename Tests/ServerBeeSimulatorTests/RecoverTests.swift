@@ -5,7 +5,7 @@ import Testing
 
 @testable import ServerBeeSimulator
 
-/// `POST /api/mobile/auth/recover` in password, QR and grant modes (v2 §2.7).
+/// `POST /api/mobile/auth/recover` in password, QR and grant modes (Protocol/Auth.md §9).
 @Suite(.timeLimit(.minutes(5))) struct RecoverTests {
   func recover(
     _ h: Harness, _ t: Harness.Tokens, mode: [String: String?], expected: String? = nil,

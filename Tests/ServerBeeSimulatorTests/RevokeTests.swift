@@ -5,7 +5,7 @@ import Testing
 
 @testable import ServerBeeSimulator
 
-/// Every row of the v2 §2.5 revoke table.
+/// Every row of the Protocol/Auth.md §8 revoke table.
 @Suite(.timeLimit(.minutes(5))) struct RevokeTests {
   func revoke(_ h: Harness, _ installation: String, _ token: String, _ expected: String?) async
     -> Harness.Reply

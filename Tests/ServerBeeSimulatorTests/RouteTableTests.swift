@@ -15,7 +15,7 @@ import Testing
     RouteCatalogue.Push.testStatus.erased.key,
   ]
 
-  /// `METHOD pattern` of every control route, as before issue 25 (`POST
+  /// `METHOD pattern` of every control route, as before it was organised by area (`POST
   /// __simulator/push/outbox/run` is answered outside the tables).
   static let controlRoutes: Set<String> = [
     "DELETE __simulator/alert-rules/*", "DELETE __simulator/maintenance/*",

@@ -3,7 +3,7 @@ import Testing
 
 @testable import ServerBeeSimulator
 
-/// Migration 6, the index in server-list order (issue 24): lists read through it come out in
+/// Migration 6, the index in server-list order: lists read through it come out in
 /// the order the sort it replaces gave, ties included, and older data directories take it.
 @Suite(.timeLimit(.minutes(5))) struct SchemaTests {
   @Test func theListIndexGivesTheOrderOfASortTiesIncluded() throws {

@@ -5,7 +5,7 @@ import Testing
 
 @testable import ServerBeeSimulator
 
-/// `GET /api/security/stats` (v1 §8.3).
+/// `GET /api/security/stats` (Protocol/Security.md §3).
 @Suite(.timeLimit(.minutes(5))) struct SecurityStatsTests {
   /// A harness with an admin Bearer and one server.
   func seeded() async throws -> (Harness, access: String, server: String) {

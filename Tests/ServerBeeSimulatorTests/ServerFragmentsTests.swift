@@ -4,7 +4,7 @@ import Testing
 
 @testable import ServerBeeSimulator
 
-/// `full_sync` joined from the kept server objects (``ServerFragments``, issue 24) against the
+/// `full_sync` joined from the kept server objects (``ServerFragments``) against the
 /// frame written from the rows and the one written from ``ServerRow``s, after every kind of
 /// write to `servers`.
 @Suite(.timeLimit(.minutes(5))) struct ServerFragmentsTests {

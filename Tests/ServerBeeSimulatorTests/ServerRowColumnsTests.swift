@@ -5,7 +5,7 @@ import Testing
 @testable import ServerBeeSimulator
 
 /// Server rows read by column index, `live_json` and the string arrays without JSONDecoder
-/// (issue 24), against the dictionary-and-JSONDecoder reading they replace.
+/// against the dictionary-and-JSONDecoder reading they replace.
 @Suite(.timeLimit(.minutes(5))) struct ServerRowColumnsTests {
   /// The fast reading, falling back to the reference, as ``ServerRow/init(_:)`` does.
   private func live(_ text: String) -> LiveNumbers? {

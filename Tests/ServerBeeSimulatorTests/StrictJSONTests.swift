@@ -6,7 +6,7 @@ import Testing
 @testable import ServerBeeSimulator
 
 /// Request bodies are read as strictly as `serde_json` reads them on a real server: a byte
-/// order mark is a 400, a key given twice a 422, both plain text (wire contract v1 §1.3), on
+/// order mark is a 400, a key given twice a 422, both plain text (Protocol/README.md §5), on
 /// every route that reads a body.
 @Suite(.timeLimit(.minutes(2))) struct StrictJSONTests {
   static let syntaxText = "Failed to parse the request body as JSON"

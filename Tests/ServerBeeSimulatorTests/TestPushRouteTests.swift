@@ -6,8 +6,9 @@ import Testing
 
 @testable import ServerBeeSimulator
 
-/// `POST /api/mobile/push/test` and `GET /api/mobile/push/test/{event_id}` (v2 §3.6): admission,
-/// the check order, idempotent retries per event and installation, and the sealed content.
+/// `POST /api/mobile/push/test` and `GET /api/mobile/push/test/{event_id}` (Protocol/Push.md §2.6):
+/// admission, the check order, idempotent retries per event and installation, and the sealed
+/// content.
 @Suite(.timeLimit(.minutes(5))) struct TestPushRouteTests {
   static let eventID = "11111111-1111-4111-8111-111111111111"
 

@@ -6,7 +6,7 @@ import Testing
 
 @testable import ServerBeeSimulator
 
-/// Two-factor sign-in (app routes §3.1 #10–#13): the pending secret, the exact texts, the JSON
+/// Two-factor sign-in (Protocol/Account.md §2): the pending secret, the exact texts, the JSON
 /// 401 of a wrong code, and a login that then needs the code.
 @Suite(.timeLimit(.minutes(5))) struct TwoFactorRouteTests {
   /// The current code of `secret` at the harness clock (TOTP is checked against RFC 6238 in

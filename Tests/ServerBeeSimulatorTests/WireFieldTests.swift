@@ -4,7 +4,7 @@ import Testing
 
 @testable import ServerBeeSimulator
 
-/// The simulator's live-stream objects follow the ``MetricField`` table (issue 25): every field
+/// The simulator's live-stream objects follow the ``MetricField`` table: every field
 /// a `full_sync` entry carries is written under its canonical key, in table order, from each
 /// of the simulator's sources, and every live number reaches the field of its name.
 @Suite(.timeLimit(.minutes(5))) struct WireFieldTests {
@@ -91,7 +91,7 @@ import Testing
     }
     #expect(
       WireWriterTests.topLevelKeys(of: frame, after: #"{"type":"update","servers":["#) == expected)
-    // No totals or static facts in an update (wire contract v1 §4.6).
+    // No totals or static facts in an update (Protocol/LiveStream.md §6).
     #expect(metrics.memTotal == nil && metrics.diskTotal == nil && metrics.countryCode == nil)
     #expect(metrics.online == true && metrics.lastActive == 1_800_000_000)
     // The same numbers reach a `full_sync` entry.

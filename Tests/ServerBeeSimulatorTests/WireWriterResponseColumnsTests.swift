@@ -5,7 +5,7 @@ import Testing
 @testable import ServerBeeSimulator
 
 /// `GET /api/servers` written straight from SQLite's rows and times written from integers
-/// (issue 34) against the generic encoder of ``ServerRow``s read by name, the reading the list
+/// against the generic encoder of ``ServerRow``s read by name, the reading the list
 /// went through before, on rows of every odd kind; and the servers cache kept across writes to
 /// other tables.
 @Suite(.timeLimit(.minutes(5))) struct WireWriterResponseColumnsTests {

@@ -4,7 +4,7 @@ import Testing
 
 @testable import ServerBeeSimulator
 
-/// `full_sync` written straight from SQLite's rows (issue 24) against the frame written from
+/// `full_sync` written straight from SQLite's rows against the frame written from
 /// ``ServerRow``s read by name, the reading every other path uses, on rows of every odd kind.
 @Suite(.timeLimit(.minutes(5))) struct WireWriterStatusColumnsTests {
   /// The frame as it was written before: rows read by name, then `ServerStatus`es.

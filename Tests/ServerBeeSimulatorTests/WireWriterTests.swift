@@ -5,7 +5,7 @@ import Testing
 
 @testable import ServerBeeSimulator
 
-/// The direct writer of the server lists and `full_sync` (issue 24) against the generic encoder
+/// The direct writer of the server lists and `full_sync` against the generic encoder
 /// it replaces: the same bytes for the same values, keys in the contract's order.
 @Suite struct WireWriterTests {
   static let stamp = RFC3339Timestamp(secondsSince1970: 1_796_000_000, nanoseconds: 123_456_000)
@@ -166,7 +166,7 @@ import Testing
     #expect(reply.body == (try WireJSON.encode(APIResponse(data: responses))))
   }
 
-  /// Wire contract v1 §5.1, "ServerResponse, in wire order".
+  /// Protocol/Servers.md §1, "ServerResponse, in wire order".
   static let responseKeys = [
     "id", "name", "cpu_name", "cpu_cores", "cpu_arch", "os", "kernel_version", "mem_total",
     "swap_total", "disk_total", "ipv4", "ipv6", "region", "country_code", "geo_manual",
@@ -177,7 +177,7 @@ import Testing
     "outstanding_enrollment", "created_at", "updated_at",
   ]
 
-  /// Wire contract v1 §4.5, "ServerStatus … in wire order".
+  /// Protocol/LiveStream.md §5, "ServerStatus … in wire order".
   static let statusKeys = [
     "id", "name", "online", "last_active", "uptime", "cpu", "mem_used", "mem_total", "swap_used",
     "swap_total", "disk_used", "disk_total", "net_in_speed", "net_out_speed", "net_in_transfer",

@@ -7,7 +7,7 @@ import Testing
 @testable import ServerBeeSocketTransport
 @testable import ServerBeeTransport
 
-/// Backpressure in the native WebSocket (issue 34): a peer that sends faster than the consumer
+/// Backpressure in the native WebSocket: a peer that sends faster than the consumer
 /// of `inbound` reads fills at most the high-water mark, is slowed by TCP, and every message
 /// still arrives, in order; a keep-alive pong stuck behind unread messages is not a dead peer.
 @Suite(.timeLimit(.minutes(5))) struct SocketBackpressureTests {

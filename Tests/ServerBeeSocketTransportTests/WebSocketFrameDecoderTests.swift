@@ -27,7 +27,7 @@ import Testing
     } catch { return error }
   }
 
-  /// RFC 6455 §5.2: a length must use the minimal encoding (found by probes, issue #17).
+  /// RFC 6455 §5.2: a length must use the minimal encoding (found by probes).
   @Test(arguments: [
     [0x82, 0x7E, 0x00, 0x05] + [UInt8](repeating: 1, count: 5),  // 5 in 16 bits
     [0x82, 0x7E, 0x00, 0x7D] + [UInt8](repeating: 1, count: 125),  // 125 in 16 bits

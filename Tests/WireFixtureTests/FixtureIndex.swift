@@ -6,9 +6,9 @@ import Foundation
 /// example or field table of the section named (never from our own code's output); see
 /// `Fixtures/README.md` for what was inferred.
 ///
-/// Documents: v1 = `wire-contract.md`, v2 = `wire-contract-v2.md`, app = `wire-contract-app-routes.md`.
-/// v1 §1.4 fixes the key order of every v1 table ("serde field order"); v2 says "keys in
-/// (wire) order" for its tables; the app-routes document never fixes an order, so its fixtures
+/// The facts are restated in `Documentation/Protocol/`.
+/// Protocol/README.md §6 fixes the key order of every v1 table ("serde field order"); v2 says "keys
+/// in (wire) order" for its tables; the app-routes document never fixes an order, so its fixtures
 /// are written in table order and their order is not checked.
 struct FixtureSpec {
   /// Which part of a file's `data` is an example.
@@ -45,103 +45,121 @@ enum FixtureIndex {
   static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent().appendingPathComponent("ServerBeeModelsTests/Fixtures")
 
-  private static let ok = FixtureSpec(["common/ok.json"], orderFixed: false, "v1 §1.1 (\"ok\")")
+  private static let ok = FixtureSpec(
+    ["common/ok.json"], orderFixed: false, "Protocol/README.md §3 (\"ok\")")
   private static let token = FixtureSpec(
-    ["auth/mobile_token_response.json"], orderFixed: true, "v2 §2.1 (example), v1 §2.2")
+    ["auth/mobile_token_response.json"], orderFixed: true,
+    "Protocol/Auth.md §2 (example), Protocol/Auth.md §2")
   private static let adminUser = FixtureSpec(
-    ["admin/users.json"], .elements, orderFixed: false, "app §3.2 #111-#113 UserResponse")
+    ["admin/users.json"], .elements, orderFixed: false, "Protocol/Administration.md §1 UserResponse"
+  )
   private static let geoStatus = FixtureSpec(
     ["admin/geo_status_installed.json", "admin/geo_status_not_installed.json"], orderFixed: false,
-    "app §3.2 #119/#120 (last three keys omitted when not installed)")
+    "Protocol/Administration.md §4.1/#120 (last three keys omitted when not installed)")
   private static let geoDownload = FixtureSpec(
-    ["admin/geo_download.json"], orderFixed: false, "app §3.2 #121/#122")
+    ["admin/geo_download.json"], orderFixed: false, "Protocol/Administration.md §4.2/#122")
   private static let alertRule = FixtureSpec(
     ["alerts/alert_rules_entity.json"], .elements, orderFixed: false,
-    "v1 §6.5 + app §3.11 #83 (key set partly inferred)")
+    "Protocol/Alerts.md §6.1 + Protocol/Alerts.md §6.2 (key set partly inferred)")
   private static let pushSettings = FixtureSpec(
-    ["push/settings.json"], orderFixed: true, "v2 §3.2 (example)")
+    ["push/settings.json"], orderFixed: true, "Protocol/Push.md §2.2 (example)")
   private static let testPush = FixtureSpec(
-    ["push/test-response.json"], orderFixed: true, "v2 §3.6 (example)")
+    ["push/test-response.json"], orderFixed: true, "Protocol/Push.md §2.6 (example)")
 
   /// Route name → fixture.
   static let specs: [String: FixtureSpec] = [
-    // Auth (v1 §2, v2 §2).
+    // Auth (Protocol/Auth.md).
     "login": token,
     "pair": token,
-    // The recipe sends a revocation_proof, so the answer carries revocation_token (v2 §2.4).
+    // The recipe sends a revocation_proof, so the answer carries revocation_token (Protocol/Auth.md
+    // §4).
     "refresh": token,
-    "revoke": FixtureSpec(["common/ok.json"], orderFixed: false, "v2 §2.5 (\"ok\")"),
+    "revoke": FixtureSpec(["common/ok.json"], orderFixed: false, "Protocol/Auth.md §8 (\"ok\")"),
     "recover": FixtureSpec(
-      ["auth/recovery_selection_required.json"], orderFixed: true, "v2 §2.7 (example)"),
-    "devices": FixtureSpec(["auth/devices.json"], orderFixed: true, "v1 §2.8 (example)"),
+      ["auth/recovery_selection_required.json"], orderFixed: true, "Protocol/Auth.md §9 (example)"),
+    "devices": FixtureSpec(
+      ["auth/devices.json"], orderFixed: true, "Protocol/Auth.md §7.1 (example)"),
     "revokeDevice": ok,
-    "createPairingCode": FixtureSpec(["auth/pair_code.json"], orderFixed: true, "v1 §2.5"),
-    // Account (v1 §2.11, app §3.1).
+    "createPairingCode": FixtureSpec(
+      ["auth/pair_code.json"], orderFixed: true, "Protocol/Auth.md §5.1"),
+    // Account (Protocol/Auth.md §11, Protocol/Account.md).
     "currentUser": FixtureSpec(
-      ["account/current_user.json"], orderFixed: true, "v1 §2.11 (keys listed in order)"),
+      ["account/current_user.json"], orderFixed: true, "Protocol/Auth.md §11 (keys listed in order)"
+    ),
     "changePassword": ok,
     "twoFactorStatus": FixtureSpec(
-      ["account/two_factor_status.json"], orderFixed: false, "app §3.1 #10"),
+      ["account/two_factor_status.json"], orderFixed: false, "Protocol/Account.md §2.1"),
     "setUpTwoFactor": FixtureSpec(
-      ["account/two_factor_setup.json"], orderFixed: false, "app §3.1 #11"),
+      ["account/two_factor_setup.json"], orderFixed: false, "Protocol/Account.md §2.2"),
     "enableTwoFactor": ok,
     "disableTwoFactor": ok,
-    "apiKeys": FixtureSpec(["account/api_keys.json"], orderFixed: false, "app §3.1 #14"),
+    "apiKeys": FixtureSpec(
+      ["account/api_keys.json"], orderFixed: false, "Protocol/Account.md §3.1"),
     "createAPIKey": FixtureSpec(
-      ["account/api_key_created.json"], orderFixed: false, "app §3.1 #15"),
+      ["account/api_key_created.json"], orderFixed: false, "Protocol/Account.md §3.2"),
     "deleteAPIKey": ok,
-    // Administration (app §3.2).
-    "users": FixtureSpec(["admin/users.json"], orderFixed: false, "app §3.2 #111"),
+    // Administration (Protocol/Administration.md).
+    "users": FixtureSpec(
+      ["admin/users.json"], orderFixed: false, "Protocol/Administration.md §1.1"),
     "createUser": adminUser,
     "updateUser": adminUser,
     "deleteUser": ok,
-    "auditLog": FixtureSpec(["admin/audit_log_page.json"], orderFixed: false, "app §3.2 #115"),
+    "auditLog": FixtureSpec(
+      ["admin/audit_log_page.json"], orderFixed: false, "Protocol/Administration.md §2.1"),
     "auditLogOptions": FixtureSpec(
-      ["admin/audit_log_options.json"], orderFixed: false, "app §3.2 #116"),
-    "rateLimits": FixtureSpec(["admin/rate_limits.json"], orderFixed: false, "app §3.2 #117"),
+      ["admin/audit_log_options.json"], orderFixed: false, "Protocol/Administration.md §2.2"),
+    "rateLimits": FixtureSpec(
+      ["admin/rate_limits.json"], orderFixed: false, "Protocol/Administration.md §3.1"),
     "resetRateLimits": FixtureSpec(
-      ["admin/rate_limit_reset.json"], orderFixed: false, "app §3.2 #118"),
+      ["admin/rate_limit_reset.json"], orderFixed: false, "Protocol/Administration.md §3.2"),
     "geoIPStatus": geoStatus,
     "asnStatus": geoStatus,
     "downloadGeoIP": geoDownload,
     "downloadASN": geoDownload,
-    // Servers (v1 §5).
-    "servers": FixtureSpec(["servers/servers.json"], orderFixed: true, "v1 §5.1"),
-    "server": FixtureSpec(["servers/servers.json"], .elements, orderFixed: true, "v1 §5.1"),
-    "records": FixtureSpec(["servers/records.json"], orderFixed: true, "v1 §5.2"),
-    "serverGroups": FixtureSpec(["servers/server_groups.json"], orderFixed: true, "v1 §5.3"),
-    // Alerts (v1 §6, v2 §9.1, app §3.11).
+    // Servers (Protocol/Servers.md).
+    "servers": FixtureSpec(["servers/servers.json"], orderFixed: true, "Protocol/Servers.md §1"),
+    "server": FixtureSpec(
+      ["servers/servers.json"], .elements, orderFixed: true, "Protocol/Servers.md §1"),
+    "records": FixtureSpec(["servers/records.json"], orderFixed: true, "Protocol/Servers.md §2"),
+    "serverGroups": FixtureSpec(
+      ["servers/server_groups.json"], orderFixed: true, "Protocol/Servers.md §3"),
+    // Alerts (Protocol/Alerts.md §5, §6.2–§7).
     "alertEvents": FixtureSpec(
-      ["alerts/alert_events_v2.json"], orderFixed: true, "v2 §9.1 + v1 §6.2"),
+      ["alerts/alert_events_v2.json"], orderFixed: true,
+      "Protocol/Alerts.md §5 + Protocol/Alerts.md §2"),
     "alertEvent": FixtureSpec(
       ["alerts/alert_event_detail_firing.json", "alerts/alert_event_detail_resolved.json"],
-      orderFixed: true, "v1 §6.3"),
+      orderFixed: true, "Protocol/Alerts.md §3"),
     "alertRules": FixtureSpec(
       ["alerts/alert_rules_entity.json"], orderFixed: false,
-      "v1 §6.5 + app §3.11 #83 (key set partly inferred)"),
+      "Protocol/Alerts.md §6.1 + Protocol/Alerts.md §6.2 (key set partly inferred)"),
     "alertRule": alertRule,
     "setAlertRule": alertRule,
     "alertRuleStates": FixtureSpec(
-      ["alerts/alert_rule_states.json"], orderFixed: true, "v1 §6.5 (keys listed in order)"),
+      ["alerts/alert_rule_states.json"], orderFixed: true,
+      "Protocol/Alerts.md §6.1 (keys listed in order)"),
     "notificationChannels": FixtureSpec(
-      ["alerts/notification_channels.json"], orderFixed: false, "app §3.11 #84"),
+      ["alerts/notification_channels.json"], orderFixed: false, "Protocol/Alerts.md §7.1"),
     "setNotificationChannel": FixtureSpec(
-      ["alerts/notification_channels.json"], .elements, orderFixed: false, "app §3.11 #85"),
-    // Tasks (v1 §7).
-    "tasks": FixtureSpec(["tasks/tasks.json"], orderFixed: true, "v1 §7.1"),
-    "task": FixtureSpec(["tasks/tasks.json"], .elements, orderFixed: true, "v1 §7.1"),
-    "taskResults": FixtureSpec(["tasks/task_results.json"], orderFixed: true, "v1 §7.3"),
-    // Security (v1 §8).
+      ["alerts/notification_channels.json"], .elements, orderFixed: false, "Protocol/Alerts.md §7.2"
+    ),
+    // Tasks (Protocol/Tasks.md).
+    "tasks": FixtureSpec(["tasks/tasks.json"], orderFixed: true, "Protocol/Tasks.md §1"),
+    "task": FixtureSpec(["tasks/tasks.json"], .elements, orderFixed: true, "Protocol/Tasks.md §1"),
+    "taskResults": FixtureSpec(
+      ["tasks/task_results.json"], orderFixed: true, "Protocol/Tasks.md §3"),
+    // Security (Protocol/Security.md).
     "securityEvents": FixtureSpec(
       ["security/security_events_page.json", "security/security_events_last_page.json"],
-      orderFixed: true, mustHaveElements: ["items"], "v1 §8.1/§8.2"),
+      orderFixed: true, mustHaveElements: ["items"], "Protocol/Security.md §1, §2"),
     "securityEvent": FixtureSpec(
       ["security/security_events_page.json"], .elementsOf("items"), orderFixed: true,
-      "v1 §8.2/§8.3"),
-    "securityStats": FixtureSpec(["security/security_stats.json"], orderFixed: true, "v1 §8.3"),
+      "Protocol/Security.md §2, §3"),
+    "securityStats": FixtureSpec(
+      ["security/security_stats.json"], orderFixed: true, "Protocol/Security.md §3"),
     "deleteSecurityEvent": FixtureSpec(
-      ["security/delete_security_event.json"], orderFixed: false, "v1 §8.3 (true)"),
-    // Push (v2 §3).
+      ["security/delete_security_event.json"], orderFixed: false, "Protocol/Security.md §3 (true)"),
+    // Push (Protocol/Push.md §2).
     "settings": pushSettings,
     "updateSettings": pushSettings,
     "encryptedRegister": pushSettings,

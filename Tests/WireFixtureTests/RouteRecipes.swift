@@ -40,7 +40,8 @@ enum RouteRecipes {
           "code": code, "installation_id": "INST-PAIR", "device_name": "Fixture iPad",
         ]))
     },
-    // With a revocation proof, so the answer carries `revocation_token` (v2 §2.4 step 7).
+    // With a revocation proof, so the answer carries `revocation_token` (Protocol/Auth.md §4 step
+    // 7).
     "refresh": { seed in
       let session = try await seed.world.session(seed.adminID, installation: "INST-REFRESH")
       return Call(
@@ -58,7 +59,7 @@ enum RouteRecipes {
         ]))
     },
     // Stale credentials and no expected id: the installation's sessions are offered as
-    // candidates (v2 §2.7 `selection_required`, the documented example).
+    // candidates (Protocol/Auth.md §9 `selection_required`, the documented example).
     "recover": { seed in
       _ = try await seed.world.session(seed.adminID, installation: "INST-RECOVER")
       return Call(

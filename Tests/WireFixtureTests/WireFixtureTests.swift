@@ -4,8 +4,8 @@ import ServerBeeRoutes
 import ServerBeeTransport
 import Testing
 
-/// Fixtures are the oracle (issue 33): every catalogue route's success payload has a fixture
-/// written from the wire-contract documents; the SDK's type of the route decodes it, and the
+/// Fixtures are the oracle: every catalogue route's success payload has a fixture
+/// written from the protocol's documented examples (`Documentation/Protocol/`); the SDK's type of the route decodes it, and the
 /// simulator's answer has its shape (key set, documented key order, value kinds, time formats).
 /// The SDK and the simulator share their model types, so only a check against the documents
 /// can catch a key both spell wrong.

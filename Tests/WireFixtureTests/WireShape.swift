@@ -1,7 +1,8 @@
 import Foundation
 
-/// The kind of a JSON value as the wire contract distinguishes it: strings are split by the time
-/// format they carry (v1 §1.5, app routes §0) and `*_json` strings that hold JSON.
+/// The kind of a JSON value as the protocol distinguishes it: strings are split by the time
+/// format they carry (Protocol/README.md §7, Protocol/AppRoutes.md §1) and `*_json` strings that
+/// hold JSON.
 enum WireKind: String, Hashable, Comparable, CustomStringConvertible {
   case null, bool, number, array, object
   /// RFC 3339 with `Z` (`tsZ`).

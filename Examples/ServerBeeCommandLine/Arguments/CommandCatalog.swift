@@ -5,7 +5,7 @@ import ServerBeeRoutes
 /// ``all``.
 enum CommandCatalog {
   /// What `serverbee --version` prints.
-  static let version = "serverbee 0.2 (ServerBeeKit; ServerBee mobile API, wire contract v1 + v2)"
+  static let version = "serverbee 0.2 (ServerBeeKit; ServerBee mobile API v1 + v2)"
 
   /// Options every command accepts.
   static let globalOptions: [OptionSpec] = [

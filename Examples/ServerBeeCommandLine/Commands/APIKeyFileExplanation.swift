@@ -3,7 +3,7 @@ import ServerBeeAPI
 import ServerBeeModels
 
 /// The sentences of `account api-keys create` when its file is already there, or an interrupted
-/// run left a temporary file (issue 34): which file, what it holds (empty, a key, something
+/// run left a temporary file: which file, what it holds (empty, a key, something
 /// else) and what to do, naming the account's keys it may belong to by name, public prefix and
 /// id. A key itself is never read further than its public prefix, and never printed.
 enum APIKeyFileExplanation {

@@ -4,7 +4,7 @@ import ServerBeeModels
 import ServerBeeTransport
 
 /// `serverbee account password`, `account api-keys [create NAME --output FILE | delete ID]` and
-/// `serverbee audit`: the account and administration routes (issue 26).
+/// `serverbee audit`: the account and administration routes.
 enum AccountCommands {
   /// `account password [--old PW] [--new PW]`: asks for what is missing, without echo.
   static func password(_ context: CommandContext) async throws {
@@ -62,7 +62,7 @@ enum AccountCommands {
     let api = try await APICredential.client(context)
     // The file first: a key the server created but nobody could save would be lost. It is a
     // temporary file next to FILE, renamed into place only once the key is in it, so FILE is
-    // never empty or half written, even when the command is killed (issue 34).
+    // never empty or half written, even when the command is killed.
     let target = SecretFile.Target(output)
     if let found = target.existing() {
       throw await APIKeyFileExplanation.error(for: found, name: name, api: api)

@@ -65,7 +65,7 @@ enum ChannelCommands {
         forbidden: forbidden
       ) { try await api.testNotificationChannel(id: id) }
     } catch let error as ServerBeeAPIError where error.httpStatus == 502 {
-      // The channel's own delivery failure (app routes §3.11 #86), not the server's.
+      // The channel's own delivery failure (Protocol/Alerts.md §7.3), not the server's.
       let reason = (error.underlying as? APIFailure)?.message ?? "no reason given"
       throw CommandLineError(
         .unexpectedAnswer,

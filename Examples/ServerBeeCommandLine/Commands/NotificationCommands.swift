@@ -95,7 +95,7 @@ enum NotificationCommands {
 
   /// Status reads in a row that may fail before following ends: a read that does not reach
   /// the server is tried once more after the poll interval (2 s), then the command ends with
-  /// one line (issue 34: a down server made `test --status --wait` wait for ever). Each read is
+  /// one line (a down server made `test --status --wait` wait for ever). Each read is
   /// bounded by the client's request timeout (15 s), so a server that accepts connections but
   /// never answers ends it within about 32 s, a refused connection within about 2 s.
   static let maximumFailedReads = 2

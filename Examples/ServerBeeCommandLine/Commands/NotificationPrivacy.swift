@@ -5,7 +5,7 @@ import ServerBeeModels
 
 /// The push privacy notice (`PushPrivacyNotice`: what the relay and Apple can and cannot see)
 /// on the command line: `serverbee notifications privacy` prints it, and `notifications enable`
-/// shows it once before notifications are first turned on (issue 34).
+/// shows it once before notifications are first turned on.
 ///
 /// The record that it was read is the SDK's `PushPrivacyNoticeRecord`, kept per installation
 /// in the home's store (`ServerBeeClient.pushPrivacyNotice`), so a second

@@ -4,7 +4,7 @@ import ServerBeeAPI
 import ServerBeeKit
 import ServerBeeModels
 
-/// `serverbee open FILE|-`: the tap step alone (wire contract v2 §9). A raw APNs payload goes
+/// `serverbee open FILE|-`: the tap step alone (Protocol/Push.md §7). A raw APNs payload goes
 /// through the SDK's `TapRouter` (`ServerBeeClient.taps`) with the stored login and content key,
 /// and the screen it ends on is printed.
 ///

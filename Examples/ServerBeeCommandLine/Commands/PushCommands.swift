@@ -69,7 +69,7 @@ enum PushCommands {
     }
     let relayName = listener.relayURL.absoluteString
     // `--duration` is a deadline: the loop stops there even when pushes keep coming (a flood
-    // must not keep it draining, issue 34), and the timer ends a quiet stream.
+    // must not keep it draining), and the timer ends a quiet stream.
     let deadline = limits.duration.map { ContinuousClock.now.advanced(by: $0) }
     let timer = limits.duration.map { duration in
       Task {

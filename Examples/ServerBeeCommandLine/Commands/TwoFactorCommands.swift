@@ -2,7 +2,7 @@ import ServerBeeAPI
 import ServerBeeModels
 
 /// `serverbee account 2fa status | setup | enable [--code C] | disable [--password PW]`: the
-/// account's two-factor sign-in (app routes §3.1 #10–#13).
+/// account's two-factor sign-in (Protocol/Account.md §2).
 ///
 /// `setup` is the one place the command line shows a secret, because that is its purpose: the
 /// `otpauth://` QR code drawn on the terminal for an authenticator app, and the base32 secret for
@@ -53,7 +53,7 @@ enum TwoFactorCommands {
         try await api.enableTwoFactor(code: code)
       }
     } catch let error as ServerBeeAPIError where error.code == .refused {
-      // The handler's JSON 401 (app routes §2 pitfall 1): the code, not the session.
+      // The handler's JSON 401 (Protocol/AppRoutes.md §2.1): the code, not the session.
       throw CommandLineError(
         .signInRefused,
         "the code is not the current one: check the authenticator app and the clock, then "

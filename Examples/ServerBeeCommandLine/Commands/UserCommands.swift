@@ -4,7 +4,7 @@ import ServerBeeModels
 import ServerBeeTransport
 
 /// `serverbee users [create NAME [--role R] | set-role ID ROLE | reset-password ID | delete ID]`
-/// (admins; app routes §3.2 #111–#114).
+/// (admins; Protocol/Administration.md §1).
 enum UserCommands {
   private static let forbidden = "only an admin may manage users"
 

@@ -21,7 +21,7 @@ enum DemoPushes {
   {
     var steps = steps
     let client = session.client
-    // What every app shows before notifications are first turned on (issue 34). The demo
+    // What every app shows before notifications are first turned on. The demo
     // shows it and records it as read, as an app does once its user continued.
     steps.begin(
       "Before notifications are first turned on: what the relay and Apple can see "

@@ -43,7 +43,7 @@ struct DemoWorld: Sendable {
   /// - Throws: ``CommandLineError`` with `.localFailure` when it cannot start or be seeded.
   static func start(dataDirectory directory: URL) async throws -> DemoWorld {
     // The relay reads the simulator's clock, so pushes sent after a clock advance are not
-    // refused as expiring too far ahead of the relay's own now (issue 24).
+    // refused as expiring too far ahead of the relay's own now.
     let simulatorClock = SimulatorClock()
     let relayClock = RelayClock(now: {
       Int64(simulatorClock.now.timeIntervalSince1970.rounded(.down))

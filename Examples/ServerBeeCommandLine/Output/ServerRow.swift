@@ -47,7 +47,7 @@ struct ServerRow: Codable, Sendable, Hashable {
     online = status.online ?? false
     cpu = status.cpu
     memUsed = status.memUsed
-    // The live total wins unless it is unknown or 0 (unknown capacity, v1 §4.7).
+    // The live total wins unless it is unknown or 0 (unknown capacity, Protocol/LiveStream.md §7).
     memTotal = MetricField.mergedCapacity(configuration?.memTotal, status.memTotal)
     diskUsed = status.diskUsed
     diskTotal = MetricField.mergedCapacity(configuration?.diskTotal, status.diskTotal)

@@ -9,7 +9,7 @@ import ServerBeeModels
 
 /// A file that holds a secret (a new API key): written to a temporary file next to it, created
 /// new with mode 0600, and linked into place only once the whole key is in it, so the final
-/// path is never empty or half written, and an existing file is never replaced (issue 34: a
+/// path is never empty or half written, and an existing file is never replaced (a
 /// killed `account api-keys create` used to leave an empty file behind).
 ///
 /// ```swift
@@ -73,7 +73,7 @@ struct SecretFile {
 
   /// What a file found holds, read no further than a key's public prefix.
   enum Contents: Equatable {
-    /// Nothing: what a create interrupted before the key was saved left (before issue 34).
+    /// Nothing: what a create interrupted before the key was saved left (before).
     case empty
     /// An API key; only its public prefix (the 8 characters after `serverbee_`, as
     /// `account api-keys` lists it) is kept.

@@ -1,7 +1,7 @@
 import Foundation
 import ServerBeeModels
 
-/// The question a destructive command asks before it sends anything (issue 33; `gh` asks the
+/// The question a destructive command asks before it sends anything (`gh` asks the
 /// same way): `y` or `yes` goes ahead, anything else changes nothing.
 ///
 /// Without a terminal on stdin nobody can answer, so the command is refused as a usage error

@@ -1,4 +1,4 @@
-// Alert keys (wire contract v2 §9.1): `v1.` + base64url of a JSON array of four strings, or the
+// Alert keys (Protocol/Alerts.md §5): `v1.` + base64url of a JSON array of four strings, or the
 // legacy `rule_id:server_id`. Invariants: failures are ServerBeeModelsError with code
 // invalidAlertKey only; `parsingV1` accepts exactly the `v1.` keys `parsing` accepts; a parsed
 // key re-parses from its text to the same key; a v1 key rebuilt from its parts (when its time

@@ -57,7 +57,7 @@ func forms<T: Codable & Equatable>(_ type: T.Type) -> [(Data) -> Void] {
 }
 
 nonisolated(unsafe) let models: [[(Data) -> Void]] = [
-  // REST payloads (wire contract v1/v2): servers, records, groups.
+  // REST payloads (Protocol/Servers.md): servers, records, groups.
   forms(ServerResponse.self), forms(ServerRecord.self), forms(ServerGroup.self),
   forms(Capabilities.self), forms(DiskIO.self),
   // Alerts.

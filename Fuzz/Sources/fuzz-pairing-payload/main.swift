@@ -1,4 +1,4 @@
-// The pairing QR payload (wire contract v1 §3) as scanned. Invariants: failures are
+// The pairing QR payload (Protocol/Auth.md §5.3) as scanned. Invariants: failures are
 // ServerBeeModelsError with code invalidPairingPayload or invalidServerURL only; an accepted
 // payload has the rules' shape (normalised server, non-empty code); its QR text, as the web
 // app writes it, scans back to the same payload and decodes to it with Codable; the Codable

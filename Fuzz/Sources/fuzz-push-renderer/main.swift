@@ -1,4 +1,4 @@
-// The notification renderer (wire contract v2 §8) in English and Simplified Chinese, fed with
+// The notification renderer (Protocol/Push.md §6) in English and Simplified Chinese, fed with
 // contents that passed the opener (fuzzer bytes sealed with the test key), and the language
 // choice from a preference list. Input: language tags, one per line, then a NUL, then the
 // content JSON. Invariants: the language is the first `en…`/`zh-Hans…`/`zh-CN`/`zh-SG`/`zh`

@@ -1,9 +1,9 @@
-// The relay's `POST /v1/send` schema check (ServerBeeRelay, wire contract v2 §7). Invariants:
+// The relay's `POST /v1/send` schema check (ServerBeeRelay, Protocol/Relay.md). Invariants:
 // an accepted body has exactly the rules' values (lowercase hex device token of even length
 // 2–1024, sandbox or production, lowercase UUIDs, a safe positive integer expiry, envelope
 // version 1 with a 64-hex identity, canonical base64 nonce of 12 bytes and ciphertext of
 // 16–2070 bytes); the accepted request, written as a server writes it, is accepted again as
-// the same request (a fixed point); and it agrees with the former JSONDecoder check (issue 24):
+// the same request (a fixed point); and it agrees with the former JSONDecoder check:
 // whatever the hand-written check accepts, the reference accepts as the same request, and what
 // only the reference accepts (a repeated key) is accepted by both once written canonically.
 import Foundation

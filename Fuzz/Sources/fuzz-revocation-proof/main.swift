@@ -1,5 +1,5 @@
 @_spi(Fuzzing) import AuthSession
-// Deletion proofs (wire contract v2 §2.2), client and server: the server's form check of a
+// Deletion proofs (Protocol/Auth.md §1.2), client and server: the server's form check of a
 // proposed `revocation_proof` (ServerBeeSimulator) against an independent reading of the rule,
 // and against the client's proof maker (AuthSession). Invariants: the server accepts a text
 // exactly when it is `sb-revoke-v1.` + the canonical unpadded base64url of 32 bytes, i.e. when

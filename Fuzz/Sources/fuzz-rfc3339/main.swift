@@ -1,4 +1,4 @@
-// RFC 3339 timestamps as servers write them (wire contract v1 §1.5). Invariants: failures are
+// RFC 3339 timestamps as servers write them (Protocol/README.md §7). Invariants: failures are
 // ServerBeeModelsError with code invalidTimestamp only; the parts are in range; both written
 // forms parse back to the same instant and style, and writing is stable; the Codable form
 // round-trips; and, differential, the instant equals Foundation's Gregorian calendar reading of

@@ -1,4 +1,4 @@
-// ServerURL normalisation (wire contract v2 §2.7) of what a user types or a QR code holds.
+// ServerURL normalisation (Protocol/Auth.md §9) of what a user types or a QR code holds.
 // Invariants: failures are ServerBeeModelsError with code invalidServerURL only; normalising
 // twice is idempotent (the normalised text parses to an equal value with the same text); the
 // parts obey the rules (http/https, lower-case host, no default port, no trailing /, no user

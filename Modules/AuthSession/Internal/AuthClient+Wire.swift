@@ -99,7 +99,8 @@ extension AuthClient {
       code, "\(path): \(detail)", httpStatus: response.status, underlying: failure)
   }
 
-  /// Validates a token response's identifiers (wire contract v2 §2.4: a non-UUID session id is invalid).
+  /// Validates a token response's identifiers (Protocol/Auth.md §4: a non-UUID session id is
+  /// invalid).
   static func validate(_ tokens: MobileTokenResponse, path: String) throws {
     let valid =
       !tokens.accessToken.isEmpty && !tokens.refreshToken.isEmpty && !tokens.user.id.isEmpty

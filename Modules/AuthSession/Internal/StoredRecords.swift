@@ -4,7 +4,8 @@ import ServerBeeCore
 import ServerBeeModels
 import ServerBeeTransport
 
-/// The stored login: one atomic value in the app-private group (wire contract v2 §2.8 "login record").
+/// The stored login: one atomic value in the app-private group (Protocol/Auth.md §10 "login
+/// record").
 ///
 /// Everything that must change together (tokens, proofs, the recovery target) lives in this one
 /// value, so a crash can never leave a rotated refresh token next to a stale proof.
@@ -42,8 +43,8 @@ struct LoginRecord: Codable, Hashable, Sendable {
   var targetSessionID: String? { mobileSessionID ?? recoveryTargetID }
 }
 
-/// One unresolved offline logout (wire contract v2 §2.8): everything needed to replay the revoke, and nothing
-/// of any other login.
+/// One unresolved offline logout (Protocol/Auth.md §10): everything needed to replay the revoke,
+/// and nothing of any other login.
 struct LogoutJournalEntry: Codable, Hashable, Sendable {
   var id: String
   var server: ServerURL
@@ -100,7 +101,8 @@ extension CredentialKey {
   static let signInJournal: CredentialKey = "auth.sign-in-journal"
 }
 
-/// Deletion-proof proposals (wire contract v2 §2.2): `sb-revoke-v1.` + base64url-no-pad of 32 random bytes.
+/// Deletion-proof proposals (Protocol/Auth.md §1.2): `sb-revoke-v1.` + base64url-no-pad of 32
+/// random bytes.
 enum RevocationProof {
   static let prefix = "sb-revoke-v1."
   static let byteCount = 32

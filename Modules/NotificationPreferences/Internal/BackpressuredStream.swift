@@ -1,7 +1,7 @@
 import ServerBeeModels
 
 /// A single-consumer `AsyncThrowingStream` whose producer waits for room instead of buffering
-/// without bound (issue 34): at most `capacity` elements wait for the consumer, and
+/// without bound: at most `capacity` elements wait for the consumer, and
 /// ``send(_:)`` suspends until the consumer takes one. Chained down to the WebSocket, whose
 /// reader stops reading the socket when its own bounded inbox is full, a slow consumer slows the
 /// relay through TCP instead of growing memory, and no element is dropped.

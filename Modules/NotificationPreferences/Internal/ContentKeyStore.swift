@@ -4,7 +4,7 @@ import SecureStore
 import ServerBeeModels
 import ServerBeeTransport
 
-/// The one active push content key of the device (wire contract v2 §4.7), in the
+/// The one active push content key of the device (Protocol/Push.md §3.7), in the
 /// extension-shared group (`CredentialKey.pushContentKey`) so the notification extension can
 /// open envelopes.
 struct ContentKeyStore: Sendable {

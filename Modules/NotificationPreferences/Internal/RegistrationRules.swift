@@ -1,10 +1,11 @@
 import Foundation
 import ServerBeeModels
 
-/// The checks the server applies to `encrypted-register` (wire contract v2 §3.5), applied
+/// The checks the server applies to `encrypted-register` (Protocol/Push.md §2.5), applied
 /// before sending so a bad field is a typed error instead of a 422.
 enum RegistrationRules {
-  /// `https://host…`, or `http://127.0.0.1:PORT` with an explicit port (§3.5, §3.7).
+  /// `https://host…`, or `http://127.0.0.1:PORT` with an explicit port (Protocol/Push.md §2.5,
+  /// §2.7).
   static func isUsableServerURL(_ text: String) -> Bool { PushRegistrationRules.isUsableURL(text) }
 
   static func isLowercaseHex(_ text: String, evenLengthIn range: ClosedRange<Int>) -> Bool {

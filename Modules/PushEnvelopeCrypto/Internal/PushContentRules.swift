@@ -6,7 +6,8 @@ import ServerBeeModels
   import Foundation
 #endif
 
-/// The content rules of wire contract v2 §4.4 and §4.6, separated from the cryptography so each is readable.
+/// The content rules of Protocol/Push.md §3.4, §3.6, separated from the cryptography so each is
+/// readable.
 enum PushContentRules {
   static let lifetime: Int64 = 1800
   static let futureSkew: Double = 60

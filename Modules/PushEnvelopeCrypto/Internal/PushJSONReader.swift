@@ -8,15 +8,15 @@ import ServerBeeModels
 #endif
 
 /// A bounded, strict reader for the two JSON shapes a notification extension reads: the APNs
-/// payload around `serverbee_envelope` (wire contract v2 §4.1, §4.2) and the decrypted content
-/// (§4.4).
+/// payload around `serverbee_envelope` (Protocol/Push.md §3.1, §3.2) and the decrypted content
+/// (Protocol/Push.md §3.4).
 ///
 /// Why it exists: Foundation's `JSONDecoder` was more than half of the extension step's
-/// instructions (DESIGN §7 budget: ≤ 100 k per push from the raw payload). Why it may only
-/// *accept*: `JSONDecoder` is the reference. This reader answers either the value `JSONDecoder`
-/// would give, or `nil` ("undecided"), and the opener then asks `JSONDecoder`, so every
-/// rejection and every unusual input keeps exactly the Codable path's behaviour and error code.
-/// It therefore accepts only a strict subset of what `JSONDecoder` accepts, and leaves to it:
+/// instructions (Documentation/Performance.md §1 budget: ≤ 100 k per push from the raw payload).
+/// Why it may only *accept*: `JSONDecoder` is the reference. This reader answers either the value
+/// `JSONDecoder` would give, or `nil` ("undecided"), and the opener then asks `JSONDecoder`, so
+/// every rejection and every unusual input keeps exactly the Codable path's behaviour and error
+/// code. It therefore accepts only a strict subset of what `JSONDecoder` accepts, and leaves to it:
 ///
 /// - anything that is not RFC 8259 JSON (`JSONDecoder` is lenient about values it does not
 ///   read: trailing commas, bad escapes, raw control characters), a byte order mark, trailing

@@ -146,7 +146,7 @@ enum FastFrameReader {
     }
   }
 
-  /// `ServerStatus`, in the table's order (wire contract v1 §4.5); every field.
+  /// `ServerStatus`, in the table's order (Protocol/LiveStream.md §5); every field.
   static let statusTable = EntryTable(order: MetricField.allCases, layout: ServerStatus.layout)
   /// `LiveMetrics`, in the order of the keys of an `update` entry (the table's `updateOrder`).
   static let metricsTable = EntryTable(order: MetricField.updateOrder, layout: LiveMetrics.layout)

@@ -3,7 +3,7 @@ import ServerBeeCore
 /// A forward-only JSON reader over UTF-8 bytes: the hot path of the live stream.
 ///
 /// Foundation's `JSONDecoder` builds a generic tree and goes through `Codable` containers, which
-/// costs ~50 ms for a 1,000-server `full_sync` (../shared/bench). This scanner reads values in
+/// costs ~50 ms for a 1,000-server `full_sync` (Benchmarks/payloads). This scanner reads values in
 /// place: strings without escapes become `String`s straight from the bytes, integers are
 /// accumulated without allocation, and decimals with at most 15 significant digits are converted
 /// exactly with one multiplication or division by a power of ten (Clinger's fast path); longer

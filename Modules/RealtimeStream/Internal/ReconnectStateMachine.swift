@@ -5,10 +5,10 @@
 /// attempt gets a new id; events carrying an older id are ignored, so a late close or frame from
 /// a replaced socket can never tear down or reset the current one.
 ///
-/// Rules (wire contract v1 §4.2 and the iOS client): reconnect after any close or failure with exponential
-/// backoff — 1 s doubling to 30 s, ±20 % jitter — reset once a connection delivers its first
-/// frame; close code 4001 or an HTTP 401 at the upgrade asks for a fresh token and reconnects at
-/// once, but only once per attempt (a second auth failure backs off like any other failure);
+/// Rules (Protocol/LiveStream.md §2 and the iOS client): reconnect after any close or failure with
+/// exponential backoff — 1 s doubling to 30 s, ±20 % jitter — reset once a connection delivers its
+/// first frame; close code 4001 or an HTTP 401 at the upgrade asks for a fresh token and reconnects
+/// at once, but only once per attempt (a second auth failure backs off like any other failure);
 /// `stop` ends everything.
 struct ReconnectStateMachine {
   enum Failure: Equatable {

@@ -4,10 +4,10 @@
   import Foundation
 #endif
 
-/// A JSON encoder that writes what the ServerBee server writes (wire contract v1 §1.4): keys in the order the
-/// `encode(to:)` implementation encodes them (declaration order for synthesised conformances),
-/// optionals that are `nil` as `null` (never left out), whole floats with a decimal point
-/// (`0.0`), `/` unescaped, non-ASCII as UTF-8, no whitespace.
+/// A JSON encoder that writes what the ServerBee server writes (Protocol/README.md §6): keys in the
+/// order the `encode(to:)` implementation encodes them (declaration order for synthesised
+/// conformances), optionals that are `nil` as `null` (never left out), whole floats with a decimal
+/// point (`0.0`), `/` unescaped, non-ASCII as UTF-8, no whitespace.
 ///
 /// A type whose key must be *omitted* when absent writes `if let value { encode(value, …) }`.
 package final class OrderedJSONEncoder {
@@ -71,7 +71,7 @@ package final class OrderedJSONEncoder {
     }
     var text = "\(d)"
     // Most numbers have no exponent: found on the UTF-8 bytes, not by Character (grapheme
-    // breaking per character was about a fifth of each float in a `full_sync`, issue 24).
+    // breaking per character was about a fifth of each float in a `full_sync`).
     guard text.utf8.contains(UInt8(ascii: "e")) else { return text }
     if let e = text.firstIndex(of: "e") {
       var mantissa = String(text[..<e])
@@ -92,7 +92,7 @@ package final class OrderedJSONEncoder {
   package static func writeString(_ s: String, into out: inout [UInt8]) {
     out.append(UInt8(ascii: "\""))
     // Most strings need no escape: copied whole (the byte-at-a-time loop below cost the
-    // simulator's `full_sync` about 1.7 k instructions per string, issue 24).
+    // simulator's `full_sync` about 1.7 k instructions per string).
     let copied =
       s.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
         guard !bytes.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) else {

@@ -1,4 +1,4 @@
-/// An API key of the signed-in account (app routes §3.1 #14–#16).
+/// An API key of the signed-in account (Protocol/Account.md §3).
 ///
 /// The list (`GET /api/auth/api-keys`) holds only the caller's own keys, with ``key`` always
 /// `nil`; the plaintext (`serverbee_` + 43 base64url characters) comes back **once**, from

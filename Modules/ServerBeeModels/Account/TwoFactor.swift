@@ -1,4 +1,4 @@
-/// `GET /api/auth/2fa/status` (app routes §3.1 #10): whether the account signs in with a TOTP
+/// `GET /api/auth/2fa/status` (Protocol/Account.md §2.1): whether the account signs in with a TOTP
 /// code.
 ///
 /// ```swift
@@ -14,7 +14,7 @@ public struct TwoFactorStatus: Codable, Hashable, Sendable {
   public init(enabled: Bool) { self.enabled = enabled }
 }
 
-/// `POST /api/auth/2fa/setup` (app routes §3.1 #11): a new pending TOTP secret, kept by the
+/// `POST /api/auth/2fa/setup` (Protocol/Account.md §2.2): a new pending TOTP secret, kept by the
 /// server for 10 minutes until ``TwoFactorCodeRequest`` confirms it.
 ///
 /// TOTP parameters are fixed: SHA-1, 6 digits, 30-second steps, ±1 step of skew. The secret is

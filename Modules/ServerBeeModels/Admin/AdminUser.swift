@@ -1,4 +1,4 @@
-/// A user account as administration sees it (`UserResponse`, app routes §3.2 #111–#113).
+/// A user account as administration sees it (`UserResponse`, Protocol/Administration.md §1).
 ///
 /// ```swift
 /// let users = try await api.users()          // oldest first

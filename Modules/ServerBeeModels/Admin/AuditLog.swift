@@ -1,5 +1,5 @@
-/// One page of `GET /api/audit-logs` (app routes §3.2 #115): entries newest first, and the
-/// number of entries that match the filter.
+/// One page of `GET /api/audit-logs` (Protocol/Administration.md §2.1): entries newest first, and
+/// the number of entries that match the filter.
 ///
 /// Page with offsets while `entries.count` summed over pages is below ``total``; the server caps
 /// a page at 200 entries.
@@ -71,7 +71,8 @@ public struct AuditLogEntry: Codable, Hashable, Sendable, Identifiable {
   }
 }
 
-/// `GET /api/audit-logs/options` (app routes §3.2 #116): the values the filters can take.
+/// `GET /api/audit-logs/options` (Protocol/Administration.md §2.2): the values the filters can
+/// take.
 public struct AuditLogOptions: Codable, Hashable, Sendable {
   /// One user that appears in the log.
   public struct User: Codable, Hashable, Sendable, Identifiable {

@@ -1,4 +1,4 @@
-/// `GET /api/geoip/status` and `GET /api/asn/status` (app routes §3.2 #119–#120): whether the
+/// `GET /api/geoip/status` and `GET /api/asn/status` (Protocol/Administration.md §4.1): whether the
 /// lookup database is installed, and which file.
 ///
 /// ```swift

@@ -1,5 +1,5 @@
-/// `GET /api/admin/rate-limit` (app routes §3.2 #117): the live rate-limit buckets and the
-/// limits they count against. Counters live in the server's memory and reset when it restarts.
+/// `GET /api/admin/rate-limit` (Protocol/Administration.md §3.1): the live rate-limit buckets and
+/// the limits they count against. Counters live in the server's memory and reset when it restarts.
 ///
 /// ```swift
 /// let status = try await api.rateLimits()

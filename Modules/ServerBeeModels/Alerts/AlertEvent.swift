@@ -1,4 +1,5 @@
-/// One row of `GET /api/alert-events` (wire contract v1 §6.2, wire contract v2 §9.1): the latest cycle of one alert state.
+/// One row of `GET /api/alert-events` (Protocol/Alerts.md §2, §5): the latest cycle of one alert
+/// state.
 ///
 /// v2 servers send ``alertKey`` (an opaque `v1.` key naming the exact dimension and cycle) as the
 /// first member; v1 servers do not send it. Use ``detailKey`` for the detail route and ``id`` as
@@ -63,8 +64,8 @@ public struct AlertEvent: Codable, Hashable, Sendable, Identifiable {
   /// otherwise the legacy `"<rule_id>:<server_id>"`.
   public var detailKey: String { alertKey ?? "\(ruleID):\(serverID)" }
 
-  /// The list identity `"<detailKey>#<status>#<event_at>"` (wire contract v1 §6.4): it tells a firing row from
-  /// the resolved row of the same key.
+  /// The list identity `"<detailKey>#<status>#<event_at>"` (Protocol/Alerts.md §4): it tells a
+  /// firing row from the resolved row of the same key.
   ///
   /// On v1 servers two security-rule rows can still share it (same rule, server and time, other
   /// source IP); ``listIdentities(_:)`` adds a tie-breaker.
@@ -141,7 +142,7 @@ public struct AlertTriggerMode: WireString {
   public static let once: Self = "once"
 }
 
-/// The response of `GET /api/alert-events/{alert_key}` (wire contract v1 §6.3).
+/// The response of `GET /api/alert-events/{alert_key}` (Protocol/Alerts.md §3).
 ///
 /// ```swift
 /// let detail = try APIResponse<AlertEventDetail>.payload(status: status, body: body)

@@ -5,7 +5,7 @@
   import Foundation
 #endif
 
-/// The key that names one alert: either the opaque `v1.` key (wire contract v2 §9.1) or the legacy
+/// The key that names one alert: either the opaque `v1.` key (Protocol/Alerts.md §5) or the legacy
 /// `rule_id:server_id` key (v1).
 ///
 /// A `v1.` key is `"v1."` + base64url (no padding) of the compact JSON array
@@ -95,7 +95,7 @@ public struct AlertKey: Hashable, Sendable, Codable, CustomStringConvertible {
     }
   }
 
-  /// Parses a `v1.` key with the client rules of wire contract v2 §9.1: the `v1.` prefix, at most
+  /// Parses a `v1.` key with the client rules of Protocol/Alerts.md §5: the `v1.` prefix, at most
   /// ``maximumLength`` characters, a base64url payload (padding optional) that decodes to a JSON
   /// array of exactly four strings, with the rule id, server id and time non-empty.
   /// - Parameter text: The key text.

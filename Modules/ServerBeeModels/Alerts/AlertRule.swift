@@ -4,7 +4,8 @@
   import Foundation
 #endif
 
-/// An alert rule from `GET /api/alert-rules` or `GET /api/alert-rules/{id}` (wire contract v1 §6.5). Admin only.
+/// An alert rule from `GET /api/alert-rules` or `GET /api/alert-rules/{id}` (Protocol/Alerts.md
+/// §6.1). Admin only.
 ///
 /// The contract pins only part of the rule object: its id, name and `enabled` flag, the
 /// notification mode, RFC 3339 `Z` timestamps, and three members that hold JSON **encoded inside
@@ -123,8 +124,8 @@ public struct AlertRule: Codable, Hashable, Sendable, Identifiable {
   }
 }
 
-/// One row of `GET /api/alert-rules/{id}/states` (wire contract v1 §6.5): the latest cycle of the rule on one
-/// server. Admin only. Times are RFC 3339 with `Z`.
+/// One row of `GET /api/alert-rules/{id}/states` (Protocol/Alerts.md §6.1): the latest cycle of the
+/// rule on one server. Admin only. Times are RFC 3339 with `Z`.
 ///
 /// ```swift
 /// let states = try APIResponse<[AlertRuleState]>.payload(status: status, body: body)
@@ -178,7 +179,7 @@ public struct AlertRuleState: Codable, Hashable, Sendable {
   }
 }
 
-/// `PUT /api/alert-rules/{id}` body as the app sends it (app routes §3.11 #83): only `enabled`.
+/// `PUT /api/alert-rules/{id}` body as the app sends it (Protocol/Alerts.md §6.2): only `enabled`.
 /// The server accepts more optional members; this type writes just the toggle.
 public struct AlertRuleToggle: Codable, Hashable, Sendable {
   /// Whether the rule is evaluated.

@@ -1,4 +1,4 @@
-/// A notification channel (app routes §3.11 #84–#86): where alerts are delivered. Admin only.
+/// A notification channel (Protocol/Alerts.md §7): where alerts are delivered. Admin only.
 ///
 /// ``configJSON`` is JSON **text** that holds the channel's secrets (bot tokens, device keys,
 /// an APNs private key): printing a channel never shows it (`SecretBearing`), and a command

@@ -1,4 +1,4 @@
-/// `POST /api/mobile/auth/login` body (wire contract v1 §2.3).
+/// `POST /api/mobile/auth/login` body (Protocol/Auth.md §3).
 ///
 /// Send ``totpCode`` `nil` on the first step; a TOTP account answers 422 `2fa_required`
 /// (``APIFailure/Kind/twoFactorRequired``), then repeat the request with the code.
@@ -43,7 +43,7 @@ public struct LoginRequest: Codable, Hashable, Sendable, SecretBearing {
   public var redactedSummary: String { "LoginRequest(username: \(username), secrets redacted)" }
 }
 
-/// `POST /api/mobile/auth/refresh` body (wire contract v1 §2.4, wire contract v2 §2.4).
+/// `POST /api/mobile/auth/refresh` body (Protocol/Auth.md §4).
 ///
 /// `revocation_proof` is left out when `nil`, so v1 servers see exactly the v1 body.
 public struct RefreshRequest: Codable, Hashable, Sendable, SecretBearing {
@@ -85,7 +85,7 @@ public struct RefreshRequest: Codable, Hashable, Sendable, SecretBearing {
   }
 }
 
-/// `POST /api/mobile/pair` answer: a fresh pair code (wire contract v1 §2.5).
+/// `POST /api/mobile/pair` answer: a fresh pair code (Protocol/Auth.md §5.1).
 public struct PairCodeResponse: Codable, Hashable, Sendable, SecretBearing {
   /// `sb_pair_` + 43 characters.
   public var code: String
@@ -112,7 +112,7 @@ public struct PairCodeResponse: Codable, Hashable, Sendable, SecretBearing {
   }
 }
 
-/// `POST /api/mobile/auth/pair` body: redeem a pair code (wire contract v1 §2.6).
+/// `POST /api/mobile/auth/pair` body: redeem a pair code (Protocol/Auth.md §5.2).
 public struct PairRedeemRequest: Codable, Hashable, Sendable, SecretBearing {
   /// The scanned `sb_pair_` code.
   public var code: String
@@ -144,7 +144,7 @@ public struct PairRedeemRequest: Codable, Hashable, Sendable, SecretBearing {
   }
 }
 
-/// `POST /api/mobile/auth/revoke` body (wire contract v2 §2.5): delete one mobile session with a
+/// `POST /api/mobile/auth/revoke` body (Protocol/Auth.md §8): delete one mobile session with a
 /// deletion-only credential. `expected_session_id` is left out when `nil` (legacy strict mode).
 public struct RevokeRequest: Codable, Hashable, Sendable, SecretBearing {
   /// The installation the session belongs to.
@@ -188,7 +188,7 @@ public struct RevokeRequest: Codable, Hashable, Sendable, SecretBearing {
   }
 }
 
-/// The `data` string of a successful revoke: `"ok"` or `"already_absent"` (wire contract v2 §2.5).
+/// The `data` string of a successful revoke: `"ok"` or `"already_absent"` (Protocol/Auth.md §8).
 public struct RevokeOutcome: WireString {
   /// The wire text.
   public let rawValue: String
@@ -201,7 +201,7 @@ public struct RevokeOutcome: WireString {
   public static let alreadyAbsent: Self = "already_absent"
 }
 
-/// `PUT /api/auth/password` body (wire contract v1 §2.11).
+/// `PUT /api/auth/password` body (Protocol/Auth.md §11).
 public struct PasswordChangeRequest: Codable, Hashable, Sendable, SecretBearing {
   /// The current password.
   public var oldPassword: String
@@ -226,7 +226,8 @@ public struct PasswordChangeRequest: Codable, Hashable, Sendable, SecretBearing 
   public var redactedSummary: String { "PasswordChangeRequest(secrets redacted)" }
 }
 
-/// `POST /api/mobile/push/register` body, the legacy direct-APNs registration (wire contract v1 §2.10).
+/// `POST /api/mobile/push/register` body, the legacy direct-APNs registration (Protocol/Push.md
+/// §1).
 public struct LegacyPushRegisterRequest: Codable, Hashable, Sendable {
   /// The APNs token as lowercase hex.
   public var deviceToken: String

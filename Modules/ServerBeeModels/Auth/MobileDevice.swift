@@ -1,4 +1,5 @@
-/// One of the caller's mobile sessions, from `GET /api/mobile/auth/devices` (wire contract v1 §2.8, wire contract v2 §2.6).
+/// One of the caller's mobile sessions, from `GET /api/mobile/auth/devices` (Protocol/Auth.md §7.1,
+/// §7).
 ///
 /// There is no "current device" flag: compare ``installationID`` (and, on v2 servers, ``id``
 /// with the stored `mobile_session_id`). On v1 servers ``id`` changes on every refresh.

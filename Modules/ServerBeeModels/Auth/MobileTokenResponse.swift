@@ -1,4 +1,4 @@
-/// The token response of login, pair redeem and refresh (wire contract v1 §2.2, wire contract v2 §2.1).
+/// The token response of login, pair redeem and refresh (Protocol/Auth.md §2).
 ///
 /// v1 servers send neither ``mobileSessionID`` nor ``revocationToken``; both are optional so those
 /// servers still decode. A v2 server always sends `mobile_session_id`, and sends

@@ -4,7 +4,7 @@
   import Foundation
 #endif
 
-/// The JSON text of a pairing QR code (wire contract v1 §3):
+/// The JSON text of a pairing QR code (Protocol/Auth.md §5.3):
 /// `{"type":"serverbee_pair","server_url":"https://host:9527","code":"sb_pair_…"}`.
 ///
 /// ```swift
@@ -17,7 +17,7 @@ public struct PairingPayload: Hashable, Sendable, Codable, SecretBearing {
   /// The longest scanned text accepted.
   public static let maximumLength = 4096
 
-  /// The server, normalised (wire contract v2 §2.7).
+  /// The server, normalised (Protocol/Auth.md §9).
   public var server: ServerURL
   /// The `sb_pair_` code (single use, 300 s).
   public var code: String

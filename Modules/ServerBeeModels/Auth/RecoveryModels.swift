@@ -1,4 +1,4 @@
-/// How a session-recovery request proves the account (wire contract v2 §2.7): exactly one mode.
+/// How a session-recovery request proves the account (Protocol/Auth.md §9): exactly one mode.
 public enum RecoveryAuthentication: Hashable, Sendable {
   /// Username and password, with a TOTP code when the account has 2FA.
   case password(username: String, password: String, totpCode: String?)
@@ -8,8 +8,8 @@ public enum RecoveryAuthentication: Hashable, Sendable {
   case recoveryGrant(String)
 }
 
-/// `POST /api/mobile/auth/recover` body (wire contract v2 §2.7): delete the original session of a login whose
-/// credentials were lost or rejected. Recovery never creates a login.
+/// `POST /api/mobile/auth/recover` body (Protocol/Auth.md §9): delete the original session of a
+/// login whose credentials were lost or rejected. Recovery never creates a login.
 ///
 /// Only the chosen mode's keys are written; `expected_session_id` and `revocation_token` are
 /// left out when `nil`.
@@ -161,8 +161,8 @@ public struct RecoveryCandidate: Codable, Hashable, Sendable, Identifiable {
   }
 }
 
-/// The `data` of a recovery answer (wire contract v2 §2.7). `recovery_token` is present only in QR and grant
-/// modes and is left out otherwise.
+/// The `data` of a recovery answer (Protocol/Auth.md §9). `recovery_token` is present only in QR
+/// and grant modes and is left out otherwise.
 public struct RecoveryResponse: Codable, Hashable, Sendable, SecretBearing {
   /// What happened.
   public var outcome: RecoveryOutcome

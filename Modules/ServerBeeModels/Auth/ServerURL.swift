@@ -4,7 +4,7 @@
   public import Foundation
 #endif
 
-/// A ServerBee server's base URL, normalised as wire contract v2 §2.7 describes.
+/// A ServerBee server's base URL, normalised as Protocol/Auth.md §9 describes.
 ///
 /// Normalisation: the scheme (`http` or `https` only) and host are lower-cased, the default
 /// port (80/443) is dropped, trailing `/` are removed, and user info, query and fragment are

@@ -1,4 +1,5 @@
-/// An account role: `"admin"` or `"member"` today (wire contract v1 §9); unknown roles survive decoding.
+/// An account role: `"admin"` or `"member"` today (Protocol/README.md §10); unknown roles survive
+/// decoding.
 public struct UserRole: WireString {
   /// The wire text.
   public let rawValue: String
@@ -32,7 +33,7 @@ public struct SessionUser: Codable, Hashable, Sendable {
   }
 }
 
-/// `GET /api/auth/me`: `{user_id, username, role, must_change_password}` (wire contract v1 §2.11).
+/// `GET /api/auth/me`: `{user_id, username, role, must_change_password}` (Protocol/Auth.md §11).
 public struct CurrentUser: Codable, Hashable, Sendable {
   /// The user's UUID.
   public var userID: String

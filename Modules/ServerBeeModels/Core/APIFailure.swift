@@ -6,8 +6,8 @@
 
 /// A non-200 answer from a ServerBee server, classified so callers can act on it.
 ///
-/// Servers answer errors in three body forms (wire contract v1 §1.2–1.3): the JSON error envelope from
-/// handlers, an **empty** body from middleware (401 no credential, 403 admin gate, 404 unknown
+/// Servers answer errors in three body forms (Protocol/README.md §4–§5): the JSON error envelope
+/// from handlers, an **empty** body from middleware (401 no credential, 403 admin gate, 404 unknown
 /// route), and plain text from framework rejections (415, 400/422 for malformed JSON). This type
 /// keeps the status and whichever form arrived, and ``kind`` says what it means:
 ///

@@ -4,7 +4,7 @@
   public import Foundation
 #endif
 
-/// The success envelope of every JSON response: `{"data": <payload>}` (wire contract v1 §1.1).
+/// The success envelope of every JSON response: `{"data": <payload>}` (Protocol/README.md §3).
 ///
 /// ```swift
 /// let devices = try APIResponse<[MobileDevice]>.payload(status: 200, body: body)
@@ -37,7 +37,8 @@ extension APIResponse where Payload: Decodable {
   }
 }
 
-/// The error envelope of handler errors: `{"error":{"code":…,"message":…}}` (wire contract v1 §1.2).
+/// The error envelope of handler errors: `{"error":{"code":…,"message":…}}` (Protocol/README.md
+/// §4).
 public struct APIErrorEnvelope: Codable, Hashable, Sendable {
   /// The error object.
   public var error: APIErrorBody
@@ -78,7 +79,7 @@ public struct APIErrorBody: Codable, Hashable, Sendable {
   }
 }
 
-/// The `error.code` values of wire contract v1 §1.2 (unknown codes survive decoding).
+/// The `error.code` values of Protocol/README.md §4 (unknown codes survive decoding).
 public struct APIErrorCode: WireString {
   /// The wire text.
   public let rawValue: String

@@ -6,11 +6,12 @@
 
 /// An instant written as RFC 3339 text, exact to the nanosecond.
 ///
-/// ServerBee servers write times in two forms (wire contract v1 §1.5): `2026-03-28T10:15:30.123456789Z` and
-/// `2026-03-28T10:15:30.123456789+00:00`, with 0, 3, 6 or 9 fraction digits. `Date` cannot hold
-/// nine digits exactly, so this type keeps whole seconds and nanoseconds, remembers which form it
-/// was read in, and writes the same form back (the fraction shortened to the fewest of 0/3/6/9
-/// digits that are exact). Alert keys embed such strings, so the round trip must be exact.
+/// ServerBee servers write times in two forms (Protocol/README.md §7):
+/// `2026-03-28T10:15:30.123456789Z` and `2026-03-28T10:15:30.123456789+00:00`, with 0, 3, 6 or 9
+/// fraction digits. `Date` cannot hold nine digits exactly, so this type keeps whole seconds and
+/// nanoseconds, remembers which form it was read in, and writes the same form back (the fraction
+/// shortened to the fewest of 0/3/6/9 digits that are exact). Alert keys embed such strings, so the
+/// round trip must be exact.
 ///
 /// ```swift
 /// let t = try RFC3339Timestamp(parsing: "2026-03-28T10:15:30.5+02:00")

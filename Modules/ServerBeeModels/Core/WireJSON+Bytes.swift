@@ -1,5 +1,5 @@
 /// The scalar writers behind ``WireJSON/encode(_:)``, for package code that writes a known wire
-/// shape straight into bytes (the simulator's server lists and `full_sync`, issue 24) and must
+/// shape straight into bytes (the simulator's server lists and `full_sync`) and must
 /// stay byte-identical to the encoder: one definition of string escaping and float formatting.
 extension WireJSON {
   /// Appends `text` as a JSON string, escaped as ``encode(_:)`` escapes it.

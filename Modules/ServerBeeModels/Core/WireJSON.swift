@@ -9,8 +9,8 @@
 /// - Decoding wraps Foundation's `JSONDecoder` and turns its errors into
 ///   ``ServerBeeModelsError`` values that name the field by path (`data.servers[3].id`). Input is
 ///   bounded by ``maximumInputSize``.
-/// - Encoding writes exactly what a ServerBee server writes (wire contract v1 §1.4): keys in declaration order,
-///   `nil` optionals as `null`, whole floats as `0.0`, `/` unescaped, compact.
+/// - Encoding writes exactly what a ServerBee server writes (Protocol/README.md §6): keys in
+///   declaration order, `nil` optionals as `null`, whole floats as `0.0`, `/` unescaped, compact.
 ///
 /// ```swift
 /// let token = try WireJSON.decode(APIResponse<MobileTokenResponse>.self, from: body).data

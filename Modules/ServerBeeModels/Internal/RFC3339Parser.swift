@@ -1,6 +1,6 @@
 /// Hand-written RFC 3339 parsing and formatting. Foundation's ISO8601DateFormatter is not
-/// reliable for nine fraction digits on every platform (wire contract v1 §1.5 advice), and the civil-date
-/// arithmetic below is exact for every year 0001–9999.
+/// reliable for nine fraction digits on every platform (Protocol/README.md §7 advice), and the
+/// civil-date arithmetic below is exact for every year 0001–9999.
 enum RFC3339Parser {
   static func parse(_ b: [UInt8]) -> RFC3339Timestamp? {
     guard b.count >= 20, b.count <= 64 else { return nil }

@@ -1,5 +1,5 @@
-/// The body of `POST /api/mobile/push/encrypted-register` (wire contract v2 §3.5): the device token and the
-/// content key the server will encrypt pushes with.
+/// The body of `POST /api/mobile/push/encrypted-register` (Protocol/Push.md §2.5): the device token
+/// and the content key the server will encrypt pushes with.
 ///
 /// Every key is required and the server refuses unknown keys. `content_key` is the standard
 /// base64 of the 32 key bytes and `deployment_id` must be byte-identical to the value in the

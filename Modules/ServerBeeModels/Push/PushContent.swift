@@ -1,4 +1,5 @@
-/// The decrypted content of a push envelope (wire contract v2 §4.4): the plaintext the server seals.
+/// The decrypted content of a push envelope (Protocol/Push.md §3.4): the plaintext the server
+/// seals.
 ///
 /// Always present: `kind`, `deployment_id`, `user_id`, `installation_id`, `event_id`,
 /// `created_at`, `expires_at` (Unix seconds). Then, depending on the kind, `server_id`,

@@ -1,4 +1,4 @@
-/// The device's push content key as stored in the shared credential group (wire contract v2 §4.7).
+/// The device's push content key as stored in the shared credential group (Protocol/Push.md §3.7).
 ///
 /// Stored JSON, keys in order: `key_id`, `key`, `deployment_id`, `user_id`, `installation_id`,
 /// `scope`. `key` is the standard base64 of 32 random bytes; the three identity fields must equal

@@ -1,4 +1,4 @@
-/// What a push is about (wire contract v2 §4.4): the `kind` of a ``PushContent``.
+/// What a push is about (Protocol/Push.md §3.4): the `kind` of a ``PushContent``.
 ///
 /// Clients reject any kind they do not know; the type still decodes unknown text so that the
 /// rejection can be reported precisely.
@@ -24,7 +24,7 @@ public struct PushContentKind: WireString {
   public static let known: Set<Self> = [.test, .alert, .taskFailure, .taskSuccess, .security]
 }
 
-/// The state of an alert in an `alert` push (wire contract v2 §4.4): `firing` or `resolved`.
+/// The state of an alert in an `alert` push (Protocol/Push.md §3.4): `firing` or `resolved`.
 public struct PushAlertStatus: WireString {
   /// The wire text.
   public let rawValue: String
@@ -38,7 +38,7 @@ public struct PushAlertStatus: WireString {
   public static let resolved: Self = "resolved"
 }
 
-/// The kind of security event in a `security` push (wire contract v2 §4.4).
+/// The kind of security event in a `security` push (Protocol/Push.md §3.4).
 public struct PushSecurityEventType: WireString {
   /// The wire text.
   public let rawValue: String

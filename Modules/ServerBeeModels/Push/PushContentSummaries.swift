@@ -1,9 +1,9 @@
-/// The `alert` object of an `alert` push (wire contract v2 §4.4).
+/// The `alert` object of an `alert` push (Protocol/Push.md §3.4).
 ///
 /// Keys in wire order: `alert_key`, `status`, `rule_name`, `server_name`. The names are shown in
 /// the notification; the server truncates them to 120 characters.
 public struct PushAlertSummary: Codable, Hashable, Sendable {
-  /// The `v1.` alert key of the exact alert dimension and trigger cycle (wire contract v2 §9.1).
+  /// The `v1.` alert key of the exact alert dimension and trigger cycle (Protocol/Alerts.md §5).
   public var alertKey: String
   /// `firing` or `resolved`.
   public var status: PushAlertStatus
@@ -33,7 +33,7 @@ public struct PushAlertSummary: Codable, Hashable, Sendable {
   }
 }
 
-/// The `task_run` object of a `task_failure` or `task_success` push (wire contract v2 §4.4).
+/// The `task_run` object of a `task_failure` or `task_success` push (Protocol/Push.md §3.4).
 ///
 /// Keys in wire order: `task_id`, `run_id`, `total`, `failed`, `timed_out`, `offline`,
 /// `denied`. A run whose four counts are all zero succeeded everywhere.

@@ -1,5 +1,5 @@
-/// The encrypted push envelope, format version 1 (wire contract v2 §4.2): the `serverbee_envelope` object of
-/// an APNs payload.
+/// The encrypted push envelope, format version 1 (Protocol/Push.md §3.2): the `serverbee_envelope`
+/// object of an APNs payload.
 ///
 /// Exactly five keys, in this order: `version`, `key_id`, `identity`, `nonce`, `ciphertext`.
 /// This type only carries the text; opening and validating it is the job of the

@@ -1,4 +1,5 @@
-/// The APNs environment of a device token (wire contract v2 §3.5, §7): `sandbox` or `production`.
+/// The APNs environment of a device token (Protocol/Push.md §2.5, Protocol/Relay.md): `sandbox` or
+/// `production`.
 ///
 /// Debug builds of the app register `sandbox`, release builds `production`; `development` is
 /// refused by the server.

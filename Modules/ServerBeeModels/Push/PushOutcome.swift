@@ -1,4 +1,5 @@
-/// Where a push delivery stands (wire contract v2 §3.6, §7): the `outcome` of a test status or relay verdict.
+/// Where a push delivery stands (Protocol/Push.md §2.6, Protocol/Relay.md): the `outcome` of a test
+/// status or relay verdict.
 ///
 /// Switch on this value, not on the reason. Unknown values decode unchanged.
 ///
@@ -31,7 +32,7 @@ public struct PushOutcome: WireString {
   public var isInProgress: Bool { self == .pending || self == .retryable }
 }
 
-/// The display-only `reason` next to a ``PushOutcome`` (wire contract v2 §3.6, §7).
+/// The display-only `reason` next to a ``PushOutcome`` (Protocol/Push.md §2.6, Protocol/Relay.md).
 ///
 /// Servers and relays keep adding reasons; treat this as text to show or log, and decide with the
 /// outcome. The constants are the reasons seen so far.

@@ -1,4 +1,5 @@
-/// The five notification switches of one installation (wire contract v2 §3.2): the `preferences` object.
+/// The five notification switches of one installation (Protocol/Push.md §2.2): the `preferences`
+/// object.
 ///
 /// Without a registration row every switch is `false`. Stored values are returned as saved even
 /// when the caller is no longer allowed to use them (a demoted admin may see `security: true`).

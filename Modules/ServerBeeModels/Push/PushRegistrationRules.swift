@@ -6,7 +6,7 @@
 #endif
 
 /// The field rules a ServerBee server applies to `encrypted-register` and to its relay URL
-/// (wire contract v2 §3.5, §3.7), in one place for the server side (the simulator) and the
+/// (Protocol/Push.md §2.5, §2.7), in one place for the server side (the simulator) and the
 /// client side (checking before sending).
 ///
 /// ```swift

@@ -1,4 +1,5 @@
-/// The body of `PUT /api/mobile/push/settings` (wire contract v2 §3.4): a compare-and-set write of the switches.
+/// The body of `PUT /api/mobile/push/settings` (Protocol/Push.md §2.4): a compare-and-set write of
+/// the switches.
 ///
 /// The server refuses unknown keys and requires both keys; a stale `expected_revision` gives 409.
 ///

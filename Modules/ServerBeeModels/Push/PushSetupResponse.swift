@@ -1,4 +1,4 @@
-/// The notification-settings document (wire contract v2 §3.2), returned by `GET`/`PUT
+/// The notification-settings document (Protocol/Push.md §2.2), returned by `GET`/`PUT
 /// /api/mobile/push/settings` and by `POST /api/mobile/push/encrypted-register`.
 ///
 /// Keys in wire order: `revision`, `preferences`, `security_allowed`, `tasks_allowed`,

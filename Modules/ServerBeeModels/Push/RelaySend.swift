@@ -1,4 +1,5 @@
-/// The body of the relay's `POST /v1/send` (wire contract v2 §7), sent by a server, never by a device.
+/// The body of the relay's `POST /v1/send` (Protocol/Relay.md), sent by a server, never by a
+/// device.
 ///
 /// Exactly these keys, in order: `device_token`, `environment`, `event_id`, `expires_at`,
 /// `envelope`. Included so that servers and the simulator can speak to a relay.
@@ -41,7 +42,8 @@ public struct RelaySendRequest: Codable, Hashable, Sendable {
   }
 }
 
-/// The relay's answer to `POST /v1/send` (wire contract v2 §7): `{"outcome","reason","device_invalid"}`.
+/// The relay's answer to `POST /v1/send` (Protocol/Relay.md):
+/// `{"outcome","reason","device_invalid"}`.
 public struct RelayVerdict: Codable, Hashable, Sendable {
   /// The outcome.
   public var outcome: PushOutcome

@@ -1,4 +1,5 @@
-/// The body of `POST /api/mobile/push/test` (wire contract v2 §3.6): asks the server to send a test push.
+/// The body of `POST /api/mobile/push/test` (Protocol/Push.md §2.6): asks the server to send a test
+/// push.
 ///
 /// Use a new lowercase UUID per logical test and reuse it when retrying a lost reply.
 ///
@@ -27,7 +28,7 @@ public struct TestPushRequest: Codable, Hashable, Sendable {
   }
 }
 
-/// The status of a test push (wire contract v2 §3.6), from `POST /api/mobile/push/test` and
+/// The status of a test push (Protocol/Push.md §2.6), from `POST /api/mobile/push/test` and
 /// `GET /api/mobile/push/test/{event_id}`.
 ///
 /// ```swift

@@ -1,5 +1,5 @@
 /// Whether a server's agent is enrolled, and the pending enrollment offer if there is one
-/// (`agent_authority` in wire contract v1 §4.4, §4.5 and §5.1).
+/// (`agent_authority` in Protocol/LiveStream.md §4, §5, Protocol/Servers.md §1).
 public struct AgentAuthority: Codable, Hashable, Sendable {
   /// `claimed` or `unclaimed`.
   public var status: AgentAuthorityStatus
@@ -36,7 +36,7 @@ public struct AgentAuthorityStatus: WireString {
 }
 
 /// A pending enrollment offer (`outstanding_offer` / `outstanding_enrollment`): only a code
-/// prefix, never the code itself. Its times come in the `+00:00` form (wire contract v1 §1.5).
+/// prefix, never the code itself. Its times come in the `+00:00` form (Protocol/README.md §7).
 public struct OutstandingOffer: Codable, Hashable, Sendable {
   /// The offer id (UUID).
   public var id: String

@@ -1,11 +1,13 @@
-/// One server's metrics in an `update` frame (wire contract v1 §4.6): a partial ``ServerStatus``.
+/// One server's metrics in an `update` frame (Protocol/LiveStream.md §6): a partial
+/// ``ServerStatus``.
 ///
-/// Only ``id`` and ``name`` are required (an entry without them is dropped from its frame, v1
-/// §4.7). Every other property is `nil` when its key is **absent**, never `0`, so a merge can
-/// tell "not sent" from "zero". Aliases and the lenient ``lastActive`` follow ``ServerStatus``. Real servers send exactly 21 keys (`id`, `name`,
-/// `online`, `last_active`, `uptime`, `cpu`, `mem_used`, `swap_used`, `disk_used`, the four
-/// network counters, the three load averages, `tcp_conn`, `udp_conn`, `process_count` and the two
-/// disk rates) and no `*_total`; the totals are accepted in case a server adds them.
+/// Only ``id`` and ``name`` are required (an entry without them is dropped from its frame,
+/// Protocol/LiveStream.md §7). Every other property is `nil` when its key is **absent**, never `0`,
+/// so a merge can tell "not sent" from "zero". Aliases and the lenient ``lastActive`` follow
+/// ``ServerStatus``. Real servers send exactly 21 keys (`id`, `name`, `online`, `last_active`,
+/// `uptime`, `cpu`, `mem_used`, `swap_used`, `disk_used`, the four network counters, the three load
+/// averages, `tcp_conn`, `udp_conn`, `process_count` and the two disk rates) and no `*_total`; the
+/// totals are accepted in case a server adds them.
 ///
 /// A float that is present but `null` (non-finite on the server) decodes as `.nan`. Encoding
 /// writes only the non-`nil` properties, in wire order, so a decoded frame re-encodes to the same
@@ -65,8 +67,9 @@ public struct LiveMetrics: Codable, Hashable, Sendable, Identifiable {
   public var diskReadBytesPerSec: Int64?
   /// Disk writes, bytes per second.
   public var diskWriteBytesPerSec: Int64?
-  /// ISO country code, when an entry carries it (`country` or `country_code`, wire contract v1
-  /// §4.7 reads the alias in both frame kinds); real `update` frames leave it out.
+  /// ISO country code, when an entry carries it (`country` or `country_code`,
+  /// Protocol/LiveStream.md §7 reads the alias in both frame kinds); real `update` frames leave it
+  /// out.
   public var countryCode: String?
 
   /// Creates a partial frame entry; leave out what was not measured.
@@ -154,8 +157,9 @@ public struct LiveMetrics: Codable, Hashable, Sendable, Identifiable {
 
 extension ServerStatus {
   /// Applies an `update` entry: every metric (and a country code) it carries replaces the cached one, absent ones are
-  /// kept, ``name`` is never replaced (wire contract v1 §4.6), and a ``memTotal`` or ``diskTotal`` of 0
-  /// (unknown capacity) never replaces a known total (wire contract v1 §4.7).
+  /// kept, ``name`` is never replaced (Protocol/LiveStream.md §6), and a ``memTotal`` or
+  /// ``diskTotal`` of 0 (unknown capacity) never replaces a known total (Protocol/LiveStream.md
+  /// §7).
   ///
   /// This is the reference merge; `RealtimeStream` may use a faster one with the same result.
   /// - Parameter metrics: The entry; its ``LiveMetrics/id`` should equal ``id``.

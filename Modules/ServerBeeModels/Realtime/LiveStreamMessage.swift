@@ -4,7 +4,7 @@
   public import Foundation
 #endif
 
-/// A frame the server sends on the live stream `GET /api/ws/servers` (wire contract v1 §4.4).
+/// A frame the server sends on the live stream `GET /api/ws/servers` (Protocol/LiveStream.md §4).
 ///
 /// Every frame is a JSON object whose `type` member picks the case. A frame whose `type` is
 /// unknown, missing, `null` or not a string (or a frame that is JSON but not an object) becomes
@@ -63,9 +63,10 @@ public enum LiveStreamMessage: Codable, Hashable, Sendable {
   case firewallApplyStateChanged(FirewallApplyStateChange)
   /// `ip_quality_update`: an IP-quality check finished.
   case ipQualityUpdate(IPQualityUpdate)
-  /// `alert_event`: an alert fired or resolved. Current servers never send it (wire contract v1 §4.4, §10.4;
-  /// alerts are pull-only), but the upstream iOS client and the design doc expect it, so a
-  /// server that does is understood instead of being dropped as unknown.
+  /// `alert_event`: an alert fired or resolved. Current servers never send it
+  /// (Protocol/LiveStream.md §4, Protocol/README.md §11; alerts are pull-only), but the upstream
+  /// iOS client and the design doc expect it, so a server that does is understood instead of being
+  /// dropped as unknown.
   case alertEvent(LiveAlertEvent)
   /// Any other frame, kept whole.
   case unknown(UnknownLiveStreamMessage)
@@ -196,8 +197,8 @@ public enum LiveStreamMessage: Codable, Hashable, Sendable {
   }
 }
 
-/// A `full_sync` frame: the whole fleet (wire contract v1 §4.4). Every `full_sync` is an authoritative
-/// replace, including the second one a lagging client receives, and an empty one.
+/// A `full_sync` frame: the whole fleet (Protocol/LiveStream.md §4). Every `full_sync` is an
+/// authoritative replace, including the second one a lagging client receives, and an empty one.
 public struct FullSync: Codable, Hashable, Sendable {
   /// Every server, `weight` descending then `created_at` descending.
   public var servers: [ServerStatus]
@@ -216,7 +217,7 @@ public struct FullSync: Codable, Hashable, Sendable {
   private enum CodingKeys: String, CodingKey { case servers, upgrades }
 
   /// Decodes a snapshot; a missing `upgrades` reads as empty (`servers` is required), and a
-  /// server entry without an `id` or `name` string is dropped (wire contract v1 §4.7).
+  /// server entry without an `id` or `name` string is dropped (Protocol/LiveStream.md §7).
   /// - Parameter decoder: The decoder.
   /// - Throws: `DecodingError` naming the field.
   public init(from decoder: any Decoder) throws {
@@ -226,8 +227,8 @@ public struct FullSync: Codable, Hashable, Sendable {
   }
 }
 
-/// An `update` frame (wire contract v1 §4.6). Real servers send exactly one entry per frame; more are
-/// accepted.
+/// An `update` frame (Protocol/LiveStream.md §6). Real servers send exactly one entry per frame;
+/// more are accepted.
 public struct MetricsUpdate: Codable, Hashable, Sendable {
   /// The partial entries to merge by id.
   public var servers: [LiveMetrics]
@@ -238,7 +239,8 @@ public struct MetricsUpdate: Codable, Hashable, Sendable {
 
   private enum CodingKeys: String, CodingKey { case servers }
 
-  /// Decodes an update; an entry without an `id` or `name` string is dropped (wire contract v1 §4.7).
+  /// Decodes an update; an entry without an `id` or `name` string is dropped
+  /// (Protocol/LiveStream.md §7).
   /// - Parameter decoder: The decoder.
   /// - Throws: `DecodingError` naming the field.
   public init(from decoder: any Decoder) throws {
@@ -248,7 +250,8 @@ public struct MetricsUpdate: Codable, Hashable, Sendable {
 }
 
 /// An `alert_event` frame: `{"type":"alert_event","alert_key":…,"status":…}`, the shape the
-/// upstream iOS client and the design doc expect (wire contract v1 §4.4). Current servers do not send it.
+/// upstream iOS client and the design doc expect (Protocol/LiveStream.md §4). Current servers do
+/// not send it.
 public struct LiveAlertEvent: Codable, Hashable, Sendable {
   /// The v1 alert key, `rule_id:server_id`; open the detail with it.
   public var alertKey: String
@@ -287,7 +290,8 @@ public struct UnknownLiveStreamMessage: Codable, Hashable, Sendable {
   }
 }
 
-/// A frame a client may send on the live stream (wire contract v1 §4.3). A mobile client needs none.
+/// A frame a client may send on the live stream (Protocol/LiveStream.md §3). A mobile client needs
+/// none.
 ///
 /// ```swift
 /// let frame = try WireJSON.encode(LiveStreamClientMessage.dockerSubscribe(serverID: id))

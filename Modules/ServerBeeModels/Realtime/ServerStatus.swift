@@ -1,23 +1,24 @@
-/// One server in a `full_sync` frame (wire contract v1 §4.5): identity, live metrics and static facts.
+/// One server in a `full_sync` frame (Protocol/LiveStream.md §5): identity, live metrics and static
+/// facts.
 ///
 /// Properties are in wire order, and ``WireJSON`` writes them in that order. Units follow the
 /// contract: bytes for memory, swap and disk; bytes per second for speeds; cumulative bytes for
 /// transfers; percent (0–100) for ``cpu``; Unix seconds for ``lastActive``. Offline servers (and
 /// online ones without a report yet) carry zeros in every live metric.
 ///
-/// **Tolerant decoding** (wire contract v1 §4.7, the rules of the upstream iOS client). Only ``id`` and
-/// ``name`` are required; an entry without them is dropped from its frame. Every other property
-/// is `nil` when its key is absent (an older or newer server), never `0` or empty. Legacy alias
-/// keys are read too (`cpu_usage`, `memory_used`, `memory_total`, `network_in`, `network_out`,
-/// `tcp_count`, `udp_count`, `country`; the alias wins when both are present), and
+/// **Tolerant decoding** (Protocol/LiveStream.md §7, the rules of the upstream iOS client). Only
+/// ``id`` and ``name`` are required; an entry without them is dropped from its frame. Every other
+/// property is `nil` when its key is absent (an older or newer server), never `0` or empty. Legacy
+/// alias keys are read too (`cpu_usage`, `memory_used`, `memory_total`, `network_in`,
+/// `network_out`, `tcp_count`, `udp_count`, `country`; the alias wins when both are present), and
 /// ``lastActive`` accepts an integer, a string of digits or an RFC 3339 string (anything else
 /// is `nil`). A ``memTotal`` or ``diskTotal`` of 0 means "unknown capacity": a merge never lets
 /// it replace a known total, and ``memoryUsagePercent`` is `nil` for it.
 ///
-/// **Non-finite floats.** The server writes a non-finite `f64` as `null` (wire contract v1 §1.4). Such a value
-/// decodes as `.nan` rather than failing the whole frame, and encodes back as `null`, so a frame
-/// round-trips byte for byte. Check `cpu?.isFinite` before drawing it. Because `.nan != .nan`,
-/// two statuses holding `.nan` do not compare equal.
+/// **Non-finite floats.** The server writes a non-finite `f64` as `null` (Protocol/README.md §6).
+/// Such a value decodes as `.nan` rather than failing the whole frame, and encodes back as `null`,
+/// so a frame round-trips byte for byte. Check `cpu?.isFinite` before drawing it. Because `.nan !=
+/// .nan`, two statuses holding `.nan` do not compare equal.
 ///
 /// ```swift
 /// if case .fullSync(let sync) = try LiveStreamMessage(decoding: frame) {
@@ -183,8 +184,8 @@ public struct ServerStatus: Codable, Hashable, Sendable, Identifiable {
     self.outstandingEnrollment = outstandingEnrollment
   }
 
-  /// Decodes a status with the shared rules of wire contract v1 §4.7 (see the type's discussion): `id` and
-  /// `name` are required, every other key may be absent, aliases are read.
+  /// Decodes a status with the shared rules of Protocol/LiveStream.md §7 (see the type's
+  /// discussion): `id` and `name` are required, every other key may be absent, aliases are read.
   /// - Parameter decoder: The decoder.
   /// - Throws: `DecodingError` naming the field (``WireJSON`` maps it to
   ///   ``ServerBeeModelsError``) when `id` or `name` is missing or a value has the wrong type.

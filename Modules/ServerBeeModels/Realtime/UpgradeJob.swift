@@ -1,4 +1,4 @@
-/// An agent self-upgrade job, as listed in `full_sync.upgrades` (wire contract v1 §4.4).
+/// An agent self-upgrade job, as listed in `full_sync.upgrades` (Protocol/LiveStream.md §4).
 public struct UpgradeJob: Codable, Hashable, Sendable {
   /// The server being upgraded.
   public var serverID: String

@@ -1,5 +1,5 @@
-/// A stored security event (wire contract v1 §8.2): an SSH login, an SSH brute-force attempt or a port scan
-/// seen on a server.
+/// A stored security event (Protocol/Security.md §2): an SSH login, an SSH brute-force attempt or a
+/// port scan seen on a server.
 ///
 /// Served by `GET /api/security/events` (inside a ``SecurityEventPage``) and
 /// `GET /api/security/events/{id}`. Times are RFC 3339 with `+00:00`; ``startedAt`` and
@@ -146,7 +146,8 @@ public struct SecurityDetectorSource: WireString {
   public static let firewallLog: Self = "firewall_log"
 }
 
-/// One page of `GET /api/security/events` (wire contract v1 §8.1): `{"items": […], "next_cursor": …}`.
+/// One page of `GET /api/security/events` (Protocol/Security.md §1): `{"items": […], "next_cursor":
+/// …}`.
 public struct SecurityEventPage: Codable, Hashable, Sendable {
   /// Events, newest `created_at` first.
   public var items: [SecurityEvent]
@@ -168,7 +169,7 @@ public struct SecurityEventPage: Codable, Hashable, Sendable {
   }
 }
 
-/// One row of `GET /api/security/stats` (wire contract v1 §8.3): `{"key": …, "count": …}`.
+/// One row of `GET /api/security/stats` (Protocol/Security.md §3): `{"key": …, "count": …}`.
 public struct SecurityStatsEntry: Codable, Hashable, Sendable {
   /// The group: an event type, a source IP or a day such as `2026-05-20`.
   public var key: String

@@ -1,4 +1,5 @@
-/// The `evidence` object of a security event, tagged by its `kind` member (wire contract v1 §8.2).
+/// The `evidence` object of a security event, tagged by its `kind` member (Protocol/Security.md
+/// §2).
 ///
 /// Known kinds decode into typed values; a known kind whose members are wrong is a decoding
 /// error naming the field. Any other kind (or an object without `kind`) is kept whole as

@@ -1,4 +1,4 @@
-/// The `event` object of a `security_event` stream frame (wire contract v1 §8.4).
+/// The `event` object of a `security_event` stream frame (Protocol/Security.md §4).
 ///
 /// The same values as ``SecurityEvent`` without `id`, `server_id` and `created_at` (those are in
 /// ``LiveSecurityEvent``), and with ``startedAt`` and ``endedAt`` as **Unix-second integers**.
@@ -67,7 +67,8 @@ public struct SecurityEventPayload: Codable, Hashable, Sendable {
   }
 }
 
-/// A `security_event` stream frame: `{server_id, event_id, event}` (wire contract v1 §4.4, §8.4).
+/// A `security_event` stream frame: `{server_id, event_id, event}` (Protocol/LiveStream.md §4,
+/// Protocol/Security.md §4).
 public struct LiveSecurityEvent: Codable, Hashable, Sendable {
   /// The server it was seen on.
   public var serverID: String

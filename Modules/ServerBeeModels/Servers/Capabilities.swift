@@ -1,4 +1,4 @@
-/// The capability bitmask of a server's agent (wire contract v1 §5.1): what the agent may do.
+/// The capability bitmask of a server's agent (Protocol/Servers.md §1): what the agent may do.
 ///
 /// The server reports three masks: the admin-configured `capabilities`, the agent's own
 /// `agent_local_capabilities` and the combined `effective_capabilities` (the last two are `null`
@@ -49,7 +49,7 @@ public struct Capabilities: OptionSet, Codable, Hashable, Sendable {
   /// Every bit the contract defines, 2047.
   public static let all = Self(rawValue: 2047)
 
-  /// The mask a UI should gate on (wire contract v1 §5.1): `effective` when present, otherwise
+  /// The mask a UI should gate on (Protocol/Servers.md §1): `effective` when present, otherwise
   /// `configured ∩ agentLocal` when the agent reported its local mask, otherwise `configured`.
   /// - Parameters:
   ///   - configured: The admin-configured `capabilities`.
@@ -65,8 +65,8 @@ public struct Capabilities: OptionSet, Codable, Hashable, Sendable {
   }
 }
 
-/// A temporary capability grant (`temporary` in wire contract v1 §4.4 and §5.1): `{cap, granted_at, expires_at}`
-/// with both times in Unix seconds.
+/// A temporary capability grant (`temporary` in Protocol/LiveStream.md §4, Protocol/Servers.md §1):
+/// `{cap, granted_at, expires_at}` with both times in Unix seconds.
 public struct TemporaryCapabilityGrant: Codable, Hashable, Sendable {
   /// The capability name, for example `exec`.
   public var cap: String

@@ -1,6 +1,7 @@
 // The one place for the decoding rules that every metric-carrying model shares: `ServerStatus`,
-// `LiveMetrics`, `ServerRecord` and RealtimeStream's fast frame reader (architecture guide §12,
-// "Wire mirrors"). The rules, after the upstream iOS client (v1 §4.7):
+// `LiveMetrics`, `ServerRecord` and RealtimeStream's fast frame reader
+// (Documentation/Architecture.md §7.3, "Wire mirrors"). The rules, after the upstream iOS client
+// (Protocol/LiveStream.md §7):
 //
 // - Keys and aliases: `MetricField.keys` lists a field's wire keys; the **first present** one in
 //   that list supplies the value, whatever their order in the object (`cpu_usage` beats `cpu`).
@@ -8,7 +9,7 @@
 //   does.
 // - Absent = nil: every field but a live-stream entry's `id` and `name` may be absent; absent
 //   decodes to `nil`, never to `0` or empty. A metric float that is present but `null`
-//   (non-finite on the server, v1 §1.4) decodes to `.nan`; any other `null` is `nil`.
+//   (non-finite on the server, Protocol/README.md §6) decodes to `.nan`; any other `null` is `nil`.
 // - Time: `last_active` / `last_active_at` accept an integer (Unix seconds), a string of digits
 //   or an RFC 3339 string; any other value degrades to `nil` instead of failing the frame.
 // - Zero capacity: a `mem_total` or `disk_total` of 0 means "unknown"; merging it never replaces
@@ -69,9 +70,9 @@ extension KeyedDecodingContainer where Key == WireKey {
 }
 
 extension KeyedDecodingContainer {
-  /// A required metric float. The server writes a non-finite `f64` as `null` (wire contract v1 §1.4), so
-  /// `null` becomes `.nan` (which ``WireJSON`` writes back as `null`); an absent key is still a
-  /// missing field.
+  /// A required metric float. The server writes a non-finite `f64` as `null` (Protocol/README.md
+  /// §6), so `null` becomes `.nan` (which ``WireJSON`` writes back as `null`); an absent key is
+  /// still a missing field.
   func decodeMetric(forKey key: Key) throws -> Double {
     if try decodeNil(forKey: key) { return .nan }
     return try decode(Double.self, forKey: key)
@@ -93,7 +94,8 @@ extension KeyedEncodingContainer {
 }
 
 /// An element of a live-stream server list that is kept only when it has an `id` and a `name`
-/// (wire contract v1 §4.7): an entry without them is dropped, not a reason to fail the whole frame.
+/// (Protocol/LiveStream.md §7): an entry without them is dropped, not a reason to fail the whole
+/// frame.
 struct DroppableEntry<Value: Decodable>: Decodable {
   var value: Value?
 

@@ -1,4 +1,4 @@
-/// The one table of the live-stream server shape (wire contract v1 §4.5–§4.7): every field of
+/// The one table of the live-stream server shape (Protocol/LiveStream.md §5–§7): every field of
 /// `ServerStatus` (a `full_sync` entry) and `LiveMetrics` (an `update` entry) with its wire keys
 /// and aliases, its value kind, whether an `update` carries it, and how a `nil` is written.
 ///
@@ -58,9 +58,9 @@ package enum MetricField: Int, CaseIterable, Sendable {
   /// means "unknown capacity").
   package var zeroMeansUnknown: Bool { self == .memTotal || self == .diskTotal }
 
-  /// The order a current server writes the keys of an `update` entry in (wire contract v1
-  /// §4.6: 21 keys, no totals), then the totals a server might add. Only a hint for the fast
-  /// reader: any order decodes.
+  /// The order a current server writes the keys of an `update` entry in (Protocol/LiveStream.md §6:
+  /// 21 keys, no totals), then the totals a server might add. Only a hint for the fast reader: any
+  /// order decodes.
   package static let updateOrder: [MetricField] = [
     .id, .name, .online, .lastActive, .uptime, .cpu, .memUsed, .swapUsed, .diskUsed, .netInSpeed,
     .netOutSpeed, .netInTransfer, .netOutTransfer, .load1, .load5, .load15, .tcpConn, .udpConn,

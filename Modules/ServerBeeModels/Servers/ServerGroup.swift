@@ -1,4 +1,5 @@
-/// A server group from `GET /api/server-groups` (wire contract v1 §5.3); turns a `group_id` into a name.
+/// A server group from `GET /api/server-groups` (Protocol/Servers.md §3); turns a `group_id` into a
+/// name.
 public struct ServerGroup: Codable, Hashable, Sendable, Identifiable {
   /// Group id (UUID).
   public var id: String

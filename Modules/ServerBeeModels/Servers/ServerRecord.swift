@@ -4,7 +4,7 @@
   public import Foundation
 #endif
 
-/// One metric sample from `GET /api/servers/{id}/records` (wire contract v1 §5.2).
+/// One metric sample from `GET /api/servers/{id}/records` (Protocol/Servers.md §2).
 ///
 /// Raw rows are single reports; hourly rows average the gauges and keep the counters at their
 /// maximum. There are no `*_total` fields: take them from ``ServerResponse``. Metric floats that

@@ -1,4 +1,5 @@
-/// A server's configuration from `GET /api/servers` and `GET /api/servers/{id}` (wire contract v1 §5.1).
+/// A server's configuration from `GET /api/servers` and `GET /api/servers/{id}`
+/// (Protocol/Servers.md §1).
 ///
 /// This is configuration only: no `online` flag and no live metrics. Live state comes from the
 /// stream (``ServerStatus``); merge the two by ``id``. Properties are in wire order.
@@ -197,7 +198,7 @@ public struct ServerResponse: Codable, Hashable, Sendable, Identifiable {
     )
   }
 
-  /// Decodes tolerantly, as the upstream iOS client does (wire contract v1 §4.7): only `id`,
+  /// Decodes tolerantly, as the upstream iOS client does (Protocol/LiveStream.md §7): only `id`,
   /// `name`, `created_at` and `updated_at` are required; every other column may be absent (an
   /// older or newer server) and takes its documented default, and the legacy aliases
   /// `memory_total` and `country` are read (the alias wins when both are present).

@@ -1,4 +1,4 @@
-/// A one-shot or scheduled command over a set of servers (wire contract v1 §7.1). Admin only.
+/// A one-shot or scheduled command over a set of servers (Protocol/Tasks.md §1). Admin only.
 ///
 /// ```swift
 /// let tasks = try APIResponse<[ServerTask]>.payload(status: status, body: body)
@@ -103,8 +103,8 @@ public struct TaskType: WireString {
   public static let scheduled: Self = "scheduled"
 }
 
-/// The body of `POST /api/tasks` (wire contract v1 §7.2). Unset optional members are left out of the JSON, so
-/// the server applies its defaults.
+/// The body of `POST /api/tasks` (Protocol/Tasks.md §2). Unset optional members are left out of the
+/// JSON, so the server applies its defaults.
 ///
 /// ```swift
 /// let body = try WireJSON.encode(CreateTaskRequest(command: "uptime", serverIDs: [id]))

@@ -1,4 +1,5 @@
-/// One result row of `GET /api/tasks/{id}/results` (wire contract v1 §7.3, wire contract v2 §9.2): one attempt on one target.
+/// One result row of `GET /api/tasks/{id}/results` (Protocol/Tasks.md §3, §4): one attempt on one
+/// target.
 ///
 /// There is no status field: ``exitCode`` carries it, and ``outcome`` names it. Rows of one
 /// scheduled run share ``runID``; group them with ``TaskRun/group(_:)``.
@@ -72,7 +73,7 @@ public struct TaskResult: Codable, Hashable, Sendable, Identifiable {
   }
 }
 
-/// The meaning of a task result's exit code (wire contract v1 §7.3).
+/// The meaning of a task result's exit code (Protocol/Tasks.md §3).
 public enum TaskOutcome: Hashable, Sendable {
   /// `0`.
   case success

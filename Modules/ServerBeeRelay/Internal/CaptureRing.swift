@@ -1,6 +1,6 @@
 /// The newest `capacity` values in a fixed ring: appending is O(1) once full (the oldest value
 /// is overwritten in place), where an array that drops its first element moves every other
-/// one (issue 24: 216 k instructions a request at 1000 captures). A capacity of 0 keeps
+/// one (216 k instructions a request at 1000 captures). A capacity of 0 keeps
 /// nothing, so a caller can skip building values nobody will read (``isEnabled``).
 struct CaptureRing<Element> {
   let capacity: Int

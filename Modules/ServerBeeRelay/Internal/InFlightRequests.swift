@@ -2,7 +2,7 @@ import Foundation
 import ServerBeeModels
 import ServerBeeServerKit
 
-/// The requests in flight for wire contract v2 §7's cap (``RelayServer/Limits/maximumInFlight``,
+/// The requests in flight for Protocol/Relay.md's cap (``RelayServer/Limits/maximumInFlight``,
 /// 503 `RelayBusy` over it), counted as the Worker counts them: from the moment a request's
 /// head is in until it is answered, so an upload still arriving holds a slot.
 ///

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The `/v1/send` media checks on `content-type` and `content-encoding`, read on the bytes when
-/// the value is ASCII (issue 24: Foundation's `trimmingCharacters` and `lowercased()` were
+/// the value is ASCII (Foundation's `trimmingCharacters` and `lowercased()` were
 /// about 23 k instructions of each send). Any other value takes the reference path, the
 /// former code, so the answer is the same for every value (`MediaTypeTests` compares both).
 enum MediaType {

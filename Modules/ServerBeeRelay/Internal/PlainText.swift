@@ -1,4 +1,4 @@
-/// Byte scans the relay's hot path shares, eight bytes at a time (issue 24: the byte-at-a-time
+/// Byte scans the relay's hot path shares, eight bytes at a time (the byte-at-a-time
 /// loops were about 12 instructions a byte, and a send holds two copies of a 1.4 KiB ciphertext).
 ///
 /// Each test says whether *some* byte of a word is in a class, with the classic bit tricks

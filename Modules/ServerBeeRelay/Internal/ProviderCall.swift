@@ -5,7 +5,7 @@ import ServerBeeModels
 /// of the answer and the deadline comes first resumes the caller; the call is cancelled at its
 /// deadline.
 ///
-/// One sleeper serves every deadline of the relay (issue 24: a timer task per send, created,
+/// One sleeper serves every deadline of the relay (a timer task per send, created,
 /// scheduled and cancelled, was about a tenth of each send's instructions). The timeout is the
 /// same for every call, so deadlines come in the order calls start and a queue keeps them
 /// sorted; calls that answered are dropped from its front as new ones arrive, so it holds

@@ -4,12 +4,12 @@ import ServerBeeModels
 /// The first `/v1/send` schema check, on Foundation's `JSONDecoder`: kept as the reference that
 /// ``SendValidator`` is tested against (a differential test on a table of valid and hostile
 /// bodies, and the fuzz target `fuzz-relay-send` on every input). The relay does not call it:
-/// at about 340 k instructions a body it was half of an accepted send's cost (issue 24).
+/// at about 340 k instructions a body it was half of an accepted send's cost.
 ///
 /// One known difference: `JSONDecoder` keeps one value of a top-level key that appears twice,
 /// so this accepts `{"device_token":"aa","device_token":"bb",…}` (but refuses a repeated
-/// envelope key); ``SendValidator`` refuses every repeated key, as "exactly these keys" (v2 §7)
-/// and this check's own member count intend.
+/// envelope key); ``SendValidator`` refuses every repeated key, as "exactly these keys"
+/// (Protocol/Relay.md) and this check's own member count intend.
 enum ReferenceSendValidator {
   /// Parses and checks a body; `nil` when it breaks any rule (→ 400 `InvalidRequest`).
   static func parse(_ body: [UInt8]) -> RelaySendRequest? {

@@ -6,7 +6,8 @@ import ServerBeeSocketTransport
 import ServerBeeTransport
 
 extension PushDeliveryReason {
-  // Reasons only the relay answers with (v2 §7); the shared ones live in ServerBeeModels.
+  // Reasons only the relay answers with (Protocol/Relay.md); the shared ones live in
+  // ServerBeeModels.
   static let notFound: Self = "NotFound"
   static let methodNotAllowed: Self = "MethodNotAllowed"
   static let requestTooLarge: Self = "RequestTooLarge"
@@ -33,12 +34,12 @@ struct RelayAnswer: Sendable {
     return answer
   }
 
-  /// The compact verdict bytes, keys in §7 order.
+  /// The compact verdict bytes, keys in Protocol/Relay.md order.
   var body: [UInt8] { RelayAnswer.encode(verdict) }
 
   static func encode(_ verdict: RelayVerdict) -> [UInt8] {
     // What WireJSON writes, by hand when neither string needs an escape (every verdict the
-    // relay makes): the generic encoder was about 20 k instructions of each send (issue 24).
+    // relay makes): the generic encoder was about 20 k instructions of each send.
     let outcome = verdict.outcome.rawValue
     let reason = verdict.reason.rawValue
     if PlainText.isPlainJSON(outcome), PlainText.isPlainJSON(reason) {
@@ -87,8 +88,8 @@ final class RelayCore: Sendable {
   private let providerCall: ProviderCall
   private let captured: Locked<CaptureRing<RelayCapture>>
 
-  /// Bodies above this are refused from their `Content-Length` before they are read; the §7
-  /// limit itself is checked later, in the documented order.
+  /// Bodies above this are refused from their `Content-Length` before they are read; the
+  /// Protocol/Relay.md limit itself is checked later, in the documented order.
   static let transportBodyCap = 64 * 1024
 
   init(configuration: RelayServer.Configuration, provider: any PushProvider, clock: RelayClock) {

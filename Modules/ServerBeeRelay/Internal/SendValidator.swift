@@ -1,13 +1,14 @@
 import ServerBeeModels
 
-/// The schema of `POST /v1/send` (wire contract v2 §7), as a pure function of the body bytes.
+/// The schema of `POST /v1/send` (Protocol/Relay.md), as a pure function of the body bytes.
 ///
 /// Strict like the upstream Worker: a UTF-8 JSON object with exactly five keys, an envelope with
 /// exactly five keys, lowercase hex and UUIDs, canonical standard base64 with the byte counts
-/// of §4.5, and a positive safe integer `expires_at`. The time checks (`expires_at` against
-/// now) are not here: they need the clock and come after the environment check.
+/// of Protocol/Push.md §3.5, and a positive safe integer `expires_at`. The time checks
+/// (`expires_at` against now) are not here: they need the clock and come after the environment
+/// check.
 ///
-/// Hand-written for the one shape it accepts instead of decoding any JSON first (issue 24: the
+/// Hand-written for the one shape it accepts instead of decoding any JSON first (the
 /// `JSONDecoder` path cost about 340 k instructions a body, this one a few thousand). It reads
 /// the bytes once, never recurses beyond the envelope, and gives up at the first byte that
 /// cannot be part of a valid body, so its work is bounded by the body size (at most 8 KiB by

@@ -6,7 +6,7 @@ import ServerBeeTransport
 ///
 /// The same bytes as setting both fields on the head and taking `serialized` (headers sorted
 /// by name) and appending the body, written into one buffer without copying the head's
-/// headers or joining strings first (issue 24: about 15 k instructions of each relay answer).
+/// headers or joining strings first (about 15 k instructions of each relay answer).
 enum ResponseBytes {
   static func make(
     _ head: HTTPResponseHead, contentLength: Int, connection: String, body: [UInt8]

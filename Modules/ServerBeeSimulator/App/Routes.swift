@@ -1,4 +1,4 @@
-/// The one route table (issue 25): the list of areas, and the public and control tables built
+/// The one route table: the list of areas, and the public and control tables built
 /// from it. No two routes can match the same request (`RouteTableTests`), so the order of the
 /// areas and of their routes changes no answer.
 extension SimulatorCore {

@@ -29,16 +29,16 @@ final class SimulatorCore: Sendable {
   let controlToken: String
   /// The live stream's subscribers, which presence, metrics and security events reach.
   let hub: LiveHub
-  /// Live pair codes by code (wire contract v1 §2.5: kept in memory, lost on restart).
+  /// Live pair codes by code (Protocol/Auth.md §5.1: kept in memory, lost on restart).
   let pairCodes = Locked<[String: PairCode]>([:])
-  /// Two-factor setups waiting for their first code, by user id (app routes §3.1 #11: kept in
+  /// Two-factor setups waiting for their first code, by user id (Protocol/Account.md §2.2: kept in
   /// memory for 10 minutes, lost on restart, a new setup replaces the pending one).
   let pendingTwoFactor = Locked<[String: PendingTwoFactor]>([:])
   /// Login attempts per IP in the current window (``consumeLoginAttempt(_:)``).
   let loginWindows = Locked<[String: (start: Int64, count: Int)]>([:])
   /// The base URL the simulator is reached at, for pair-code QR payloads.
   let serverURL = Locked<String>("http://127.0.0.1")
-  /// `[push_relay].url` (wire contract v2 §3.7); changeable at run time through the control API.
+  /// `[push_relay].url` (Protocol/Push.md §2.7); changeable at run time through the control API.
   let relayURL: Locked<String?>
   /// The relay client the outbox sends through.
   let relayLink: RelayLink
@@ -52,7 +52,7 @@ final class SimulatorCore: Sendable {
   /// One second in the unit of stored times (nanoseconds).
   static let second: Int64 = 1_000_000_000
 
-  /// The largest relay answer read, 64 KiB. A verdict (wire contract v2 §7) is under 100 bytes;
+  /// The largest relay answer read, 64 KiB. A verdict (Protocol/Relay.md) is under 100 bytes;
   /// the transport's default of 16 MiB let one misbehaving or hostile relay make every outbox
   /// worker buffer 16 MiB and copy it on the way (about 36 MiB at the peak, per worker). Past
   /// the cap the transport stops reading and closes the connection, and the attempt is a
@@ -110,7 +110,7 @@ final class SimulatorCore: Sendable {
     }
     do {
       // Only the route's reads and writes hold the lock; encoding a large answer happens
-      // after, in parallel with other requests (issue 24).
+      // after, in parallel with other requests.
       switch try db.serial({ try route(&context) }) {
       case .response(let response): return response
       case .finish(let finish): return try finish()

@@ -9,7 +9,7 @@ import ServerBeeServerKit
 #endif
 
 /// What one connection costs the process, and the connection cap that fits the descriptor
-/// limit (issue 24).
+/// limit.
 ///
 /// Measured with 100 subscribed clients (`scripts/simulator-load.sh --only ws`, `/proc`):
 /// a WebSocket holds 5 descriptors (its socket, the HTTP connection's wake pipe and the

@@ -4,7 +4,7 @@ import ServerBeeModels
 /// Fan-out of live frames to WebSocket connections, one bounded queue per subscriber.
 ///
 /// A subscriber that falls more than ``capacity`` frames behind loses its queue and is marked
-/// for a fresh `full_sync` instead (wire contract v1 §4.2: the 256-message broadcast buffer).
+/// for a fresh `full_sync` instead (Protocol/LiveStream.md §2: the 256-message broadcast buffer).
 final class LiveHub: Sendable {
   static let capacity = 256
 
@@ -62,7 +62,7 @@ final class LiveHub: Sendable {
     /// whether the subscriber was closed.
     func next(timeout: TimeInterval) async -> (frames: [Data], resync: Bool, closed: Bool) {
       if timeout > 0, !state.withLock({ $0.isReady }) {
-        // Only a timer that ran out may wake: a cancelled one that woke anyway (issue 24) made
+        // Only a timer that ran out may wake: a cancelled one that woke anyway made
         // the next wait return at once and start another timer, so every session spun, each
         // turn leaving a task and a dispatch timer alive for `timeout` (about 2 MiB of heap
         // per idle client).

@@ -4,8 +4,9 @@ import ServerBeeServerKit
 import ServerBeeSocketTransport
 import ServerBeeTransport
 
-/// Server side of `/api/ws/servers` (wire contract v1 §4): header auth, `full_sync` first, hub frames, a fresh
-/// `full_sync` after lag, and close 4001 `token expired` at a mobile token's fixed expiry.
+/// Server side of `/api/ws/servers` (Protocol/LiveStream.md): header auth, `full_sync` first, hub
+/// frames, a fresh `full_sync` after lag, and close 4001 `token expired` at a mobile token's fixed
+/// expiry.
 ///
 /// The upgrade, framing, pings and the close handshake are the transport's
 /// (``HTTPServerRequest/acceptWebSocket(options:)``); this type only decides what to send.
@@ -16,7 +17,7 @@ struct LiveSession {
 
   /// The largest client message accepted (1 MiB); larger ones close with 1009.
   static let maximumMessage = 1 << 20
-  /// Token expiry closes with this application code (wire contract v1 §4).
+  /// Token expiry closes with this application code (Protocol/LiveStream.md).
   static let tokenExpired = WebSocketCloseCode(rawValue: 4001)
 
   func run() async {
@@ -30,7 +31,7 @@ struct LiveSession {
       return
     }
     // The WebSocket needs 2 more descriptors (its wake pipe) after the `101`; without them
-    // the client would get the `101` and then nothing (issue 24). Refused while it can.
+    // the client would get the `101` and then nothing. Refused while it can.
     guard ConnectionBudget.canOpen(2) else {
       core.refusals.refused(
         "refusing WebSockets with 503: out of file descriptors (limit "
@@ -87,7 +88,7 @@ struct LiveSession {
     let core = core
     guard
       let sync = try? await request.connection.runBlocking({
-        // Rows under the lock, the frame written after it (issue 24).
+        // Rows under the lock, the frame written after it.
         try core.db.serial { try core.fullSyncSource() }()
       })
     else { return false }

@@ -8,7 +8,7 @@ final class OutboxSignal: Sendable {
   private let condition = NSCondition()
   private let pending = Locked(false)
 
-  /// Wakes one waiting worker (issue 34: waking every worker for each admitted job made the
+  /// Wakes one waiting worker (waking every worker for each admitted job made the
   /// others claim nothing, a transaction and a scan of the leased jobs each). A worker that
   /// sent something looks again at once, so a burst still reaches every worker.
   func signal() {
@@ -83,8 +83,8 @@ struct RelayLink: Sendable {
   }
 }
 
-/// The outbox workers (wire contract v2 §6): `count` threads, each polling every 250 ms (or at once when a
-/// job is admitted), leasing one due job at a time, sending it and recording the answer.
+/// The outbox workers (Protocol/Push.md §5): `count` threads, each polling every 250 ms (or at once
+/// when a job is admitted), leasing one due job at a time, sending it and recording the answer.
 ///
 /// Threads, not tasks: every step holds the SQLite lock or waits for the relay, which must not
 /// happen on Swift's cooperative pool.
@@ -118,7 +118,7 @@ final class OutboxWorkers: Sendable {
 }
 
 extension SimulatorCore {
-  /// Due jobs one worker claims in one transaction and sends together (issue 34: one claim
+  /// Due jobs one worker claims in one transaction and sends together (one claim
   /// per job spent a transaction, a query and a relay round trip at a time on each).
   static let outboxClaimBatch = 8
 

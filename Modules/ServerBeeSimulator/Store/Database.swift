@@ -74,7 +74,7 @@ final class Database: @unchecked Sendable {
   // steps, and every statement steps inside `serial`.
   private var serverChanges = ServerRowChanges()
   // Safety: as `serverChanges`. Rows of `servers` written since the database was opened, by
-  // the same hook: the version of what `ServerCache` keeps (issue 34).
+  // the same hook: the version of what `ServerCache` keeps.
   private var serverWrites: Int64 = 0
 
   init(path: String) throws {
@@ -85,7 +85,7 @@ final class Database: @unchecked Sendable {
       throw ServerBeeSimulatorError(.storageFailed, "cannot open the database at \(path)")
     }
     handle = db
-    // Every row written to `servers`, by any statement (issue 24: the kept `full_sync`
+    // Every row written to `servers`, by any statement (the kept `full_sync`
     // objects, `ServerFragments`, must never miss a write path, the tests' own SQL included).
     // Unretained: `close()`, at the latest in `deinit`, closes the handle and the hook with it.
     sqlite3_update_hook(
@@ -179,7 +179,7 @@ final class Database: @unchecked Sendable {
   }
 
   /// Runs a query and turns each row into a value by column index, with no dictionary per row
-  /// (issue 24: building one per row was most of a `full_sync` that missed the cache).
+  /// (building one per row was most of a `full_sync` that missed the cache).
   /// - Parameters:
   ///   - sql: The statement; `row` reads its result columns by position (0 first).
   ///   - bindings: The values for its `?` parameters.
@@ -306,7 +306,7 @@ final class Database: @unchecked Sendable {
   /// (SQLite's update hook counts them), for caches of what is read from that table alone;
   /// `nil` inside a transaction, whose writes may still be rolled back.
   ///
-  /// Why not every table's count (issue 34): each authenticated request writes its login's
+  /// Why not every table's count: each authenticated request writes its login's
   /// `last_used_at`, so a version moved by any write made nearly every `GET /api/servers` a
   /// miss. A rolled-back write still moves this one, which only costs a re-read. What the hook
   /// does not see (see ``ServerRowChanges``) nothing in the simulator writes.

@@ -1,6 +1,6 @@
 import Foundation
 
-// The one-pass reading of `live_json` in the exact form the simulator writes it (issue 24: the
+// The one-pass reading of `live_json` in the exact form the simulator writes it (the
 // key-by-key reading of ``LiveNumbers/init(plainJSON:)`` cost about 15 k instructions a row,
 // most of a `full_sync` that missed the cache, a `String` and `strtod` per float included).
 

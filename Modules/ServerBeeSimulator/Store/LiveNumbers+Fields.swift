@@ -1,7 +1,7 @@
 import ServerBeeModels
 
 // The one map from a live-stream field (`MetricField`) to the live number that feeds it
-// (issue 25): the `full_sync` writer, `ServerStatus` and the `update` entry all take the
+//: the `full_sync` writer, `ServerStatus` and the `update` entry all take the
 // numbers through it, so a new live number is a stored property here and one case below.
 
 extension LiveNumbers {
@@ -18,7 +18,7 @@ extension LiveNumbers {
   /// - Parameter field: A live-stream field.
   /// - Returns: Its value, or `nil`.
   // Inlined: as a call, the `full_sync` writer copied all 136 bytes of the numbers for each
-  // field it asked for (issue 25).
+  // field it asked for.
   @inline(__always)
   func value(_ field: MetricField) -> Value? {
     switch field {

@@ -1,5 +1,5 @@
 // `servers.live_numbers`: the live numbers beside `live_json` as 17 fixed 8-byte fields, read
-// without parsing (issue 24: reading `live_json` was about 5 M of a 23 M-instruction
+// without parsing (reading `live_json` was about 5 M of a 23 M-instruction
 // `full_sync` miss at 1,000 servers). `live_json` stays the stored truth: migration 7's trigger
 // clears `live_numbers` whenever `live_json` changes without it, and a missing or odd value is
 // read from `live_json` as before.

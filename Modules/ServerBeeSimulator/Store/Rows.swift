@@ -4,7 +4,8 @@ import ServerBeeModels
 
 // Rows as the simulator stores them; Wire/SharedModels.swift writes them as the shared models.
 
-/// The live numbers of one server (wire contract v1 §4.5/§4.6), kept in memory and in `servers.live_json`.
+/// The live numbers of one server (Protocol/LiveStream.md §5, §6), kept in memory and in
+/// `servers.live_json`.
 struct LiveNumbers: Codable, Sendable, Hashable {
   var uptime: Int64 = 0
   var cpu: Double = 0
@@ -76,7 +77,8 @@ struct AlertStateRow: Sendable {
   /// When the state last notified (the trigger time of its latest push), if it ever did.
   var lastNotifiedAt: Int64? = nil
 
-  /// The `v1.` key: base64url of `[rule_id, server_id, event_key, first_triggered_at]` (wire contract v2 §9.1).
+  /// The `v1.` key: base64url of `[rule_id, server_id, event_key, first_triggered_at]`
+  /// (Protocol/Alerts.md §5).
   var alertKey: String {
     let parts = [
       ruleID, serverID, eventKey, timestamp(firstTriggeredAt, .utcOffset).formatted(.utcOffset),
@@ -86,7 +88,7 @@ struct AlertStateRow: Sendable {
   }
 }
 
-/// A stored security event (wire contract v1 §8.2).
+/// A stored security event (Protocol/Security.md §2).
 struct SecurityEventRow: Sendable {
   var id: String
   var serverID: String

@@ -39,27 +39,28 @@ enum MigrationOrderError: Error, Equatable, CustomStringConvertible {
 ///
 /// Times are stored as INTEGER nanoseconds since 1970 (UTC) so the RFC 3339 output keeps every
 /// digit. Migrations come from two places: ``baseMigrations`` (versions 1–7, history from before
-/// the simulator was organised by area, issue 25) and each area's ``SimulatorArea/migrations``
+/// the simulator was organised by area) and each area's ``SimulatorArea/migrations``
 /// (from version 8: 8 and 9 are the account area's). Each ``Migration`` carries its version, and
 /// ``migrate(_:_:)`` sorts them and refuses a version claimed twice or a gap
 /// (``MigrationOrderError``) before it touches the database, so two areas that claim the same
 /// version fail at start, never halfway through a data directory. An existing migration is
 /// never edited: a change is a new version, in the area that owns the table.
 ///
-/// Migration 2 adds `push_legacy_tokens` (wire contract v1 §2.10): one legacy APNs device token per
+/// Migration 2 adds `push_legacy_tokens` (Protocol/Push.md §1): one legacy APNs device token per
 /// installation, linked to the login that registered it. It has **no** foreign key on purpose,
-/// like the real server's `device_tokens`: wire contract v2 §2.5 counts a leftover legacy token as dangling
-/// state, so `SimulatorCore.deleteMobileSession` deletes it explicitly.
+/// like the real server's `device_tokens`: Protocol/Auth.md §8 counts a leftover legacy token as
+/// dangling state, so `SimulatorCore.deleteMobileSession` deletes it explicitly.
 ///
-/// Migration 3 adds encrypted push (wire contract v2 §3, §6): `push_registrations` (one row per installation,
-/// owned by one user and one login; deleted with that login by `deleteMobileSession`, like the
-/// legacy tokens, so no foreign key), `push_migrations` (the permanent "migrated" marker per
-/// installation and user, §3.8) and `push_outbox` (one row per event and installation; test
-/// pushes are outbox rows of kind `test`). Outbox times `created_at`/`expires_at` are Unix
-/// seconds (the content's own values); the scheduling columns are nanoseconds like the rest.
+/// Migration 3 adds encrypted push (Protocol/Push.md §2, §5): `push_registrations` (one row per
+/// installation, owned by one user and one login; deleted with that login by `deleteMobileSession`,
+/// like the legacy tokens, so no foreign key), `push_migrations` (the permanent "migrated" marker
+/// per installation and user, Protocol/Push.md §2.8) and `push_outbox` (one row per event and
+/// installation; test pushes are outbox rows of kind `test`). Outbox times
+/// `created_at`/`expires_at` are Unix seconds (the content's own values); the scheduling columns
+/// are nanoseconds like the rest.
 ///
-/// Migration 4 adds what the push events need (wire contract v2 §5): the rule parameters of `alert_rules`
-/// (covered servers, security exclusions, thresholds and the dedupe window) and
+/// Migration 4 adds what the push events need (Protocol/Push.md §4): the rule parameters of
+/// `alert_rules` (covered servers, security exclusions, thresholds and the dedupe window) and
 /// `maintenance_windows` (Unix seconds, like the control API that writes them).
 ///
 /// Migration 5 adds `simulator_state`, the simulator's own key-value settings that survive a
@@ -67,11 +68,11 @@ enum MigrationOrderError: Error, Equatable, CustomStringConvertible {
 ///
 /// Migration 6 adds `servers_list_order`, an index in the order every server list is read
 /// (`weight DESC, created_at DESC`): a `full_sync` that missed the cache spent about 14 M
-/// instructions sorting 1,000 rows (issue 24). It changes no row, so a data directory written
+/// instructions sorting 1,000 rows. It changes no row, so a data directory written
 /// before it serves the same lists after it.
 ///
 /// Migration 7 adds `servers.live_numbers`, the live numbers in a fixed binary form beside
-/// `live_json` (`LiveNumbers.packed`), read by a `full_sync` without parsing (issue 24), and a
+/// `live_json` (`LiveNumbers.packed`), read by a `full_sync` without parsing, and a
 /// trigger that clears them when `live_json` changes without them. Rows written before it
 /// have none and are read from `live_json`, as before.
 enum Schema {
@@ -227,8 +228,9 @@ enum Schema {
       "CREATE INDEX push_outbox_due ON push_outbox(outcome, next_attempt_at)",
     ],
     [
-      // Rule parameters the push events read (v1 §6.5, §8.5): the covered servers (empty =
-      // every server), the security rules' exclusions and thresholds, and their dedupe window.
+      // Rule parameters the push events read (Protocol/Alerts.md §6.1, Protocol/Security.md §5):
+      // the covered servers (empty = every server), the security rules' exclusions and thresholds,
+      // and their dedupe window.
       "ALTER TABLE alert_rules ADD COLUMN server_ids_json TEXT NOT NULL DEFAULT '[]'",
       "ALTER TABLE alert_rules ADD COLUMN exclude_users_json TEXT NOT NULL DEFAULT '[]'",
       "ALTER TABLE alert_rules ADD COLUMN exclude_cidrs_json TEXT NOT NULL DEFAULT '[]'",
@@ -248,12 +250,12 @@ enum Schema {
     ],
     [
       // The server list's order, so reading it walks this index instead of sorting every
-      // row (issue 24). Ties come out in rowid order either way (`SchemaTests`).
+      // row. Ties come out in rowid order either way (`SchemaTests`).
       "CREATE INDEX servers_list_order ON servers(weight DESC, created_at DESC)"
     ],
     [
       // The live numbers packed beside `live_json` (`LiveNumbers.packed`), so a `full_sync`
-      // reads them without parsing (issue 24). `live_json` stays the truth: any change to it
+      // reads them without parsing. `live_json` stays the truth: any change to it
       // that does not also change `live_numbers` clears them, so they are never stale.
       "ALTER TABLE servers ADD COLUMN live_numbers BLOB",
       """

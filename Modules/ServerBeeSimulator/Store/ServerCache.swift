@@ -4,10 +4,10 @@ import ServerBeeModels
 /// The server rows, and the `GET /api/servers` body and the last `full_sync` frame written from
 /// them, kept while the `servers` table is unchanged (``Database/serversVersion``).
 ///
-/// Why (issue 24): reading 1,000 rows (a dictionary per row, JSON columns decoded) and writing
+/// Why: reading 1,000 rows (a dictionary per row, JSON columns decoded) and writing
 /// the 0.9 MB list cost every request tens of milliseconds under the database lock. Any write
 /// to a row of `servers` moves the version, so a stale answer is impossible: all three are
-/// written from that table alone. Writes to other tables keep them (issue 34: the version
+/// written from that table alone. Writes to other tables keep them (the version
 /// used to move with every table, and each authenticated request writes its login's
 /// `last_used_at`, so nearly every request missed); a metrics tick, which rewrites the rows,
 /// still clears them.

@@ -3,7 +3,7 @@ import ServerBeeModels
 
 /// Every server's `full_sync` object (``ServerFragment``), kept in list order and rewritten
 /// when its row changes, so that a `full_sync` is the kept objects joined, not the rows read
-/// and written (issue 24: a frame written from 1,000 rows cost about 19 M instructions, 6–9 ms
+/// and written (a frame written from 1,000 rows cost about 19 M instructions, 6–9 ms
 /// end to end; the budget is 5 ms). A real ServerBee server writes `full_sync` from the agents'
 /// state in memory, not from its database, so this is the closer model too.
 ///

@@ -1,7 +1,7 @@
 import Foundation
 import ServerBeeModels
 
-// Reading server rows by column index, the JSON columns without JSONDecoder (issue 24: a
+// Reading server rows by column index, the JSON columns without JSONDecoder (a
 // `full_sync` that missed the cache spent most of its 255 M instructions on a dictionary per
 // row and on decoding `live_json`, `features_json` and `tags_json`).
 

@@ -1,7 +1,7 @@
 import Foundation
 
 /// IPv4 and IPv6 addresses and CIDR blocks, parsed without the C library so the simulator
-/// behaves the same on every platform (security rules' `exclude_cidrs`, wire contract v1 §8.5).
+/// behaves the same on every platform (security rules' `exclude_cidrs`, Protocol/Security.md §5).
 ///
 /// Addresses are the strict textual forms: dotted quads without leading zeros, and IPv6 with
 /// at most one `::` and an optional dotted-quad tail; no zone ids. A block without `/n` is a

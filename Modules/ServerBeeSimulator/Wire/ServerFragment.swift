@@ -2,7 +2,7 @@ import Foundation
 
 /// One server's element of `full_sync.servers`, written once from its row by
 /// ``WireWriter/status(_:nowSeconds:)``'s own parts and kept until the row changes
-/// (``ServerFragments``, issue 24).
+/// (``ServerFragments``).
 ///
 /// The one field that moves with time is an online server's `last_active`, the current second:
 /// it is left out, between ``head`` and ``tail``, and written per frame, so a fragment never

@@ -20,12 +20,12 @@ func timestamp(_ nanos: Int64?, _ style: RFC3339Timestamp.Style) -> RFC3339Times
 }
 
 extension AgentAuthority {
-  /// The simulator's agents are always claimed with no offer (wire contract v1 §4.4).
+  /// The simulator's agents are always claimed with no offer (Protocol/LiveStream.md §4).
   static let simulated = AgentAuthority(status: .claimed)
 }
 
 extension ServerRow {
-  /// `ServerResponse` (wire contract v1 §5.1), configuration only.
+  /// `ServerResponse` (Protocol/Servers.md §1), configuration only.
   var response: ServerResponse {
     ServerResponse(
       id: id, name: name, cpuName: cpuName, cpuCores: cpuCores.map(Int.init), cpuArch: cpuArch,
@@ -44,8 +44,8 @@ extension ServerRow {
       updatedAt: timestamp(updatedAt, .zulu))
   }
 
-  /// `ServerStatus` (wire contract v1 §4.5), an element of `full_sync.servers`: every field
-  /// the model holds, from the ``MetricField`` table (issue 25).
+  /// `ServerStatus` (Protocol/LiveStream.md §5), an element of `full_sync.servers`: every field
+  /// the model holds, from the ``MetricField`` table.
   func status(nowSeconds: Int64) -> ServerStatus {
     let live = online ? (self.live ?? LiveNumbers()) : LiveNumbers()
     var status = ServerStatus.empty
@@ -88,7 +88,7 @@ extension ServerRow {
 }
 
 extension LiveNumbers {
-  /// `LiveMetrics` (wire contract v1 §4.6), the one element of an `update` frame: identity,
+  /// `LiveMetrics` (Protocol/LiveStream.md §6), the one element of an `update` frame: identity,
   /// presence and the live numbers of the ``MetricField`` table, no totals or static fields.
   func metrics(id: String, name: String, nowSeconds: Int64) -> LiveMetrics {
     var metrics = LiveMetrics(id: id, name: name)
@@ -104,7 +104,7 @@ extension LiveNumbers {
     return metrics
   }
 
-  /// A metric record (wire contract v1 §5.2) at `time` (nanoseconds).
+  /// A metric record (Protocol/Servers.md §2) at `time` (nanoseconds).
   func record(id: Int64, serverID: String, time: Int64, diskIOJSON: String?) -> ServerRecord {
     ServerRecord(
       id: id, serverID: serverID, time: timestamp(time, .zulu), cpu: cpu, memUsed: memUsed,
@@ -126,7 +126,8 @@ extension LiveStreamMessage {
       : .serverOffline(ServerPresence(serverID: serverID))
   }
 
-  /// The WebSocket form (wire contract v1 §8.4): unix-second times, no `id`/`created_at` in `event`.
+  /// The WebSocket form (Protocol/Security.md §4): unix-second times, no `id`/`created_at` in
+  /// `event`.
   static func securityEvent(_ row: SecurityEventRow) -> Self {
     .securityEvent(
       LiveSecurityEvent(
@@ -154,7 +155,7 @@ extension AlertStateRow {
       resolvedAt: timestamp(resolvedAt, .utcOffset), count: Int(count))
   }
 
-  /// `GET /api/alert-events/{key}` (wire contract v1 §6.3) under the key the client asked with.
+  /// `GET /api/alert-events/{key}` (Protocol/Alerts.md §3) under the key the client asked with.
   func detail(key: String) -> AlertEventDetail {
     AlertEventDetail(
       alertKey: key, ruleID: ruleID, ruleName: ruleName ?? "Unknown", serverID: serverID,
@@ -167,7 +168,7 @@ extension AlertStateRow {
 }
 
 extension SecurityEventRow {
-  /// The REST form (wire contract v1 §8.2): `started_at`/`ended_at` as `+00:00` text.
+  /// The REST form (Protocol/Security.md §2): `started_at`/`ended_at` as `+00:00` text.
   var event: SecurityEvent {
     SecurityEvent(
       id: id, serverID: serverID, eventType: SecurityEventType(rawValue: eventType),

@@ -1,4 +1,4 @@
-// Writing the `full_sync` floats without `String` (issue 24: `WireJSON.appendFloat` made a
+// Writing the `full_sync` floats without `String` (`WireJSON.appendFloat` made a
 // `String` per float, through `description`, about 5.6 M of a 61 M-instruction `full_sync`).
 
 /// The wire form of the floats the simulator writes (agent CPU and load figures with a few
@@ -89,7 +89,7 @@ enum ShortFloat {
       length += 1
       bound &*= 10
     }
-    // Two digits at a time from the pairs table (issue 34: a digit at a time was about 2 k
+    // Two digits at a time from the pairs table (a digit at a time was about 2 k
     // instructions of each server in a `GET /api/servers`).
     var remaining = value
     var index = length

@@ -3,7 +3,7 @@ import ServerBeeModels
 /// One key of a live-stream server object as ``WireWriter`` writes it, taken from
 /// ``MetricField``: the field, the key a current server writes, and what a `nil` becomes.
 ///
-/// The writer's keys, their order and its nulls are the table's (issue 25): a `full_sync`
+/// The writer's keys, their order and its nulls are the table's: a `full_sync`
 /// entry carries every field, in table order, as `ServerStatus.encode(to:)` writes it (its
 /// layout holds every field; `WireFieldTests` checks that they agree), so a field added to
 /// ``MetricField`` and to the model is written here with no edit but the place its value comes
@@ -18,7 +18,7 @@ struct WireField: Sendable {
   /// Whether a `nil` is written as `null`; otherwise the key is left out.
   let nullWhenNil: Bool
 
-  /// The keys of a `full_sync` entry (`ServerStatus`, wire contract v1 §4.5), in order.
+  /// The keys of a `full_sync` entry (`ServerStatus`, Protocol/LiveStream.md §5), in order.
   ///
   /// From the table itself, not from `ServerStatus.layout.fields` (the same list): building
   /// that layout costs about 1.2 M instructions, once, that the simulator never needs.

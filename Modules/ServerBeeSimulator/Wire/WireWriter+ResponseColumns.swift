@@ -1,7 +1,7 @@
 import Foundation
 import ServerBeeModels
 
-// `GET /api/servers` written straight from the rows as SQLite steps through them (issue 34):
+// `GET /api/servers` written straight from the rows as SQLite steps through them:
 // a list written from `ServerRow`s made about fifteen `String`s, two arrays and a
 // `ServerResponse` per server and formatted its times through `String`s, 51 k instructions a
 // server on a miss (the budget is 10 k).

@@ -1,11 +1,11 @@
 import ServerBeeModels
 
 // `full_sync` written from `ServerStatus` values, field by field from the `MetricField` table
-// (issue 25): the keys, their order and the nulls are ``WireField/status``, each value read by
+//: the keys, their order and the nulls are ``WireField/status``, each value read by
 // its kind, so a new field needs no edit here.
 
 extension WireWriter {
-  /// `ServerStatus` (wire contract v1 §4.5), as its `encode(to:)` writes it: unknown metrics
+  /// `ServerStatus` (Protocol/LiveStream.md §5), as its `encode(to:)` writes it: unknown metrics
   /// left out, the nullable facts as `null`.
   /// - Parameter server: The entry.
   /// - Throws: What ``encoded(_:)-(Encodable?)`` throws for a nested value.
@@ -51,7 +51,7 @@ extension WireWriter {
     return true
   }
 
-  /// `{"type":"full_sync","servers":[ServerStatus…],"upgrades":[…]}` (wire contract v1 §4.4),
+  /// `{"type":"full_sync","servers":[ServerStatus…],"upgrades":[…]}` (Protocol/LiveStream.md §4),
   /// as the text the WebSocket sends: made once from the bytes, not per session.
   /// - Parameter sync: The frame.
   /// - Returns: Its text.

@@ -1,7 +1,7 @@
 import Foundation
 import ServerBeeModels
 
-// `full_sync` written straight from the rows as SQLite steps through them (issue 24). A frame
+// `full_sync` written straight from the rows as SQLite steps through them. A frame
 // written from `ServerRow`s made about fifteen `String`s and two arrays per server, copied
 // them into a `ServerStatus` and freed both: about 20 M of the 39 M instructions left in a
 // `full_sync` that missed the cache. Here only what needs it becomes a `String`: text with
@@ -78,7 +78,7 @@ extension WireWriter {
   /// field of a `full_sync` entry from: a column, a constant, or (`default`) its
   /// ``LiveNumbers``. What ``ServerRow/status(nowSeconds:)`` takes from a ``ServerRow``.
   ///
-  /// Inlined into the loops (issue 25): as a call it cost about 1.5 M instructions more per
+  /// Inlined into the loops: as a call it cost about 1.5 M instructions more per
   /// 1,000 rows (34 calls a row).
   @inline(__always)
   private mutating func value(
@@ -122,7 +122,7 @@ extension WireWriter {
   static let fullSyncClosing: StaticString = "],\"upgrades\":[]}"
 
   /// A whole `full_sync` frame written as SQLite steps through the rows, in list order
-  /// (`servers_list_order`), with no ``ServerRow``s (issue 24): what every frame cost before
+  /// (`servers_list_order`), with no ``ServerRow``s: what every frame cost before
   /// ``ServerFragments``, and what one written inside a transaction still costs.
   /// - Parameters:
   ///   - db: The database, its lock held by the caller.
@@ -168,7 +168,7 @@ extension WireWriter {
   }
 
   /// Whether `text` is printable ASCII without `"` or `\`, which a JSON string holds as is;
-  /// eight bytes at a time (issue 34: a closure per byte was most of a text column's cost).
+  /// eight bytes at a time (a closure per byte was most of a text column's cost).
   static func isPlainASCII(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
     guard let start = text.baseAddress else { return true }
     let ones: UInt64 = 0x0101_0101_0101_0101

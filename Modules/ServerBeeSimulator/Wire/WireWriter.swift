@@ -3,18 +3,18 @@ import ServerBeeModels
 
 /// Writes the simulator's largest answers (`GET /api/servers`, `GET /api/servers/{id}`,
 /// `full_sync`) straight into bytes, keys in the contract's order, byte-identical to
-/// `WireJSON.encode` of the same values (`WireWriterTests`): `ServerResponse` (wire contract v1
-/// §5.1) written out key by key, a `full_sync` entry (§4.5) field by field from the
-/// `MetricField` table through ``WireField`` (issue 25), as the SDK's models encode it.
+/// `WireJSON.encode` of the same values (`WireWriterTests`): `ServerResponse` (Protocol/Servers.md
+/// §1) written out key by key, a `full_sync` entry (Protocol/LiveStream.md §5) field by field from
+/// the `MetricField` table through ``WireField``, as the SDK's models encode it.
 ///
-/// Why (issue 24): the generic encoder builds a node tree and, for every key, searches the keys
+/// Why: the generic encoder builds a node tree and, for every key, searches the keys
 /// already written for a duplicate; at 1,000 servers that search was 47 % of a
 /// `GET /api/servers` (467 M instructions). Here each key is a constant written as is. Scalars
 /// share `WireJSON`'s escaping and float formatting (the common floats through ``ShortFloat``,
 /// which writes the same bytes without a `String`); nested values that the simulator never
 /// varies (agent authority, grants, offers, upgrade jobs) go through `WireJSON.encode`.
 ///
-/// The bytes live in memory the writer owns and appends to through a pointer (issue 24): a
+/// The bytes live in memory the writer owns and appends to through a pointer: a
 /// `full_sync` makes about 70,000 small appends, and `Array.append(contentsOf:)` cost about
 /// 85 instructions each (uniqueness and capacity checks, a generic copy), 6 M of a 24 M miss.
 /// Non-copyable, so that memory has one owner.
@@ -37,7 +37,7 @@ struct WireWriter: ~Copyable {
   var data: Data { Data(written) }
 
   /// What was written, as `Data` that takes the writer's memory over instead of copying it
-  /// (issue 34: a copy of the 0.9 MB server list).
+  /// (a copy of the 0.9 MB server list).
   consuming func takeData() -> Data {
     let data = Data(
       bytesNoCopy: base, count: count,
@@ -94,7 +94,7 @@ struct WireWriter: ~Copyable {
   @inline(__always)
   mutating func raw(_ text: StaticString) {
     // A direct copy, as in `key(_:)`: through `withUTF8Buffer` and a closure each constant
-    // cost about 100 instructions (issue 34).
+    // cost about 100 instructions.
     let length = text.utf8CodeUnitCount
     reserve(length)
     (base + count).initialize(from: text.utf8Start, count: length)
@@ -199,7 +199,7 @@ struct WireWriter: ~Copyable {
   /// - Returns: Where the key begins, for ``absent(_:keyAt:)``.
   mutating func key(_ entry: WireField) -> Int {
     let start = count
-    // A direct copy: a closure over `self` here cost about 90 instructions a key (issue 25).
+    // A direct copy: a closure over `self` here cost about 90 instructions a key.
     let key = entry.key.utf8Start
     let length = entry.key.utf8CodeUnitCount
     reserve(length + 4)
@@ -226,7 +226,7 @@ struct WireWriter: ~Copyable {
 }
 
 extension WireWriter {
-  /// `ServerResponse` (wire contract v1 §5.1), in the order of its `CodingKeys`.
+  /// `ServerResponse` (Protocol/Servers.md §1), in the order of its `CodingKeys`.
   mutating func write(_ server: ServerResponse) throws {
     raw("{\"id\":")
     string(server.id)
@@ -333,7 +333,7 @@ extension WireWriter {
   }
 }
 
-// RFC 3339 written from integer fields (issue 34): `RFC3339Timestamp.description` builds the
+// RFC 3339 written from integer fields: `RFC3339Timestamp.description` builds the
 // text from a dozen small `String`s, 27 % of a `GET /api/servers` that missed the cache.
 extension WireWriter {
   /// Writes `value` in quotes: the bytes of `string(value.description)`.

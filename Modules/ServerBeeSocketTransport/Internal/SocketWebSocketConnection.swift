@@ -17,7 +17,7 @@ package import ServerBeeTransport
 /// the thread and suspend on a continuation. A single thread also keeps OpenSSL happy: an `SSL`
 /// object must not be read and written from two threads at once.
 ///
-/// Backpressure (issue 34): received messages wait in a bounded ``WebSocketInbox``. When the
+/// Backpressure: received messages wait in a bounded ``WebSocketInbox``. When the
 /// consumer of `inbound` is slower than the peer and the inbox reaches its high-water mark
 /// (`WebSocketOptions.inboundHighWaterMessages` / `inboundHighWaterBytes`), the I/O thread stops
 /// reading the socket (and stops decoding frames already read) until the consumer has drained it
@@ -295,7 +295,7 @@ package final class SocketWebSocketConnection: WebSocketConnection, @unchecked S
 extension SocketWebSocketConnection {
   private func run() {
     // A server's peers (the simulator's subscribers) mostly sit idle and send little, and each
-    // connection keeps this buffer for its life: 16 KiB there (issue 24). A client reads a
+    // connection keeps this buffer for its life: 16 KiB there. A client reads a
     // large `full_sync` into it, so it keeps 64 KiB (fewer reads and decoder appends).
     var readBuffer = [UInt8](repeating: 0, count: options.role == .server ? 16 * 1024 : 64 * 1024)
     // Frames may have arrived together with the handshake head.

@@ -2,7 +2,7 @@ import ServerBeeModels
 import ServerBeeTransport
 
 /// The received messages of one ``SocketWebSocketConnection`` that its single consumer has not
-/// taken yet, bounded by high- and low-water marks (issue 34).
+/// taken yet, bounded by high- and low-water marks.
 ///
 /// The I/O thread hands each message to ``deliver(_:closing:)``; once the messages or their
 /// bytes reach a high-water mark it stops reading the socket, so TCP flow control slows the

@@ -17,7 +17,7 @@ package struct WebSocketOptions: Sendable {
   /// The most bytes that may wait to be written (our messages, pongs, pings, the close frame);
   /// past it the peer is not reading and the connection is failed with `sendBufferFull`.
   var maxPendingWrite: Int
-  /// Backpressure (issue 34): once this many received messages wait for the consumer of
+  /// Backpressure: once this many received messages wait for the consumer of
   /// `inbound`, the connection stops reading the socket until the consumer has taken them down
   /// to a quarter of it (the low-water mark); TCP flow control then slows the peer. 256 by
   /// default.

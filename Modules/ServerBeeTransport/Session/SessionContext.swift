@@ -40,7 +40,7 @@ public struct SessionIdentity: Sendable, Hashable {
   /// Whether the server speaks the v2 session API (stable session ids, revoke, recovery).
   public var serverSupportsRevocation: Bool { mobileSessionID != nil }
 
-  /// The login's scope (wire contract v2 §4.7): lowercase hex SHA-256 of
+  /// The login's scope (Protocol/Push.md §3.7): lowercase hex SHA-256 of
   /// `serverURL|userID|installationID|loginID`. Fixed for the login (a refresh keeps it); a
   /// replacement login of the same account, another account, server or installation has
   /// another scope, so a push content key from another scope is never reused.

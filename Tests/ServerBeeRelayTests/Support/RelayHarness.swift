@@ -98,7 +98,8 @@ extension RelayClient.Response {
   /// The verdict body decoded.
   var verdict: RelayVerdict? { try? WireJSON.decode(RelayVerdict.self, from: Data(body)) }
 
-  /// Whether the answer is `status` with this verdict, the exact body and the §7 headers.
+  /// Whether the answer is `status` with this verdict, the exact body and the Protocol/Relay.md
+  /// headers.
   func isVerdict(
     _ status: Int, _ outcome: PushOutcome, _ reason: PushDeliveryReason, deviceInvalid: Bool = false
   ) -> Bool {
@@ -172,7 +173,7 @@ struct SendBody: Sendable, CustomStringConvertible {
 }
 
 extension PushDeliveryReason {
-  // The relay-only reasons of v2 §7 (ServerBeeRelay keeps its own copies internal).
+  // The relay-only reasons of Protocol/Relay.md (ServerBeeRelay keeps its own copies internal).
   static let notFound: Self = "NotFound"
   static let methodNotAllowed: Self = "MethodNotAllowed"
   static let requestTooLarge: Self = "RequestTooLarge"

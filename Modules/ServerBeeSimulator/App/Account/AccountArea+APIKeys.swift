@@ -3,7 +3,7 @@ import ServerBeeCore
 import ServerBeeModels
 import ServerBeeTransport
 
-// API keys (app routes §3.1 #14–#16): `serverbee_` + 43 base64url characters, sent as
+// API keys (Protocol/Account.md §3): `serverbee_` + 43 base64url characters, sent as
 // `X-API-Key`, permanent, with the creator's role. The plaintext is returned once.
 
 extension AccountArea {

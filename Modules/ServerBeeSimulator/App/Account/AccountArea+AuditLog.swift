@@ -2,7 +2,7 @@ import Foundation
 import ServerBeeModels
 import ServerBeeTransport
 
-// The audit log (app routes §3.2 #115–#116): routes that change accounts or settings record
+// The audit log (Protocol/Administration.md §2): routes that change accounts or settings record
 // their action with the shared `SimulatorCore.audit`, and admins read it back here with offset
 // paging and filters.
 

@@ -2,7 +2,7 @@ import Foundation
 import ServerBeeModels
 import ServerBeeTransport
 
-// GeoIP and ASN databases (app routes §3.2 #119–#122). The simulator has no network and no
+// GeoIP and ASN databases (Protocol/Administration.md §4). The simulator has no network and no
 // lookup: a "download" installs a simulated database, remembered across restarts in
 // `simulator_state` (its time), and the status reports it as `downloaded`.
 

@@ -2,8 +2,8 @@ import Foundation
 import ServerBeeModels
 import ServerBeeTransport
 
-// Rate limits (app routes §3.2 #117–#118, admin only). The simulator counts login attempts
-// per IP (5 per 15 minutes, wire contract v1 §2.1); it has no registration or public-route
+// Rate limits (Protocol/Administration.md §3, admin only). The simulator counts login attempts
+// per IP (5 per 15 minutes, Protocol/Auth.md §1.1); it has no registration or public-route
 // limiter, so only `login` buckets ever appear. Counters live in memory, as upstream's do.
 
 extension AccountArea {

@@ -11,7 +11,7 @@ struct PendingTwoFactor: Sendable {
   var createdAt: Int64
 }
 
-// Two-factor sign-in (app routes §3.1 #10–#13): status, setup with a pending secret kept 10
+// Two-factor sign-in (Protocol/Account.md §2): status, setup with a pending secret kept 10
 // minutes in memory, enable with a current code, disable with the password. The code is checked
 // with TOTP (SHA-1, 6 digits, 30 s, ±1 step), as login checks it.
 
@@ -46,7 +46,7 @@ extension AccountArea {
 
   /// `POST /api/auth/2fa/enable {code}` (member): the pending secret becomes the account's
   /// when the code is current. A wrong code is a 401 **with** the JSON envelope and keeps the
-  /// pending secret (app routes §2 pitfall 1).
+  /// pending secret (Protocol/AppRoutes.md §2.1).
   func enableTwoFactor(_ context: RequestContext, _ caller: Caller?) throws -> HTTPResponse {
     guard let caller else { throw APIError.bare(401) }
     let code = try context.jsonBody().string("code")

@@ -41,7 +41,7 @@ extension AccountArea {
       try db.execute("UPDATE users SET totp_secret = ? WHERE id = ?", [secret.sql, .text(user.id)])
     }
     if let password = try body.optionalString("password") {
-      // An admin reset: every session of the user ends (v1 §2.11).
+      // An admin reset: every session of the user ends (Protocol/Auth.md §11).
       try core.setPassword(userID: user.id, password, keeping: nil)
     }
     if let flag = try body.bool("must_change_password") {

@@ -2,7 +2,7 @@ import Foundation
 import ServerBeeModels
 import ServerBeeTransport
 
-// User administration (app routes §3.2 #111–#114), admin only.
+// User administration (Protocol/Administration.md §1), admin only.
 
 extension AccountArea {
   /// `GET /api/users`: every user, oldest first.
@@ -54,7 +54,7 @@ extension AccountArea {
   }
 
   /// `DELETE /api/users/{id}`. Upstream leaves the user's mobile sessions in place and may then
-  /// fail (app routes §2 pitfall 10, inferred); the simulator deletes them with the user, as
+  /// fail (Protocol/AppRoutes.md §2.10, inferred); the simulator deletes them with the user, as
   /// the control API does, so a client sees the intended effect.
   func deleteUserRoute(_ context: RequestContext, _ caller: Caller?) throws -> HTTPResponse {
     guard let caller else { throw APIError.bare(401) }

@@ -1,8 +1,8 @@
 import ServerBeeRoutes
 import ServerBeeTransport
 
-/// The account and administration area (issue 26; app routes §3.1, §3.2): two-factor sign-in,
-/// API keys, users,
+/// The account and administration area (Protocol/Account.md, Protocol/Administration.md):
+/// two-factor sign-in, API keys, users,
 /// the audit log, rate limits and the GeoIP and ASN databases, with the control API's users
 /// and API keys.
 ///
@@ -52,7 +52,7 @@ struct AccountArea: SimulatorArea {
     Migration(
       version: 8,
       [
-        // Named API keys (app routes §3.1 #14–#16). The key authenticates through its
+        // Named API keys (Protocol/Account.md §3). The key authenticates through its
         // `access_sessions` row (source `api_key`, same hash); this row gives it a name, an id
         // and a prefix, and deleting it deletes that row too.
         """
@@ -61,7 +61,7 @@ struct AccountArea: SimulatorArea {
           key_prefix TEXT NOT NULL, token_hash TEXT NOT NULL UNIQUE, created_at INTEGER NOT NULL)
         """,
         "CREATE INDEX api_keys_user ON api_keys(user_id)",
-        // The audit log (app routes §3.2 #115), newest first by id.
+        // The audit log (Protocol/Administration.md §2.1), newest first by id.
         """
         CREATE TABLE audit_logs (
           id INTEGER PRIMARY KEY AUTOINCREMENT, user_id TEXT NOT NULL, action TEXT NOT NULL,
@@ -71,7 +71,7 @@ struct AccountArea: SimulatorArea {
     Migration(
       version: 9,
       [
-        // `UserResponse.updated_at` (app routes §3.2 #111); NULL reads as `created_at`.
+        // `UserResponse.updated_at` (Protocol/Administration.md §1.1); NULL reads as `created_at`.
         "ALTER TABLE users ADD COLUMN updated_at INTEGER"
       ]),
   ]

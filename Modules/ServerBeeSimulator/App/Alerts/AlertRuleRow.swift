@@ -1,7 +1,8 @@
 import Foundation
 import ServerBeeModels
 
-/// A stored alert rule with the parameters the push events read (wire contract v1 §6.5, §8.5).
+/// A stored alert rule with the parameters the push events read (Protocol/Alerts.md §6.1,
+/// Protocol/Security.md §5).
 struct AlertRuleRow: Sendable, Equatable {
   var id: String
   var name: String

@@ -3,7 +3,7 @@ import ServerBeeCore
 import ServerBeeModels
 import ServerBeeTransport
 
-// Notification channels (app routes §3.11 #84–#86), admin only: list, change (the resulting
+// Notification channels (Protocol/Alerts.md §7), admin only: list, change (the resulting
 // type and configuration are always validated again, so a stored configuration that no longer
 // parses fails even an `enabled`-only toggle) and test-send. The simulator delivers nothing:
 // a test is recorded, or fails with the text the control API gave the channel, as a real

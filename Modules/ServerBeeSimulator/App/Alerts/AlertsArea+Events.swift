@@ -3,7 +3,7 @@ import ServerBeeCore
 import ServerBeeModels
 import ServerBeeTransport
 
-// Alert events (wire contract v1 §6.1–§6.2, wire contract v2 §9.1): the states of alert rules
+// Alert events (Protocol/Alerts.md §1–§2, §5): the states of alert rules
 // per server, listed or by key.
 
 extension AlertsArea {
@@ -62,7 +62,7 @@ extension AlertsArea {
       [.text(ruleID), .text(serverID)])
     guard let row = rows.first.map(Self.alertState) else { throw notFound }
     guard row.ruleName != nil else { throw APIError.notFound("Alert rule \(ruleID) not found") }
-    // Legacy keys name no security dimension (v2 §9.1).
+    // Legacy keys name no security dimension (Protocol/Alerts.md §5).
     if let type = row.ruleType, Self.securityRuleTypes.contains(type) { throw notFound }
     return Reply.data(row.detail(key: key))
   }

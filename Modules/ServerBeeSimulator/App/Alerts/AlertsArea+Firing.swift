@@ -4,11 +4,11 @@ import ServerBeeModels
 import ServerBeeTransport
 
 // Firing and resolving alerts (control API only; the simulator has no evaluator), and the push
-// each notifying trigger or recovery makes (wire contract v2 §5).
+// each notifying trigger or recovery makes (Protocol/Push.md §4).
 
 extension AlertsArea {
   /// `POST /__simulator/alerts/fire`: the rule evaluated as firing now (created on first use);
-  /// pushes as wire contract v2 §5 says (``fireAlert(_:serverID:eventKey:)``).
+  /// pushes as Protocol/Push.md §4 says (``fireAlert(_:serverID:eventKey:)``).
   func controlFireAlert(_ context: RequestContext) throws -> HTTPResponse {
     let body = try context.controlBody()
     let serverID = try body.string("server_id")
@@ -47,10 +47,11 @@ extension AlertsArea {
     ])
   }
 
-  /// `always` rules notify again only this long after the last notification (wire contract v1 §6.3).
+  /// `always` rules notify again only this long after the last notification (Protocol/Alerts.md
+  /// §3).
   static let alertDebounce: Int64 = 300 * second
 
-  /// Names in alert content are cut to this many Unicode scalars (wire contract v2 §4.4).
+  /// Names in alert content are cut to this many Unicode scalars (Protocol/Push.md §3.4).
   static let pushNameLimit = 120
 
   func alertRule(id: String) throws -> AlertRuleRow? {
@@ -103,8 +104,9 @@ extension AlertsArea {
   }
 
   /// Seals an alert push for everyone subscribed to alerts (admins and members alike).
-  /// `event_id` is the wire contract v2 §5 formula; `repeat` is the trigger time for firing pushes of
-  /// non-`once` rules, in the `+00:00` form of the `v1.` key (what chrono's `to_rfc3339` writes).
+  /// `event_id` is the Protocol/Push.md §4 formula; `repeat` is the trigger time for firing pushes
+  /// of non-`once` rules, in the `+00:00` form of the `v1.` key (what chrono's `to_rfc3339`
+  /// writes).
   private func admitAlertPush(
     _ state: AlertStateRow, rule: AlertRuleRow, status: PushAlertStatus, at nanos: Int64
   ) throws -> Int {

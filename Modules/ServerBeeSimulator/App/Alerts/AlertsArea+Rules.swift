@@ -3,7 +3,7 @@ import ServerBeeCore
 import ServerBeeModels
 import ServerBeeTransport
 
-// Alert rules over `/api` (app routes §3.11, wire contract v1 §6.5), admin only: the list, one
+// Alert rules over `/api` (Protocol/Alerts.md §6.2–§7, §6.1), admin only: the list, one
 // rule, and turning it on or off.
 
 extension AlertsArea {
@@ -12,14 +12,13 @@ extension AlertsArea {
     return Reply.data(rows.map(Self.alertRule))
   }
 
-  /// An alert rule entity as `GET /api/alert-rules` shows it (wire contract v1 §6.5, app routes
-  /// §3.11 #83): `id`, `name`, `rules_json` (one item of the stored type), `trigger_mode`,
-  /// `notification_group_id` (null: the simulator has no notification groups), `cover_type`
-  /// (`all` when the rule covers every server, else `include`), `server_ids_json`, `enabled`,
-  /// `actions_json` (`[]`), then the `Z` times. The `*_json` members are JSON inside strings.
-  /// The documents fix no key order for the rule; this is the order of the wire fixture
-  /// (`Fixtures/alerts/alert_rules_entity.json`). `updated_at` repeats `created_at`: the
-  /// simulator keeps no change time for rules.
+  /// An alert rule entity as `GET /api/alert-rules` shows it (Protocol/Alerts.md §6.1, §6.2): `id`,
+  /// `name`, `rules_json` (one item of the stored type), `trigger_mode`, `notification_group_id`
+  /// (null: the simulator has no notification groups), `cover_type` (`all` when the rule covers
+  /// every server, else `include`), `server_ids_json`, `enabled`, `actions_json` (`[]`), then the
+  /// `Z` times. The `*_json` members are JSON inside strings. The documents fix no key order for
+  /// the rule; this is the order of the wire fixture (`Fixtures/alerts/alert_rules_entity.json`).
+  /// `updated_at` repeats `created_at`: the simulator keeps no change time for rules.
   static func alertRule(_ row: Row) -> JSONValue {
     let created = JSONValue.string(timestamp(row["created_at"].int ?? 0, .zulu).formatted(.zulu))
     let serverIDs = row["server_ids_json"].text ?? "[]"

@@ -1,7 +1,7 @@
 import ServerBeeRoutes
 import ServerBeeTransport
 
-/// Alerts (wire contract v1 §6, wire contract v2 §5, §9.1; app routes §3.11): alert events,
+/// Alerts (Protocol/Alerts.md, Protocol/Push.md §4, Protocol/Alerts.md §5, §6.2–§7): alert events,
 /// alert rules (the list, one rule, and turning it on or off), notification channels (list,
 /// change, test), and the control API's firing, resolving, rules, maintenance windows and
 /// channels.
@@ -42,7 +42,7 @@ struct AlertsArea: SimulatorArea {
     Migration(
       version: 10,
       [
-        // Notification channels (app routes §3.11 #84–#86). `config_json` is the channel's
+        // Notification channels (Protocol/Alerts.md §7). `config_json` is the channel's
         // configuration as JSON text (its secrets); `test_failure`, set by the control API, is
         // the delivery error a test answers with, since the simulator sends nothing.
         """

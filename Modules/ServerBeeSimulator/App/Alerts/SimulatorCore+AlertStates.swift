@@ -1,14 +1,15 @@
 import Foundation
 import ServerBeeModels
 
-/// Alert states, shared by alerts and admitted security events (wire contract v1 §6.3, §8.5):
-/// both record their triggers in `alert_states`, and both are silenced by maintenance windows.
+/// Alert states, shared by alerts and admitted security events (Protocol/Alerts.md §3,
+/// Protocol/Security.md §5): both record their triggers in `alert_states`, and both are silenced by
+/// maintenance windows.
 ///
 /// `last_notified_at` is written only when the state notifies, so it is both the `always`
 /// debounce anchor and the security dedupe anchor; a cycle that never notified (maintenance, a
 /// disabled rule) keeps it `NULL`.
 extension SimulatorCore {
-  /// A security rule's `dedupe_window_seconds` when none is set (wire contract v1 §8.5).
+  /// A security rule's `dedupe_window_seconds` when none is set (Protocol/Security.md §5).
   static let defaultDedupeWindow: Int64 = 600
 
   private func alertState(ruleID: String, serverID: String, eventKey: String) throws

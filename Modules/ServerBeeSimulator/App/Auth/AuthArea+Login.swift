@@ -3,7 +3,7 @@ import ServerBeeCore
 import ServerBeeModels
 import ServerBeeTransport
 
-// Login and refresh (wire contract v1 §2.1–§2.3, wire contract v2 §2.1–§2.2): each login is an
+// Login and refresh (Protocol/Auth.md §1.1–§3, §1.2, §2): each login is an
 // independent mobile session with a stable id, a rotating refresh token and a revocation token.
 
 extension AuthArea {
@@ -35,7 +35,8 @@ extension AuthArea {
       session: id, user: user, access: access, refresh: refresh, revocation: revocation)
   }
 
-  /// Password + TOTP verification shared by login and password-mode recovery (wire contract v1 §2.3 4–6).
+  /// Password + TOTP verification shared by login and password-mode recovery (Protocol/Auth.md §3
+  /// 4–6).
   func verifyCredentials(username: String, password: String, totpCode: String?) throws -> UserRow {
     guard let user = try core.user(named: username), core.passwordMatches(user, password) else {
       throw APIError.unauthorized

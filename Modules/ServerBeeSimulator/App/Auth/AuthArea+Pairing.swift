@@ -3,11 +3,11 @@ import ServerBeeCore
 import ServerBeeModels
 import ServerBeeTransport
 
-// Pair codes (wire contract v1 §2.5, wire contract v2 §2.3): one live code per user, kept in
+// Pair codes (Protocol/Auth.md §5.1): one live code per user, kept in
 // memory, redeemed once for a new mobile session or spent by QR recovery.
 
-/// A pair code kept in memory (wire contract v1 §2.5: lost on restart), with the account snapshot taken at
-/// generation for QR recovery (wire contract v2 §2.3).
+/// A pair code kept in memory (Protocol/Auth.md §5.1: lost on restart), with the account snapshot
+/// taken at generation for QR recovery (Protocol/Auth.md §5.1).
 struct PairCode: Sendable {
   var userID: String
   var createdAt: Int64
@@ -20,7 +20,7 @@ extension AuthArea {
     return Reply.data(makePairCode(for: caller.user))
   }
 
-  /// One live code per user; expired codes are purged (wire contract v1 §2.5).
+  /// One live code per user; expired codes are purged (Protocol/Auth.md §5.1).
   func makePairCode(for user: UserRow) -> PairCodeResponse {
     let code = "sb_pair_" + Crypto.token(random)
     let now = self.now

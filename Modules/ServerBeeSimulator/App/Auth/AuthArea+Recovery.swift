@@ -3,7 +3,7 @@ import ServerBeeCore
 import ServerBeeModels
 import ServerBeeTransport
 
-// `POST /api/mobile/auth/recover` (wire contract v2 §2.7): delete the original session of a lost
+// `POST /api/mobile/auth/recover` (Protocol/Auth.md §9): delete the original session of a lost
 // login, by password, by QR (a pair code) or with the grant a QR recovery handed out.
 
 // The texts of recovery's refusals, on the core where the recovery tests compare them.
@@ -99,7 +99,7 @@ extension AuthArea {
     guard let (entry, expired) = takePairCode(code), !expired,
       entry.userID == original.userID, let user = try core.user(id: entry.userID)
     else { throw APIError.unauthorized }
-    // The account snapshot taken at generation must still hold (v2 §2.7).
+    // The account snapshot taken at generation must still hold (Protocol/Auth.md §9).
     var snapshot = entry.snapshot
     snapshot.mustChangePassword = user.mustChangePassword
     guard snapshot == user else { throw APIError.unauthorized }
@@ -190,7 +190,8 @@ extension AuthArea {
     }
   }
 
-  /// The outcome, session id and candidates for a verified account (wire contract v2 §2.7 "Identifying").
+  /// The outcome, session id and candidates for a verified account (Protocol/Auth.md §9
+  /// "Identifying").
   private func resolve(user: UserRow, _ original: Original) throws -> (
     RecoveryOutcome, String?, [RecoveryCandidate]
   ) {

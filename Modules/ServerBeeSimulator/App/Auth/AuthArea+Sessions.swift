@@ -3,7 +3,7 @@ import ServerBeeCore
 import ServerBeeModels
 import ServerBeeTransport
 
-// A user's logins (wire contract v1 §2.7–§2.11, wire contract v2 §2.5): logout, the device list,
+// A user's logins (Protocol/Auth.md §6–§11, §8): logout, the device list,
 // revoking a device or a lost installation's session, the current user, the password, and the
 // control API's web sessions and session deletion.
 
@@ -44,7 +44,8 @@ extension AuthArea {
     return Reply.data("ok")
   }
 
-  /// Whether `token` is a deletion credential of `session` (wire contract v2 §2.5 "Accepted credentials").
+  /// Whether `token` is a deletion credential of `session` (Protocol/Auth.md §8 "Accepted
+  /// credentials").
   func credentialMatches(_ token: String, _ session: MobileSessionRow) throws -> Bool {
     let hash = SHA256.hex(token)
     if hash == session.revocationHash { return true }
@@ -57,7 +58,8 @@ extension AuthArea {
     return !token.hasPrefix(Self.proofPrefix) && hash == session.refreshHash
   }
 
-  /// Whether anything still references a session id that has no row (wire contract v2 §2.5 "dangling").
+  /// Whether anything still references a session id that has no row (Protocol/Auth.md §8
+  /// "dangling").
   func hasDanglingState(_ sessionID: String) throws -> Bool {
     let access = try db.scalar(
       "SELECT 1 FROM access_sessions WHERE mobile_session_id = ? LIMIT 1", [.text(sessionID)])
@@ -112,13 +114,14 @@ extension AuthArea {
         mustChangePassword: user.mustChangePassword))
   }
 
-  /// `PUT /api/auth/password`: ends every other session, keeps the caller's own (wire contract v1 §2.11).
+  /// `PUT /api/auth/password`: ends every other session, keeps the caller's own (Protocol/Auth.md
+  /// §11).
   func changePassword(_ context: RequestContext, _ caller: Caller?) throws -> HTTPResponse {
     guard let caller else { throw APIError.bare(401) }
     let body = try context.jsonBody()
     let old = try body.string("old_password")
     let new = try body.string("new_password")
-    // Checked in this order (app routes §3.1 #9): empty, the current password, then length in
+    // Checked in this order (Protocol/Account.md §1): empty, the current password, then length in
     // Unicode scalars.
     guard !new.isEmpty else { throw APIError.validation("New password is required") }
     guard core.passwordMatches(caller.user, old) else {
@@ -141,7 +144,8 @@ extension AuthArea {
   func controlDeleteSession(_ context: RequestContext) throws -> HTTPResponse {
     let id = context.parameter(0)
     if context.query["keep_references"] == "true" {
-      // Test hook: an interrupted delete that leaves dangling state behind (v2 §2.5 table).
+      // Test hook: an interrupted delete that leaves dangling state behind (Protocol/Auth.md §8
+      // table).
       try db.execute("DELETE FROM mobile_sessions WHERE id = ?", [.text(id)])
     } else {
       try core.deleteMobileSession(id)

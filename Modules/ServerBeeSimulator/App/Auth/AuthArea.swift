@@ -1,7 +1,7 @@
 import ServerBeeRoutes
 import ServerBeeTransport
 
-/// Mobile authentication (wire contract v1 §2, wire contract v2 §2.1–§2.7): login, refresh, pair
+/// Mobile authentication (Protocol/Auth.md): login, refresh, pair
 /// codes, logout, devices, revoke, recover, the current user and the password, with the control
 /// API's web sessions, pair codes and session deletion.
 ///

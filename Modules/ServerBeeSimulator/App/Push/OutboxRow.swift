@@ -1,7 +1,7 @@
 import Foundation
 import ServerBeeModels
 
-/// One stored outbox job (wire contract v2 §6).
+/// One stored outbox job (Protocol/Push.md §5).
 struct OutboxRow: Sendable {
   var eventID: String
   var installationID: String
@@ -59,7 +59,7 @@ struct OutboxRow: Sendable {
   /// How many ``columns`` there are: a query may select more after them.
   static let columnCount: Int32 = 21
 
-  /// Reads a row selected with ``columns`` by index, with no dictionary (issue 34: the outbox
+  /// Reads a row selected with ``columns`` by index, with no dictionary (the outbox
   /// pass read every job through one); the same values as ``init(_:)-(Row)`` on `SELECT *`.
   init(_ row: Database.Columns) {
     eventID = row.text(0) ?? ""

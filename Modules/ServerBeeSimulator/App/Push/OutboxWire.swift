@@ -2,7 +2,7 @@ import Foundation
 import ServerBeeModels
 
 /// The outbox's JSON written and read without the generic encoder and Foundation's
-/// `JSONDecoder` (issue 34: per push, sealing wrote the envelope through `WireJSON.encode`,
+/// `JSONDecoder` (per push, sealing wrote the envelope through `WireJSON.encode`,
 /// each attempt decoded it again with `JSONDecoder` and encoded the relay request, and each
 /// answer was decoded with `JSONDecoder`; together about a third of the simulator's 2.3 M
 /// instructions per push).

@@ -9,7 +9,7 @@ import ServerBeeTransport
 
 extension PushArea {
   /// `PUT /__simulator/push/relay {"url": string|null}`: sets `[push_relay].url`; the answer says
-  /// whether the value is usable (wire contract v2 §3.7).
+  /// whether the value is usable (Protocol/Push.md §2.7).
   func controlSetRelay(_ context: RequestContext) throws -> HTTPResponse {
     let body = try context.controlBody()
     let url = try body.optionalString("url")

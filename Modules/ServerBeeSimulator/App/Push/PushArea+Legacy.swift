@@ -1,18 +1,18 @@
 import ServerBeeModels
 import ServerBeeTransport
 
-// Legacy push registration, wire contract v1 §2.10 with the wire contract v2 §3.8 unregister
+// Legacy push registration, Protocol/Push.md §1 with the Protocol/Push.md §2.8 unregister
 // scope.
 //
 // One `push_legacy_tokens` row per installation, linked to the user and the login (mobile
 // session) that last registered it. Refresh keeps it; logout, device revoke, `/auth/revoke`,
 // recover and password changes delete the affected logins' rows (`deleteMobileSession`).
 // After an encrypted registration of (installation, user), register answers 409 for ever
-// (wire contract v2 §3.8); the check sits after the mobile-session check and before the owner
+// (Protocol/Push.md §2.8); the check sits after the mobile-session check and before the owner
 // check **[inferred]**. Unregister also deletes this login's encrypted registration.
 
 extension PushArea {
-  /// `POST /api/mobile/push/register {"device_token"}`, checks in wire contract v1 §2.10's order.
+  /// `POST /api/mobile/push/register {"device_token"}`, checks in Protocol/Push.md §1's order.
   func registerLegacyPush(_ context: RequestContext, _ caller: Caller?) throws -> HTTPResponse {
     guard caller != nil else { throw APIError.bare(401) }
     let deviceToken = try context.jsonBody().string("device_token")

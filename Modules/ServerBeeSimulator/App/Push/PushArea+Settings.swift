@@ -3,11 +3,11 @@ import ServerBeeCore
 import ServerBeeModels
 import ServerBeeTransport
 
-// `GET`/`PUT /api/mobile/push/settings` and `POST /api/mobile/push/encrypted-register` (wire
-// contract v2 §3.2–§3.5).
+// `GET`/`PUT /api/mobile/push/settings` and `POST /api/mobile/push/encrypted-register`
+// (Protocol/Push.md §2.2–§2.5).
 //
-// The routes are registered as `.open` and authenticate here, because §3.1's session rules
-// answer every failure (including `must_change_password`) with a JSON 401 and because
+// The routes are registered as `.open` and authenticate here, because Protocol/Push.md §2.1's
+// session rules answer every failure (including `must_change_password`) with a JSON 401 and because
 // encrypted-register validates its body between the header check and the session check.
 
 extension PushArea {
@@ -94,7 +94,8 @@ extension PushArea {
             task_failure = ?, task_success = ?, updated_at = ? WHERE installation_id = ?
           """, [.int(expected + 1)] + flags + [.int(now), .text(caller.session.installationID)])
         if !preferences.enabled {
-          // Disabling forgets the delivery material: re-enabling needs a new register (§3.4).
+          // Disabling forgets the delivery material: re-enabling needs a new register
+          // (Protocol/Push.md §2.4).
           try db.execute(
             """
             UPDATE push_registrations SET device_token = NULL, environment = NULL,

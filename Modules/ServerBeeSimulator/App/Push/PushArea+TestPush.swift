@@ -3,8 +3,8 @@ import ServerBeeCore
 import ServerBeeModels
 import ServerBeeTransport
 
-// `POST /api/mobile/push/test` and `GET /api/mobile/push/test/{event_id}` (wire contract v2
-// §3.6): a test push is an outbox job of kind `test` for the caller's own login.
+// `POST /api/mobile/push/test` and `GET /api/mobile/push/test/{event_id}` (Protocol/Push.md §2.6):
+// a test push is an outbox job of kind `test` for the caller's own login.
 
 extension PushArea {
   func sendTestPush(_ context: RequestContext) throws -> HTTPResponse {
@@ -64,7 +64,8 @@ extension PushArea {
     return Reply.data(testStatus(row))
   }
 
-  /// The stored status; a job still in progress past its deadline reads as expired (§3.6).
+  /// The stored status; a job still in progress past its deadline reads as expired
+  /// (Protocol/Push.md §2.6).
   func testStatus(_ row: OutboxRow) -> TestPushResponse {
     var outcome = PushOutcome(rawValue: row.outcome)
     var reason = PushDeliveryReason(rawValue: row.reason)

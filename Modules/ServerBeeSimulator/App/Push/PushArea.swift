@@ -1,7 +1,7 @@
 import ServerBeeRoutes
 import ServerBeeTransport
 
-/// Push (wire contract v1 §2.10, wire contract v2 §3–§7): legacy device tokens, encrypted
+/// Push (Protocol/Push.md §1, §2–§5, Protocol/Relay.md): legacy device tokens, encrypted
 /// registration and its settings, test pushes, and the control API's relay URL, outbox and
 /// registrations.
 ///

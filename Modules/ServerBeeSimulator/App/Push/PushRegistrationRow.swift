@@ -1,6 +1,6 @@
 import ServerBeeModels
 
-/// One installation's encrypted-push registration (wire contract v2 §3.1–§3.5).
+/// One installation's encrypted-push registration (Protocol/Push.md §2.1–§2.5).
 struct PushRegistrationRow: Sendable, Equatable {
   var installationID: String
   var userID: String
@@ -35,7 +35,7 @@ struct PushRegistrationRow: Sendable, Equatable {
     deployment_id
     """
 
-  /// Reads a row selected with ``columns`` by index, with no dictionary (issue 34); the same
+  /// Reads a row selected with ``columns`` by index, with no dictionary; the same
   /// values as ``init(_:)-(Row)`` on `SELECT *`.
   init(_ row: Database.Columns) {
     installationID = row.text(0) ?? ""
@@ -75,7 +75,7 @@ struct PushRegistrationRow: Sendable, Equatable {
   }
 }
 
-/// The outbox category of a push: which preference admits it (wire contract v2 §5, §6).
+/// The outbox category of a push: which preference admits it (Protocol/Push.md §4, §5).
 enum PushCategory: String, Sendable, CaseIterable {
   case test
   case alerts
@@ -87,11 +87,11 @@ enum PushCategory: String, Sendable, CaseIterable {
   var needsAdmin: Bool { self == .security || self == .taskFailure || self == .taskSuccess }
 }
 
-/// The validation rules the server applies to push input (wire contract v2 §3.5, §3.7): the
+/// The validation rules the server applies to push input (Protocol/Push.md §2.5, §2.7): the
 /// shared `PushRegistrationRules` of ServerBeeModels, which clients check before sending too.
 typealias PushRules = PushRegistrationRules
 
-/// The caller of a push route: the Bearer of a live mobile session (wire contract v2 §3.1).
+/// The caller of a push route: the Bearer of a live mobile session (Protocol/Push.md §2.1).
 struct PushCaller: Sendable {
   var user: UserRow
   var session: MobileSessionRow

@@ -4,7 +4,7 @@ import ServerBeeCore
 import ServerBeeModels
 import ServerBeeTransport
 
-/// Admission to the durable outbox (wire contract v2 §6), which alerts, security events, task
+/// Admission to the durable outbox (Protocol/Push.md §5), which alerts, security events, task
 /// runs and test pushes share: one sealed envelope per eligible installation, and the checks
 /// that keep a queued job eligible until it is sent.
 ///
@@ -12,7 +12,7 @@ import ServerBeeTransport
 /// advancing it. Only the envelope (ciphertext) is stored; it is erased at any terminal outcome
 /// and the row is kept.
 extension SimulatorCore {
-  /// Every push lives exactly 30 minutes from its `created_at` (wire contract v2 §4.6).
+  /// Every push lives exactly 30 minutes from its `created_at` (Protocol/Push.md §3.6).
   static let pushLifetime: Int64 = 1800
 
   func outboxRow(eventID: String, installationID: String) throws -> OutboxRow? {
@@ -49,7 +49,7 @@ extension SimulatorCore {
     do {
       envelope = try PushEnvelopeSealer(randomBytes: { random($0) }).seal(content, with: contentKey)
     } catch {
-      return false  // over 2048 bytes or an unusable key: skipped for this installation (§4.5)
+      return false  // over 2048 bytes or an unusable key: skipped (Protocol/Push.md §3.5)
     }
     let envelopeJSON = OutboxWire.envelopeJSON(envelope)
     try db.execute(
@@ -111,8 +111,8 @@ extension SimulatorCore {
     return session
   }
 
-  /// Whether a queued job may still be sent (wire contract v2 §6): same user with the role recorded at
-  /// admission, same live login on the same installation, same registration revision,
+  /// Whether a queued job may still be sent (Protocol/Push.md §5): same user with the role recorded
+  /// at admission, same live login on the same installation, same registration revision,
   /// registration complete and enabled, category still subscribed.
   func isStillEligible(_ job: OutboxRow) throws -> Bool {
     guard let registration = try pushRegistration(installationID: job.installationID),
@@ -126,7 +126,7 @@ extension SimulatorCore {
     return true
   }
 
-  /// The relay URL when it is usable (wire contract v2 §3.7), else `nil`.
+  /// The relay URL when it is usable (Protocol/Push.md §2.7), else `nil`.
   var usableRelayURL: String? {
     relayURL.withLock { $0 }.flatMap { PushRules.isUsableURL($0) ? $0 : nil }
   }

@@ -4,7 +4,7 @@ import ServerBeeCore
 import ServerBeeModels
 import ServerBeeTransport
 
-/// Delivery from the durable outbox (wire contract v2 §6): ``claimDueAttempts(limit:)`` re-checks
+/// Delivery from the durable outbox (Protocol/Push.md §5): ``claimDueAttempts(limit:)`` re-checks
 /// eligibility under the database lock and leases a job; ``record(_:_:)`` classifies the relay's
 /// answer with the table of ``classify(_:)``. The outbox workers and the outbox run route drive
 /// these (`Network/OutboxWorkers.swift`).
@@ -24,7 +24,7 @@ extension SimulatorCore {
       let due = try dueJobs(limit: limit)
       var attempts: [RelayAttempt] = []
       // Jobs of one login are judged once a claim: inside the transaction nothing the check
-      // reads changes (issue 34: three row reads per job).
+      // reads changes (three row reads per job).
       var judged: [EligibilityKey: Bool] = [:]
       for job in due {
         if job.expiresAt <= nowSeconds {
@@ -62,7 +62,7 @@ extension SimulatorCore {
 
   /// Up to `limit` due, unleased jobs, oldest `next_attempt_at` first, then `admitted_at`.
   ///
-  /// One query per outcome, merged here (issue 34): with `outcome IN ('pending', 'retryable')`
+  /// One query per outcome, merged here: with `outcome IN ('pending', 'retryable')`
   /// SQLite sorted every pending job, leased ones included, on each claim, so a claim cost in
   /// proportion to the backlog; with one outcome the index `push_outbox_due` gives the order
   /// of `next_attempt_at` and the `LIMIT` stops the scan early.
@@ -168,7 +168,7 @@ extension SimulatorCore {
       """, [.int(now), .text(job.installationID), .int(job.revision)])
   }
 
-  /// The classification table of wire contract v2 §6.
+  /// The classification table of Protocol/Push.md §5.
   static func classify(_ answer: RelayAnswer) -> RelayClassification {
     guard case .response(let status, let body) = answer else {
       return RelayClassification(outcome: .retryable, reason: .relayUnavailable)
@@ -213,7 +213,7 @@ extension SimulatorCore {
     }
   }
 
-  /// The reasons wire contract v2 §3.6 lists; a relay's other reasons are mapped per outcome.
+  /// The reasons Protocol/Push.md §2.6 lists; a relay's other reasons are mapped per outcome.
   static let knownReasons: Set<PushDeliveryReason> = [
     "Queued", "Accepted", "Expired", "Ineligible", "Unregistered", "BadTopic", "BadDeviceToken",
     "DeviceTokenNotForTopic", "TooManyRequests", "ServiceUnavailable", "InternalServerError",

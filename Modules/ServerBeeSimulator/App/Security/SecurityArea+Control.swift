@@ -4,8 +4,8 @@ import ServerBeeModels
 import ServerBeeTransport
 
 // `POST /__simulator/security-events`: a raw event as an agent reports it, stored, broadcast,
-// and matched against the security rules, which may push (wire contract v1 §8.5, wire contract
-// v2 §5).
+// and matched against the security rules, which may push (Protocol/Security.md §5, Protocol/Push.md
+// §4).
 
 /// The control answer to `POST /__simulator/security-events`: the stored event as the REST
 /// detail shows it, then how many pushes were queued.
@@ -16,12 +16,13 @@ struct SecurityEventAnswer: Encodable {
 
 extension SecurityArea {
   /// Stores a raw security event, broadcasts it and pushes when a security rule admits it
-  /// (wire contract v2 §5) → `{"data": SecurityEvent, "pushes": n}`.
+  /// (Protocol/Push.md §4) → `{"data": SecurityEvent, "pushes": n}`.
   func controlSecurityEvent(_ context: RequestContext) throws -> HTTPResponse {
     let body = try context.controlBody()
     let id = Crypto.uuid(random)
     let seconds = now / Self.second
-    // Through the shared model: the known kinds are written in the server's key order (v1 §8.2).
+    // Through the shared model: the known kinds are written in the server's key order
+    // (Protocol/Security.md §2).
     let evidence = try body.value["evidence"].flatMap {
       $0 == .null
         ? nil : try WireJSON.decode(SecurityEventEvidence.self, from: try WireJSON.encode($0))
@@ -50,7 +51,7 @@ extension SecurityArea {
     return Reply.json(200, SecurityEventAnswer(data: event.event, pushes: pushes))
   }
 
-  /// The security rule type that watches each raw event type (wire contract v1 §8.5).
+  /// The security rule type that watches each raw event type (Protocol/Security.md §5).
   static let securityRuleForEvent: [String: String] = [
     "ssh_login": "ssh_new_ip_login", "ssh_brute_force": "ssh_brute_force_detected",
     "port_scan": "port_scan_detected",
@@ -89,8 +90,8 @@ extension SecurityArea {
     return try core.admitEverywhere(content, category: .security, adminOnly: true)
   }
 
-  /// Scope, thresholds and exclusions of one security rule (wire contract v1 §8.5). A threshold that is set
-  /// needs evidence of the matching kind; exclusions apply to every security rule type.
+  /// Scope, thresholds and exclusions of one security rule (Protocol/Security.md §5). A threshold
+  /// that is set needs evidence of the matching kind; exclusions apply to every security rule type.
   static func admits(_ rule: AlertRuleRow, _ event: SecurityEventRow) -> Bool {
     guard rule.isSecurity, securityRuleForEvent[event.eventType] == rule.ruleType,
       rule.covers(serverID: event.serverID)

@@ -3,7 +3,7 @@ import ServerBeeCore
 import ServerBeeModels
 import ServerBeeTransport
 
-// Security events over `/api` (wire contract v1 §8): the list with filters and a cursor, the
+// Security events over `/api` (Protocol/Security.md): the list with filters and a cursor, the
 // statistics, one event, and deleting one.
 
 extension SecurityArea {
@@ -20,8 +20,8 @@ extension SecurityArea {
       }, createdAt: row["created_at"].int ?? 0)
   }
 
-  /// The security filters present in the query (wire contract v1 §8.1): exact matches on `columns` (query
-  /// names equal column names) and `since`/`until` on `created_at`.
+  /// The security filters present in the query (Protocol/Security.md §1): exact matches on
+  /// `columns` (query names equal column names) and `since`/`until` on `created_at`.
   static func securityFilters(_ context: RequestContext, columns: [String]) throws
     -> (clauses: [String], bindings: [SQLValue])
   {
@@ -74,10 +74,11 @@ extension SecurityArea {
     return Reply.data(SecurityEventPage(items: page.map(\.event), nextCursor: next))
   }
 
-  /// `GET /api/security/stats` (wire contract v1 §8.3): `server_id`, `since`, `until` filter as for the event
-  /// list; rows by `group_by`, largest count first (ties by key), at most `limit` (default 50,
-  /// clamped to 1…500). `day` groups by the UTC date of `created_at`. A missing or unknown
-  /// `group_by` is a framework rejection (plain-text 400, wire contract v1 §1.3), as for a serde enum.
+  /// `GET /api/security/stats` (Protocol/Security.md §3): `server_id`, `since`, `until` filter as
+  /// for the event list; rows by `group_by`, largest count first (ties by key), at most `limit`
+  /// (default 50, clamped to 1…500). `day` groups by the UTC date of `created_at`. A missing or
+  /// unknown `group_by` is a framework rejection (plain-text 400, Protocol/README.md §5), as for a
+  /// serde enum.
   func securityStats(_ context: RequestContext, _ caller: Caller?) throws -> HTTPResponse {
     guard let text = context.query["group_by"] else {
       throw APIError.plain(400, "Failed to deserialize query string: missing field `group_by`")

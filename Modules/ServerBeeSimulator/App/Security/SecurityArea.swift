@@ -1,7 +1,7 @@
 import ServerBeeRoutes
 import ServerBeeTransport
 
-/// Security events (wire contract v1 §8, wire contract v2 §5): the event list, statistics, one
+/// Security events (Protocol/Security.md, Protocol/Push.md §4): the event list, statistics, one
 /// event and deleting one, and the control API's raw events, which security rules may turn
 /// into pushes.
 ///

@@ -3,11 +3,11 @@ import ServerBeeCore
 import ServerBeeModels
 import ServerBeeTransport
 
-// The server list, one server and the groups (wire contract v1 §5.1, §5.3).
+// The server list, one server and the groups (Protocol/Servers.md §1, §3).
 
 extension ServersArea {
   /// `GET /api/servers`: the cached body while `servers` is unchanged, else written from the
-  /// rows as SQLite steps through them, under the lock (issue 34: reading ``ServerRow``s under
+  /// rows as SQLite steps through them, under the lock (reading ``ServerRow``s under
   /// it and writing after cost five times as much in all).
   func listServers(_ context: RequestContext, _ caller: Caller?) throws -> RouteAnswer {
     let version = db.serversVersion

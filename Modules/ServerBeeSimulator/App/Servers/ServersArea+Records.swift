@@ -3,7 +3,7 @@ import ServerBeeCore
 import ServerBeeModels
 import ServerBeeTransport
 
-// `GET /api/servers/{id}/records` (wire contract v1 §5.2): raw rows, or hourly aggregates.
+// `GET /api/servers/{id}/records` (Protocol/Servers.md §2): raw rows, or hourly aggregates.
 
 extension ServersArea {
   func serverRecords(_ context: RequestContext, _ caller: Caller?) throws -> HTTPResponse {
@@ -64,7 +64,7 @@ extension ServersArea {
       live: live, diskIOJSON: row["disk_io_json"].text)
   }
 
-  /// Hourly rows: gauges averaged, cumulative counters at their maximum (wire contract v1 §5.2).
+  /// Hourly rows: gauges averaged, cumulative counters at their maximum (Protocol/Servers.md §2).
   private static func aggregate(hourStart: Int64, _ rows: [Stored]) -> Stored {
     let n = Double(rows.count)
     func average(_ value: (LiveNumbers) -> Double) -> Double {

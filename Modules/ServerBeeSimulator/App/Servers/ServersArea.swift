@@ -1,7 +1,7 @@
 import ServerBeeRoutes
 import ServerBeeTransport
 
-/// Servers (wire contract v1 §5): the list, one server, its records and the groups, the
+/// Servers (Protocol/Servers.md): the list, one server, its records and the groups, the
 /// WebSocket route's plain-HTTP answer, and the control API's servers, live numbers, presence
 /// and groups.
 ///

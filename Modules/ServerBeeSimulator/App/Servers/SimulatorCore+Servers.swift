@@ -29,7 +29,7 @@ extension SimulatorCore {
   /// them into a `full_sync` (after). The frame is kept for the rest of the second while
   /// nothing changes: sessions that connect together (a reconnecting fleet of apps) share one.
   ///
-  /// The objects are ``ServerCache/fragments`` (issue 24): only rows written since the last
+  /// The objects are ``ServerCache/fragments``: only rows written since the last
   /// frame are read, so the lock is held for the changes alone. Inside a transaction the frame
   /// is written from the rows, under the lock, as before. The rows cache is neither used nor
   /// filled here.
@@ -154,7 +154,7 @@ extension SimulatorCore {
     for row in try allServers() where row.online {
       try applyMetrics(serverID: row.id, MetricsModel.next(row, random))
     }
-    // The next session then finds every `full_sync` object rewritten (issue 24).
+    // The next session then finds every `full_sync` object rewritten.
     try serverCache.fragments.refreshIfKept(db)
   }
 }

@@ -65,8 +65,8 @@ struct JSONBody {
     }
   }
 
-  /// serde's `deny_unknown_fields` with every key required (wire contract v2 §3.1): an unknown key, then a
-  /// missing one, is a framework 422 with a plain-text body. `path` prefixes nested objects.
+  /// serde's `deny_unknown_fields` with every key required (Protocol/Push.md §2.1): an unknown key,
+  /// then a missing one, is a framework 422 with a plain-text body. `path` prefixes nested objects.
   func requireExactly(_ keys: [String], path: String = "") throws {
     guard case .object(let members) = value else {
       throw APIError.plain(

@@ -2,7 +2,7 @@ import Foundation
 import ServerBeeModels
 import ServerBeeTransport
 
-/// A handler failure that becomes one exact ServerBee response (wire contract v1 §1.2, §1.3).
+/// A handler failure that becomes one exact ServerBee response (Protocol/README.md §4, §5).
 enum APIError: Error {
   case badRequest(String)
   case unauthorized
@@ -40,7 +40,7 @@ enum APIError: Error {
 /// The ways a handler writes its answer: ServerBee's JSON envelopes, the error envelope, plain
 /// text, and the control API's JSON objects.
 enum Reply {
-  /// A 200 with `{"data": payload}` (wire contract v1 §1.2).
+  /// A 200 with `{"data": payload}` (Protocol/README.md §4).
   static func data(_ payload: some Encodable) -> HTTPResponse {
     json(200, APIResponse(data: payload))
   }

@@ -35,8 +35,8 @@ struct RequestContext {
     parameters.indices.contains(index) ? parameters[index] : ""
   }
 
-  /// The JSON object body, with axum's rejections (wire contract v1 §1.3): 415 without a JSON content type,
-  /// 400 for malformed JSON, 422 (plain text) for a body that is not an object.
+  /// The JSON object body, with axum's rejections (Protocol/README.md §5): 415 without a JSON
+  /// content type, 400 for malformed JSON, 422 (plain text) for a body that is not an object.
   ///
   /// Every route that reads a body comes through here, so every one is as strict as
   /// `serde_json` (``StrictJSON``): a byte order mark or any other syntax `serde_json` refuses

@@ -35,7 +35,7 @@ enum RouteAnswer {
   /// The finished response.
   case response(HTTPResponse)
   /// Work that finishes the response after the lock is released: encoding rows read under the
-  /// lock, so that one large answer does not hold every other request up (issue 24).
+  /// lock, so that one large answer does not hold every other request up.
   case finish(() throws -> HTTPResponse)
 }
 

@@ -2,7 +2,7 @@ import ServerBeeCore
 import ServerBeeRoutes
 import ServerBeeTransport
 
-/// One area of the simulated server (issue 25): a folder under `App/` whose type lists the
+/// One area of the simulated server: a folder under `App/` whose type lists the
 /// area's public routes, its control routes and the migrations of its tables.
 ///
 /// The router makes an area value from the shared ``SimulatorCore`` for each request it routes

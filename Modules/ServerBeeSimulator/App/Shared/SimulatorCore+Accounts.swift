@@ -66,10 +66,11 @@ extension SimulatorCore {
       .map(MobileSessionRow.init)
   }
 
-  /// Deletes one mobile session and everything that references it (wire contract v2 §2.5 "Deletion"),
+  /// Deletes one mobile session and everything that references it (Protocol/Auth.md §8 "Deletion"),
   /// including its legacy push token and its encrypted registration (releasing the
-  /// installation's row, wire contract v2 §3.1) (logout, device revoke, `/auth/revoke`, recover, password
-  /// changes); refresh never calls it, so registrations survive a refresh (wire contract v2 §1).
+  /// installation's row, Protocol/Push.md §2.1) (logout, device revoke, `/auth/revoke`, recover,
+  /// password changes); refresh never calls it, so registrations survive a refresh
+  /// (Protocol/README.md §2).
   func deleteMobileSession(_ id: String) throws {
     try db.execute("DELETE FROM access_sessions WHERE mobile_session_id = ?", [.text(id)])
     try db.execute("DELETE FROM session_proofs WHERE session_id = ?", [.text(id)])
@@ -87,11 +88,12 @@ extension SimulatorCore {
       guard let id = row["id"].text, id != keep?.mobileSessionID else { continue }
       try deleteMobileSession(id)
     }
-    // API keys are not sessions: a password change or reset leaves them (app routes §3.1 #9).
+    // API keys are not sessions: a password change or reset leaves them (Protocol/Account.md §1).
     try db.execute(
       "DELETE FROM access_sessions WHERE user_id = ? AND token_hash != ? AND source != 'api_key'",
       [.text(userID), .text(keep?.accessHash ?? "")])
-    // A password change also deletes the user's push tokens (v1 §11); the kept login keeps its.
+    // A password change also deletes the user's push tokens (Protocol/Account.md §1); the kept
+    // login keeps its.
     try db.execute(
       "DELETE FROM push_legacy_tokens WHERE user_id = ? AND mobile_session_id != ?",
       [.text(userID), .text(keep?.mobileSessionID ?? "")])

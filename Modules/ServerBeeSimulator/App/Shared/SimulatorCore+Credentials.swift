@@ -3,16 +3,16 @@ import ServerBeeCore
 import ServerBeeModels
 import ServerBeeTransport
 
-/// Credentials, shared by every area (wire contract v1 §1.7, §2.1): who the caller of a request
-/// is, the tokens the simulator issues, passwords and the per-IP login window.
+/// Credentials, shared by every area (Protocol/README.md §9, Protocol/Auth.md §1.1): who the caller
+/// of a request is, the tokens the simulator issues, passwords and the per-IP login window.
 extension SimulatorCore {
-  /// Login attempts allowed per IP in one window (wire contract v1 §2.1).
+  /// Login attempts allowed per IP in one window (Protocol/Auth.md §1.1).
   static let loginMax = 5
   /// The login window, counted from the first attempt.
   static let loginWindowSeconds = 15 * 60
 
-  /// Cookie `session_token`, then `X-API-Key`, then `Authorization: Bearer` (wire contract v1 §1.7); an
-  /// invalid credential is skipped, not fatal.
+  /// Cookie `session_token`, then `X-API-Key`, then `Authorization: Bearer` (Protocol/README.md
+  /// §9); an invalid credential is skipped, not fatal.
   func authenticate(_ headers: HTTPHeaders) throws -> Caller? {
     if let cookie = headers["cookie"] {
       for part in cookie.split(separator: ";") {
@@ -59,8 +59,9 @@ extension SimulatorCore {
   }
 
   /// The mobile login behind the `Authorization: Bearer` header, whatever credential the
-  /// middleware accepted (wire contract v1 §2.7, §2.10 steps 3–4): no Bearer header (an API key or a cookie)
-  /// or an unknown token → 401 JSON; a web token → 400 `This session is not a mobile session`.
+  /// middleware accepted (Protocol/Auth.md §6, Protocol/Push.md §1 steps 3–4): no Bearer header (an
+  /// API key or a cookie) or an unknown token → 401 JSON; a web token → 400 `This session is not a
+  /// mobile session`.
   func mobileBearer(_ context: RequestContext) throws -> (caller: Caller, sessionID: String) {
     guard let authorization = context.request.headers["authorization"],
       authorization.hasPrefix("Bearer "),
@@ -119,7 +120,8 @@ extension SimulatorCore {
     return (Base64URL.encode(salt), Hex.encode(Crypto.pbkdf2(password: password, salt: salt)))
   }
 
-  /// At least 8 Unicode scalars, else 422 (app routes §3.1 #9, §3.2 #112).
+  /// At least 8 Unicode scalars, else 422 (Protocol/Account.md §1, Protocol/Administration.md
+  /// §1.2).
   static func checkPasswordLength(_ password: String) throws {
     guard password.unicodeScalars.count >= 8 else {
       throw APIError.validation("Password must be at least 8 characters")

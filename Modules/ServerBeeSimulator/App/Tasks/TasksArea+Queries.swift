@@ -3,7 +3,7 @@ import ServerBeeCore
 import ServerBeeModels
 import ServerBeeTransport
 
-// Tasks over `/api` (wire contract v1 §7), admin only: the list, one task and its results.
+// Tasks over `/api` (Protocol/Tasks.md), admin only: the list, one task and its results.
 
 extension TasksArea {
   static func task(_ row: Row) -> ServerTask {

@@ -4,10 +4,10 @@ import ServerBeeModels
 import ServerBeeTransport
 
 // The control API's tasks and runs (the simulator runs no command), and the summary push of a
-// finished scheduled run (wire contract v2 §4.4, §5).
+// finished scheduled run (Protocol/Push.md §3.4, §4).
 
-/// How many targets of one task run ended in each bucket (wire contract v2 §4.4): the final attempt of each
-/// target decides.
+/// How many targets of one task run ended in each bucket (Protocol/Push.md §3.4): the final attempt
+/// of each target decides.
 struct TaskRunCounts: Sendable, Equatable {
   var total: Int64 = 0
   var failed: Int64 = 0
@@ -61,7 +61,8 @@ extension TasksArea {
 
   /// Finishes one run: one result row per target attempt (`attempts` rows, the last with the
   /// given exit code, earlier ones failed with 1). Scheduled runs get a `run_id`; oneshot null.
-  /// A complete, uninterrupted scheduled run pushes its summary to the run owner (wire contract v2 §5).
+  /// A complete, uninterrupted scheduled run pushes its summary to the run owner (Protocol/Push.md
+  /// §4).
   func controlFinishRun(_ context: RequestContext) throws -> HTTPResponse {
     let body = try context.controlBody()
     let taskID = context.parameter(0)

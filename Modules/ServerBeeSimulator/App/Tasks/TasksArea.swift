@@ -1,7 +1,7 @@
 import ServerBeeRoutes
 import ServerBeeTransport
 
-/// Tasks (wire contract v1 §7, wire contract v2 §4.4): the task list, one task and its results
+/// Tasks (Protocol/Tasks.md, Protocol/Push.md §3.4): the task list, one task and its results
 /// (admin only), and the control API's tasks and finished runs, whose summary may push.
 ///
 /// Its tables (`tasks`, `task_results`) are in ``Schema/baseMigrations``.
