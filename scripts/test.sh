@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # The test command: installs what the tests need when it is missing, builds, runs every test,
 # lints the sources, checks the module layering and the references, builds and runs the
-# Starter recipes and
-# smoke-runs every fuzz target. `.ci/run` calls exactly this.
+# Starter recipes and smoke-runs every fuzz target. `.ci/run` calls exactly this.
 #
 #   scripts/test.sh
 set -euo pipefail
