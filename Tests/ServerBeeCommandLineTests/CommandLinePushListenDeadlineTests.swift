@@ -86,7 +86,9 @@ import Testing
     // it); the rest is slack. Draining the backlog at the terminal's pace would take minutes.
     #expect(end - listening < .seconds(12), "listen ran \(end - listening) after connecting")
     #expect(process.terminationStatus == 0)
-    #expect(accepted.withLock { $0 } > lines, "the relay was not flooded")
+    // Every push the listener printed was one the relay accepted (on a calm machine the
+    // listener may keep up with the flood; the deadline above is what this proves).
+    #expect(accepted.withLock { $0 } >= lines)
     #expect(lines > 0)
   }
 
