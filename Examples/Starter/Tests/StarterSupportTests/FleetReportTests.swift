@@ -65,7 +65,7 @@ import Testing
     let error = await #expect(throws: ServerBeeAPIError.self) {
       try await FleetReport.load(from: api)
     }
-    #expect(error?.code == .unauthorized)
+    #expect(error?.code == .apiKeyRejected)
     #expect(error?.localizedDescription.contains("serverbee_deleted") == false)
     await stub.verifyAllConsumed()
   }
