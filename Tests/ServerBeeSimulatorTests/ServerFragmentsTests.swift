@@ -4,9 +4,9 @@ import Testing
 
 @testable import ServerBeeSimulator
 
-/// `full_sync` joined from the kept server objects (``ServerFragments``) against the
-/// frame written from the rows and the one written from ``ServerRow``s, after every kind of
-/// write to `servers`.
+/// `full_sync` and the `GET /api/servers` body joined from the kept server objects
+/// (``ServerFragments``) against the ones written from the rows and from ``ServerRow``s, after
+/// every kind of write to `servers`.
 @Suite(.timeLimit(.minutes(5))) struct ServerFragmentsTests {
   /// No shared frame, so every `full_sync` below is joined from the fragments.
   private func makeHarness(servers: Int = 30) throws -> (Harness, SimulatorCore) {
@@ -32,9 +32,51 @@ import Testing
     #expect(joined == reference, sourceLocation: sourceLocation)
   }
 
+  /// Checks the list joined from the kept entries against both references.
+  private func expectListsMatch(
+    _ core: SimulatorCore, sourceLocation: SourceLocation = #_sourceLocation
+  ) throws {
+    let (joined, fromRows) = try core.db.serial {
+      let fragments = try #require(
+        try core.serverCache.fragments.current(core.db, withListEntries: true))
+      return (WireWriter.serverList(fragments), try WireWriter.serverList(rowsOf: core.db))
+    }
+    let rows = try core.db.query("SELECT * FROM servers ORDER BY weight DESC, created_at DESC")
+      .map(ServerRow.init)
+    var writer = WireWriter()
+    writer.raw("{\"data\":[")
+    for (index, row) in rows.enumerated() {
+      if index > 0 { writer.raw(",") }
+      try writer.write(row.response)
+    }
+    writer.raw("]}")
+    let reference = writer.takeData()
+    #expect(joined == fromRows, sourceLocation: sourceLocation)
+    #expect(joined == reference, sourceLocation: sourceLocation)
+  }
+
   @Test func joinedFramesMatchTheRowsAfterEveryKindOfWrite() throws {
     let (h, core) = try makeHarness()
     try expectFramesMatch(core)
+    for edit in try edits(h, core) {
+      try edit()
+      try expectFramesMatch(core)
+    }
+  }
+
+  @Test func joinedListsMatchTheRowsAfterEveryKindOfWrite() throws {
+    let (h, core) = try makeHarness()
+    try expectListsMatch(core)
+    for edit in try edits(h, core) {
+      try edit()
+      try expectListsMatch(core)
+      // The frames, joined from the same objects, stay right too.
+      try expectFramesMatch(core)
+    }
+  }
+
+  /// One write to `servers` of every kind, to run one after another.
+  private func edits(_ h: Harness, _ core: SimulatorCore) throws -> [() throws -> Void] {
     let db = core.db
     let ids = try db.query("SELECT id FROM servers ORDER BY rowid").compactMap { $0["id"].text }
     let edits: [() throws -> Void] = [
@@ -60,10 +102,21 @@ import Testing
       { try db.execute("UPDATE servers SET online = 0 WHERE rowid % 3 = 0") },
       { try h.simulator.tick() },
     ]
-    for edit in edits {
-      try edit()
-      try expectFramesMatch(core)
-    }
+    return edits
+  }
+
+  @Test func listEntriesAreKeptOnlyOnceTheServersAreListed() throws {
+    let (h, core) = try makeHarness(servers: 10)
+    _ = try core.fullSync()
+    // A server's `full_sync` object is 500–1,000 bytes; its list entry some 900 more.
+    #expect(core.serverCache.fragments.byteCount < 10 * 1000)
+    try h.simulator.tick()
+    #expect(core.serverCache.fragments.byteCount < 10 * 1000)
+    try expectListsMatch(core)
+    #expect(core.serverCache.fragments.byteCount > 10 * 1300)
+    try h.simulator.tick()
+    try expectListsMatch(core)
+    try expectFramesMatch(core)
   }
 
   @Test func lastActiveFollowsTheClockWithoutAnyWrite() throws {

@@ -222,6 +222,16 @@ final class Database: @unchecked Sendable {
   /// same meaning as ``SQLValue``'s accessors on a ``Row``.
   struct Columns {
     fileprivate let statement: OpaquePointer
+    /// Added to every column index: a view that starts further along the row.
+    fileprivate var base: Int32 = 0
+
+    /// The same row seen from column `offset` on: column 0 of the result is `offset` here.
+    /// A writer made for one `SELECT` reads its columns after another's in a wider one.
+    func shifted(by offset: Int32) -> Columns {
+      var view = self
+      view.base += offset
+      return view
+    }
 
     /// The text up to its first NUL, or `nil` when the column is not `TEXT` (like
     /// ``SQLValue/text``, which reads it with `String(cString:)`; here the length comes from
@@ -232,9 +242,9 @@ final class Database: @unchecked Sendable {
 
     /// The column as ``Database/query(_:_:)`` reads it into a ``Row``.
     func value(_ column: Int32) -> SQLValue {
-      switch sqlite3_column_type(statement, column) {
-      case SQLITE_INTEGER: return .int(sqlite3_column_int64(statement, column))
-      case SQLITE_FLOAT: return .real(sqlite3_column_double(statement, column))
+      switch sqlite3_column_type(statement, base + column) {
+      case SQLITE_INTEGER: return .int(sqlite3_column_int64(statement, base + column))
+      case SQLITE_FLOAT: return .real(sqlite3_column_double(statement, base + column))
       case SQLITE_TEXT: return text(column).map(SQLValue.text) ?? .null
       case SQLITE_BLOB: return .blob(withBlob(column) { Array($0) } ?? [])
       default: return .null
@@ -243,8 +253,8 @@ final class Database: @unchecked Sendable {
 
     /// The integer, or `nil` when the column is not `INTEGER` (like ``SQLValue/int``).
     func int(_ column: Int32) -> Int64? {
-      sqlite3_column_type(statement, column) == SQLITE_INTEGER
-        ? sqlite3_column_int64(statement, column) : nil
+      sqlite3_column_type(statement, base + column) == SQLITE_INTEGER
+        ? sqlite3_column_int64(statement, base + column) : nil
     }
 
     /// A non-zero integer (like ``SQLValue/bool``).
@@ -253,9 +263,9 @@ final class Database: @unchecked Sendable {
     /// The bytes of a `BLOB` column, passed to `body` without a copy; `nil` when the column is
     /// not `BLOB`.
     func withBlob<R>(_ column: Int32, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R? {
-      guard sqlite3_column_type(statement, column) == SQLITE_BLOB else { return nil }
-      let bytes = sqlite3_column_blob(statement, column)
-      let count = Int(sqlite3_column_bytes(statement, column))
+      guard sqlite3_column_type(statement, base + column) == SQLITE_BLOB else { return nil }
+      let bytes = sqlite3_column_blob(statement, base + column)
+      let count = Int(sqlite3_column_bytes(statement, base + column))
       return try body(UnsafeRawBufferPointer(start: bytes, count: bytes == nil ? 0 : count))
     }
 
@@ -264,10 +274,10 @@ final class Database: @unchecked Sendable {
     func withText<R>(_ column: Int32, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows
       -> R?
     {
-      guard sqlite3_column_type(statement, column) == SQLITE_TEXT,
-        let bytes = sqlite3_column_text(statement, column)
+      guard sqlite3_column_type(statement, base + column) == SQLITE_TEXT,
+        let bytes = sqlite3_column_text(statement, base + column)
       else { return nil }
-      let count = Int(sqlite3_column_bytes(statement, column))
+      let count = Int(sqlite3_column_bytes(statement, base + column))
       let end = memchr(bytes, 0, count).map { UnsafeRawPointer($0) - UnsafeRawPointer(bytes) }
       return try body(UnsafeBufferPointer(start: bytes, count: end ?? count))
     }

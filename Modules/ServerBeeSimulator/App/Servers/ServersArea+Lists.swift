@@ -6,17 +6,27 @@ import ServerBeeTransport
 // The server list, one server and the groups (Protocol/Servers.md §1, §3).
 
 extension ServersArea {
-  /// `GET /api/servers`: the cached body while `servers` is unchanged, else written from the
-  /// rows as SQLite steps through them, under the lock (reading ``ServerRow``s under
-  /// it and writing after cost five times as much in all).
+  /// `GET /api/servers`: the cached body while `servers` is unchanged, else the servers'
+  /// kept list entries joined after the lock is released (``ServerFragments``: under it only
+  /// the rows written since the last list or frame are read). Inside a transaction, whose
+  /// writes may be rolled back, the body is written from the rows, under the lock.
   func listServers(_ context: RequestContext, _ caller: Caller?) throws -> RouteAnswer {
     let version = db.serversVersion
     if let version, let body = core.serverCache.listBody(at: version) {
       return .response(Reply.json(body: body))
     }
-    let body = try WireWriter.serverList(rowsOf: db)
-    if let version { core.serverCache.store(listBody: body, at: version) }
-    return .response(Reply.json(body: body))
+    guard let version,
+      let fragments = try core.serverCache.fragments.current(db, withListEntries: true)
+    else {
+      return .response(Reply.json(body: try WireWriter.serverList(rowsOf: db)))
+    }
+    return .finish { [serverCache = core.serverCache] in
+      guard let body = WireWriter.serverList(fragments) else {
+        throw ServerBeeSimulatorError(.storageFailed, "the kept server list is incomplete")
+      }
+      serverCache.store(listBody: body, at: version)
+      return Reply.json(body: body)
+    }
   }
 
   func serverDetail(_ context: RequestContext, _ caller: Caller?) throws -> HTTPResponse {
