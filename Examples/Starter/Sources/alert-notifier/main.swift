@@ -13,6 +13,7 @@ let usage = """
   notifications on, then for each push decrypts it with this login's content key and runs
   COMMAND with the title and body as its two last arguments (no shell). When COMMAND prints a
   line `open` (notify-send --action=open=Open --wait does on a click) the alert is opened.
+  The first run prints the push privacy notice (what the relay and Apple can see) on stderr.
   End COMMAND's own options with -- so a title starting with - is not read as one.
   --keep-payloads saves each encrypted payload (for notification-extension).
   """
@@ -36,6 +37,15 @@ await runRecipe(usage: usage) { options in
     guard case .signedIn = outcome else { throw StarterError("this account needs a TOTP code") }
   }
 
+  // Before notifications are first turned on, what the relay and Apple can and cannot see:
+  // shown once per installation (running the recipe is the consent; an app asks instead).
+  let notice = client.pushPrivacyNotice
+  if try await !notice.isAcknowledged() {
+    for line in PushPrivacyNotice.current.text(in: .english).split(separator: "\n") {
+      note(String(line))
+    }
+    try await notice.acknowledge()
+  }
   // The server confirms the settings; the relay issues the token; the content key is stored.
   let state = try await client.notifications.enable()
   if case .failed(let failure) = state.registration { throw failure.error }
