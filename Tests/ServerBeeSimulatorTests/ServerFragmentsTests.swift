@@ -38,7 +38,7 @@ import Testing
   ) throws {
     let (joined, fromRows) = try core.db.serial {
       let fragments = try #require(
-        try core.serverCache.fragments.current(core.db, withListEntries: true))
+        try core.serverCache.fragments.current(core.db, needing: .listEntry))
       return (WireWriter.serverList(fragments), try WireWriter.serverList(rowsOf: core.db))
     }
     let rows = try core.db.query("SELECT * FROM servers ORDER BY weight DESC, created_at DESC")
@@ -105,15 +105,22 @@ import Testing
     return edits
   }
 
-  @Test func listEntriesAreKeptOnlyOnceTheServersAreListed() throws {
+  @Test func eachObjectIsKeptOnlyOnceSomethingAskedForIt() throws {
     let (h, core) = try makeHarness(servers: 10)
-    _ = try core.fullSync()
-    // A server's `full_sync` object is 500–1,000 bytes; its list entry some 900 more.
-    #expect(core.serverCache.fragments.byteCount < 10 * 1000)
-    try h.simulator.tick()
-    #expect(core.serverCache.fragments.byteCount < 10 * 1000)
+    let fragments = core.serverCache.fragments
+    // A server's `full_sync` object is 500–1,000 bytes, its list entry 800–1,200.
     try expectListsMatch(core)
-    #expect(core.serverCache.fragments.byteCount > 10 * 1300)
+    let listsOnly = fragments.byteCount
+    #expect(listsOnly > 10 * 800 && listsOnly < 10 * 1200)
+    try core.db.serial {
+      let kept = try #require(try fragments.current(core.db, needing: []))
+      #expect(kept.allSatisfy { $0.head == nil && $0.listEntry != nil })
+      // Without the objects a frame needs, no frame is joined (the caller writes it from the rows).
+      #expect(WireWriter.fullSync(kept, nowSeconds: 0) == nil)
+    }
+    try h.simulator.tick()
+    try expectFramesMatch(core)
+    #expect(fragments.byteCount > listsOnly + 10 * 500)
     try h.simulator.tick()
     try expectListsMatch(core)
     try expectFramesMatch(core)

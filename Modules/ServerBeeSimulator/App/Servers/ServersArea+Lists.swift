@@ -16,7 +16,7 @@ extension ServersArea {
       return .response(Reply.json(body: body))
     }
     guard let version,
-      let fragments = try core.serverCache.fragments.current(db, withListEntries: true)
+      let fragments = try core.serverCache.fragments.current(db, needing: .listEntry)
     else {
       return .response(Reply.json(body: try WireWriter.serverList(rowsOf: db)))
     }

@@ -39,12 +39,15 @@ extension SimulatorCore {
     if let version, let frame = serverCache.fullSync(at: version, seconds: seconds) {
       return { frame }
     }
-    guard let version, let fragments = try serverCache.fragments.current(db) else {
+    guard let version, let fragments = try serverCache.fragments.current(db, needing: .frame)
+    else {
       let frame = try WireWriter.fullSync(rowsOf: db, nowSeconds: seconds)
       return { frame }
     }
     return { [serverCache] in
-      let frame = WireWriter.fullSync(fragments, nowSeconds: seconds)
+      guard let frame = WireWriter.fullSync(fragments, nowSeconds: seconds) else {
+        throw ServerBeeSimulatorError(.storageFailed, "the kept server objects are incomplete")
+      }
       serverCache.store(fullSync: frame, seconds: seconds, at: version)
       return frame
     }
