@@ -18,8 +18,8 @@ import Testing
     #expect(
       result.stdout.contains(
         "SERVERBEE_API_KEY  an API key instead of a session, with --server, for: servers, "
-          + "groups, watch, alerts, devices, account, users, channels, audit, tasks, admin, "
-          + "security, pair-code"))
+          + "groups, watch, alerts, devices, account, users, channels, audit, tasks, "
+          + "maintenance, incidents, status-page, admin, security, pair-code"))
   }
 
   @Test(arguments: [

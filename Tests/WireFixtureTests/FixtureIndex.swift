@@ -66,6 +66,13 @@ enum FixtureIndex {
   private static let testPush = FixtureSpec(
     ["push/test-response.json"], orderFixed: true, "Protocol/Push.md §2.6 (example)")
 
+  private static let maintenance = FixtureSpec(
+    ["incidents/maintenances.json"], .elements, orderFixed: false,
+    "Protocol/Incidents.md §3 Maintenance")
+  private static let statusPage = FixtureSpec(
+    ["incidents/status_page.json", "incidents/status_page_no_description.json"],
+    orderFixed: false, "Protocol/Incidents.md §4.1 (description str|null)")
+
   /// Route name → fixture.
   static let specs: [String: FixtureSpec] = [
     // Auth (Protocol/Auth.md).
@@ -165,6 +172,21 @@ enum FixtureIndex {
     "encryptedRegister": pushSettings,
     "sendTest": testPush,
     "testStatus": testPush,
+    // Incidents, maintenance windows, the status page (Protocol/Incidents.md).
+    "incidents": FixtureSpec(
+      ["incidents/incidents.json"], orderFixed: false, "Protocol/Incidents.md §2.1"),
+    "createIncident": FixtureSpec(
+      ["incidents/incidents.json"], .elements, orderFixed: false, "Protocol/Incidents.md §2.2"),
+    "postIncidentUpdate": FixtureSpec(
+      ["incidents/incident_update.json"], orderFixed: false, "Protocol/Incidents.md §2.3"),
+    "deleteIncident": ok,
+    "maintenances": FixtureSpec(
+      ["incidents/maintenances.json"], orderFixed: false, "Protocol/Incidents.md §3.1"),
+    "createMaintenance": maintenance,
+    "updateMaintenance": maintenance,
+    "deleteMaintenance": ok,
+    "statusPage": statusPage,
+    "updateStatusPage": statusPage,
   ]
 
   /// The examples of a spec: each file's `data`, selected.

@@ -19,6 +19,7 @@ enum RouteRecipes {
     .merging(administration) { a, _ in a }.merging(servers) { a, _ in a }
     .merging(alerts) { a, _ in a }.merging(tasks) { a, _ in a }
     .merging(security) { a, _ in a }.merging(push) { a, _ in a }
+    .merging(incidents) { a, _ in a }
 
   static let proof = "sb-revoke-v1." + String(repeating: "A", count: 42) + "E"
 
@@ -383,6 +384,84 @@ enum RouteRecipes {
         bearer: session.access)
       guard sent.status == 200 else { throw FixtureProblem("test push: \(sent.text)") }
       return Call(values: [testEvent], bearer: session.access)
+    },
+  ]
+
+  // MARK: Incidents
+
+  /// An incident made through the API; its id.
+  static func incident(_ seed: Seed, _ title: String) async throws -> String {
+    let made = try await seed.world.send(
+      "POST", "/api/incidents",
+      body: seed.world.json(["title": title, "server_ids_json": [seed.serverID]]),
+      bearer: seed.admin.access)
+    guard made.status == 200, let id = made.json?["data"]?["id"]?.stringValue else {
+      throw FixtureProblem("create incident: \(made.text)")
+    }
+    return id
+  }
+
+  /// A maintenance window made through the API; its id.
+  static func maintenance(_ seed: Seed, _ title: String) async throws -> String {
+    let made = try await seed.world.send(
+      "POST", "/api/maintenances",
+      body: seed.world.json([
+        "title": title, "description": "Reboots", "start_at": "2027-01-15T02:00:00Z",
+        "end_at": "2027-01-15T03:00:00Z",
+      ]), bearer: seed.admin.access)
+    guard made.status == 200, let id = made.json?["data"]?["id"]?.stringValue else {
+      throw FixtureProblem("create maintenance: \(made.text)")
+    }
+    return id
+  }
+
+  static let incidents: [String: Recipe] = [
+    "incidents": { seed in
+      _ = try await incident(seed, "Listed")
+      return Call(bearer: seed.admin.access)
+    },
+    "createIncident": { seed in
+      Call(
+        body: seed.world.json([
+          "title": "API latency", "severity": "major", "server_ids_json": [seed.serverID],
+          "is_public": true,
+        ]), bearer: seed.admin.access)
+    },
+    "postIncidentUpdate": { seed in
+      let id = try await incident(seed, "Updated")
+      return Call(
+        values: [id], body: seed.world.json(["status": "resolved", "message": "Fixed."]),
+        bearer: seed.admin.access)
+    },
+    "deleteIncident": { seed in
+      Call(values: [try await incident(seed, "Deleted")], bearer: seed.admin.access)
+    },
+    "maintenances": { seed in
+      _ = try await maintenance(seed, "Listed")
+      return Call(bearer: seed.admin.access)
+    },
+    "createMaintenance": { seed in
+      Call(
+        body: seed.world.json([
+          "title": "Kernel upgrade", "start_at": "2027-01-15T02:00:00Z",
+          "end_at": "2027-01-15T04:00:00+01:00", "server_ids_json": [seed.serverID],
+        ]), bearer: seed.admin.access)
+    },
+    "updateMaintenance": { seed in
+      let id = try await maintenance(seed, "Edited")
+      return Call(
+        values: [id], body: seed.world.json(["description": "", "active": false]),
+        bearer: seed.admin.access)
+    },
+    "deleteMaintenance": { seed in
+      Call(values: [try await maintenance(seed, "Deleted")], bearer: seed.admin.access)
+    },
+    "statusPage": { seed in Call(bearer: seed.admin.access) },
+    "updateStatusPage": { seed in
+      Call(
+        body: seed.world.json([
+          "title": "Acme status", "server_ids": [seed.serverID], "uptime_yellow_threshold": 99.5,
+        ]), bearer: seed.admin.access)
     },
   ]
 }

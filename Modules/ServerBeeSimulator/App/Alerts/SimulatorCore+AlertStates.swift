@@ -21,14 +21,17 @@ extension SimulatorCore {
     ).first.map(AlertsArea.alertState)
   }
 
-  /// Whether a maintenance window covers `serverID` at Unix second `at` (`[starts_at, ends_at)`).
+  /// Whether a maintenance window covers `serverID` at Unix second `at`: a control-API window
+  /// (`[starts_at, ends_at)`), or an active window of the API (Protocol/Incidents.md §3.5,
+  /// ``isInScheduledMaintenance(serverID:at:)``).
   func isInMaintenance(serverID: String, at seconds: Int64) throws -> Bool {
-    try !db.query(
+    let controlWindow = try !db.query(
       """
       SELECT id FROM maintenance_windows WHERE (server_id IS NULL OR server_id = ?)
         AND starts_at <= ? AND ends_at > ? LIMIT 1
       """, [.text(serverID), .int(seconds), .int(seconds)]
     ).isEmpty
+    return try controlWindow || isInScheduledMaintenance(serverID: serverID, at: seconds)
   }
 
   /// Records one trigger of `rule` for a state: a new cycle when there is none or it is
