@@ -74,4 +74,74 @@ extension ServerBeeAPIClient {
     }
     return rows
   }
+
+  /// `GET /api/ping-tasks`: every ping task (Protocol/Tasks.md §5). Any member may list them.
+  ///
+  /// ```swift
+  /// for task in try await api.pingTasks() where task.enabled {
+  ///   print(task.name, task.probeType.rawValue, task.target)
+  /// }
+  /// ```
+  /// - Returns: The ping tasks.
+  /// - Throws: ``ServerBeeAPIError``, or `CancellationError`.
+  public func pingTasks() async throws -> [PingTask] {
+    try await send(RouteCatalogue.Tasks.pingTasks)
+  }
+
+  /// `POST /api/ping-tasks`: creates a ping task (Protocol/Tasks.md §5). **Admin only**.
+  ///
+  /// ```swift
+  /// let task = try await api.createPingTask(
+  ///   PingTaskRequest(name: "edge", probeType: .tcp, target: "203.0.113.7:443", interval: 30))
+  /// ```
+  /// - Parameter request: `name`, `probeType` and `target` set; the rest optional.
+  /// - Returns: The task as stored.
+  /// - Throws: ``ServerBeeAPIError``: `.invalidArgument` when a required member is missing
+  ///   (checked before sending), `.validation` for a refused probe type or a target the
+  ///   server's SSRF guard blocks, `.forbidden` for a member. Or `CancellationError`.
+  public func createPingTask(_ request: PingTaskRequest) async throws -> PingTask {
+    for (value, name) in [
+      (request.name, "the ping task's name"), (request.target, "the ping task's target"),
+      (request.probeType?.rawValue, "the ping task's probe type"),
+    ] {
+      try Self.requireNonEmpty(value ?? "", name)
+    }
+    return try await send(RouteCatalogue.Tasks.createPingTask, body: request)
+  }
+
+  /// `PUT /api/ping-tasks/{id}`: changes the members set in `change`, and only those
+  /// (Protocol/Tasks.md §5). **Admin only**. The app's on/off toggle is
+  /// `PingTaskRequest(enabled: false)`.
+  ///
+  /// ```swift
+  /// _ = try await api.updatePingTask(id: task.id, PingTaskRequest(interval: 120))
+  /// ```
+  /// - Parameters:
+  ///   - id: The ping task's id.
+  ///   - change: The members to change; at least one.
+  /// - Returns: The task after the change.
+  /// - Throws: ``ServerBeeAPIError``: `.invalidArgument` for an empty change (checked before
+  ///   sending), `.notFound` for an unknown id, `.validation`, `.forbidden`. Or
+  ///   `CancellationError`.
+  public func updatePingTask(id: String, _ change: PingTaskRequest) async throws -> PingTask {
+    try Self.requireNonEmpty(id, "the ping task id")
+    guard change != PingTaskRequest() else {
+      throw ServerBeeAPIError(.invalidArgument, "nothing to change in the ping task")
+    }
+    return try await send(RouteCatalogue.Tasks.updatePingTask, PathID(id), body: change)
+  }
+
+  /// `DELETE /api/ping-tasks/{id}`: deletes a ping task and its records (Protocol/Tasks.md
+  /// §5). **Admin only**.
+  ///
+  /// ```swift
+  /// try await api.deletePingTask(id: task.id)
+  /// ```
+  /// - Parameter id: The ping task's id.
+  /// - Throws: ``ServerBeeAPIError`` (`.notFound` for an unknown id, `.forbidden`), or
+  ///   `CancellationError`.
+  public func deletePingTask(id: String) async throws {
+    try Self.requireNonEmpty(id, "the ping task id")
+    _ = try await send(RouteCatalogue.Tasks.deletePingTask, PathID(id))
+  }
 }

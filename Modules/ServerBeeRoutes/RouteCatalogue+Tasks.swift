@@ -2,7 +2,7 @@ public import ServerBeeModels
 import ServerBeeTransport
 
 extension RouteCatalogue {
-  /// Tasks and their results (`Documentation/Protocol/Tasks.md`).
+  /// Tasks and their results, and ping tasks (`Documentation/Protocol/Tasks.md`).
   public enum Tasks {
     /// `GET /api/tasks`.
     public static let tasks = APIRoute<NoPath, NoBody, [ServerTask]>(
@@ -15,7 +15,25 @@ extension RouteCatalogue {
       "taskResults", .get, "/api/tasks/{id}/results", .admin, query: ["run_id"],
       summary: "a task's results, of one run or all")
 
+    /// `GET /api/ping-tasks` (Protocol/Tasks.md §5).
+    public static let pingTasks = APIRoute<NoPath, NoBody, [PingTask]>(
+      "pingTasks", .get, "/api/ping-tasks", .member, summary: "every ping task")
+    /// `POST /api/ping-tasks` (Protocol/Tasks.md §5).
+    public static let createPingTask = APIRoute<NoPath, PingTaskRequest, PingTask>(
+      "createPingTask", .post, "/api/ping-tasks", .admin, summary: "create a ping task")
+    /// `PUT /api/ping-tasks/{id}`: only the members set change (Protocol/Tasks.md §5).
+    public static let updatePingTask = APIRoute<PathID, PingTaskRequest, PingTask>(
+      "updatePingTask", .put, "/api/ping-tasks/{id}", .admin,
+      summary: "change a ping task, or turn it on or off")
+    /// `DELETE /api/ping-tasks/{id}`, with its records (Protocol/Tasks.md §5).
+    public static let deletePingTask = APIRoute<PathID, NoBody, Ignored>(
+      "deletePingTask", .delete, "/api/ping-tasks/{id}", .admin,
+      summary: "delete a ping task and its records")
+
     /// The area's routes.
-    public static let all: [AnyAPIRoute] = [tasks.erased, task.erased, taskResults.erased]
+    public static let all: [AnyAPIRoute] = [
+      tasks.erased, task.erased, taskResults.erased, pingTasks.erased, createPingTask.erased,
+      updatePingTask.erased, deletePingTask.erased,
+    ]
   }
 }

@@ -37,7 +37,7 @@ import Testing
       destructive == [
         "alerts rules disable", "devices revoke", "account 2fa disable",
         "account api-keys delete", "users delete", "channels disable", "maintenance delete",
-        "incidents delete", "security delete",
+        "incidents delete", "ping-tasks delete", "security delete",
       ])
     // `notifications enable` asks something else first: whether the privacy notice was read.
     for declaration in CommandCatalog.all {

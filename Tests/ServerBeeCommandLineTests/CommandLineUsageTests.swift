@@ -19,7 +19,7 @@ import Testing
       result.stdout.contains(
         "SERVERBEE_API_KEY  an API key instead of a session, with --server, for: servers, "
           + "groups, watch, alerts, devices, account, users, channels, audit, tasks, "
-          + "maintenance, incidents, status-page, admin, security, pair-code"))
+          + "maintenance, incidents, status-page, ping-tasks, admin, security, pair-code"))
   }
 
   @Test(arguments: [

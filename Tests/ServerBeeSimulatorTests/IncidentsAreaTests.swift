@@ -32,13 +32,6 @@ import Testing
     return true
   }
 
-  /// The area's tables are version 12; an empty 11 stands in for the servers branch's until the
-  /// merge, when it is dropped.
-  @Test func theAreasTablesAreVersion12() {
-    #expect(IncidentsArea.migrations.map(\.version) == [11, 12])
-    #expect(IncidentsArea.migrations.first?.statements.isEmpty == true)
-  }
-
   @Test func aMemberGetsTheEmptyBody403NotAnEmptyList() async throws {
     let h = try Harness()
     let (_, member) = try await tokens(h)

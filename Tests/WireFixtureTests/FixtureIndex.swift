@@ -155,6 +155,11 @@ enum FixtureIndex {
     "task": FixtureSpec(["tasks/tasks.json"], .elements, orderFixed: true, "Protocol/Tasks.md §1"),
     "taskResults": FixtureSpec(
       ["tasks/task_results.json"], orderFixed: true, "Protocol/Tasks.md §3"),
+    "pingTasks": FixtureSpec(["tasks/ping_tasks.json"], orderFixed: true, "Protocol/Tasks.md §5"),
+    "createPingTask": FixtureSpec(
+      ["tasks/ping_tasks.json"], .elements, orderFixed: true, "Protocol/Tasks.md §5"),
+    "updatePingTask": FixtureSpec(
+      ["tasks/ping_tasks.json"], .elements, orderFixed: true, "Protocol/Tasks.md §5"),
     // Security (Protocol/Security.md).
     "securityEvents": FixtureSpec(
       ["security/security_events_page.json", "security/security_events_last_page.json"],

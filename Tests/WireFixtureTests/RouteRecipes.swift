@@ -276,7 +276,40 @@ enum RouteRecipes {
     },
     "task": { seed in Call(values: [try await ranTask(seed)], bearer: seed.admin.access) },
     "taskResults": { seed in Call(values: [try await ranTask(seed)], bearer: seed.admin.access) },
+    "pingTasks": { seed in
+      _ = try await pingTask(seed)
+      return Call(bearer: seed.admin.access)
+    },
+    "createPingTask": { seed in
+      Call(
+        body: seed.world.json([
+          "name": "Edge", "probe_type": "tcp", "target": "10.0.0.8:443", "interval": 30,
+          "server_ids": [seed.serverID],
+        ]), bearer: seed.admin.access)
+    },
+    "updatePingTask": { seed in
+      Call(
+        values: [try await pingTask(seed)], body: seed.world.json(["enabled": false]),
+        bearer: seed.admin.access)
+    },
+    "deletePingTask": { seed in
+      Call(values: [try await pingTask(seed)], bearer: seed.admin.access)
+    },
   ]
+
+  /// A ping task made through the API (it has no control route); its id.
+  static func pingTask(_ seed: Seed) async throws -> String {
+    let made = try await seed.world.send(
+      "POST", "/api/ping-tasks",
+      body: seed.world.json([
+        "name": "DNS", "probe_type": "icmp", "target": "1.1.1.1", "server_ids": [seed.serverID],
+      ]),
+      bearer: seed.admin.access)
+    guard made.status == 200, let id = made.json?["data"]?["id"]?.stringValue else {
+      throw FixtureProblem("create ping task: \(made.text)")
+    }
+    return id
+  }
 
   // MARK: Security
 

@@ -20,8 +20,8 @@ enum CommandCatalog {
 
   /// Every command, in the order the help lists them.
   static let all: [CommandDeclaration] =
-    signIn + fleet + account + administration + incidents + serverMachinery + security
-    + notifications + legacyPush + session
+    signIn + fleet + account + administration + incidents + pingTasks + serverMachinery
+    + security + notifications + legacyPush + session
 
   /// What any command that opens the stored session may send besides its own routes: the
   /// token refresh, queued sign-outs (`revoke`), and the sweep of sessions an interrupted

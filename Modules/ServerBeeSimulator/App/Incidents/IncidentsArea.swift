@@ -27,10 +27,8 @@ struct IncidentsArea: SimulatorArea {
   static let controlRoutes: [Route] = []
 
   static let migrations: [Migration] = [
-    // placeholder: servers branch owns 11
-    Migration(version: 11, []),
     Migration(
-      version: 12,
+      version: 11,
       [
         // Incidents (Protocol/Incidents.md §2). Times in nanoseconds like every stored time;
         // `server_ids_json` is the JSON text answered as is (NULL = every server).
@@ -75,6 +73,6 @@ struct IncidentsArea: SimulatorArea {
           CAST(strftime('%s', 'now') AS INTEGER) * 1000000000,
           CAST(strftime('%s', 'now') AS INTEGER) * 1000000000)
         """,
-      ]),
+      ])
   ]
 }
