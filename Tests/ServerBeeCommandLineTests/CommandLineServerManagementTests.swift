@@ -40,6 +40,7 @@ import Testing
     #expect(edited.status == 0, "\(edited.stderr)")
     #expect(edited.stdout.hasPrefix("Updated web-2 (id "), "\(edited.stdout)")
     #expect(edited.stdout.contains("NL (pinned)") && edited.stdout.contains("4.5 EUR"))
+    #expect(edited.stdout.contains("group:          Edge\n"), "\(edited.stdout)")
     // Clear the price and the group; the currency stays.
     let cleared = try await run(["servers", "edit", "web-2", "--no-price", "--no-group", "--json"])
     #expect(cleared.status == 0, "\(cleared.stderr)")

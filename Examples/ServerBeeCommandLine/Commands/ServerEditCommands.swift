@@ -49,8 +49,9 @@ enum ServerEditCommands {
     let server = try await APIRequest.run("Finding the server", console: console) {
       try await api.servers()
     }.resolve(arguments.argument(0))
+    var groups: [ServerGroup] = []
     if let group = arguments.values["group"] {
-      let groups = try await APIRequest.run("Finding the group", console: console) {
+      groups = try await APIRequest.run("Finding the group", console: console) {
         try await api.serverGroups()
       }
       update.groupID = .set(try groups.resolve(group).id)
@@ -63,8 +64,11 @@ enum ServerEditCommands {
       console.json(try WireJSON.encode(edited))
       return
     }
+    if edited.groupID != nil, groups.isEmpty {
+      groups = (try? await api.serverGroups()) ?? []  // best effort: else the id stands in
+    }
     console.line(TerminalText.safe("Updated \(edited.name) (id \(edited.id))."))
-    console.line(TextTable.keyValue(summary(edited)))
+    console.line(TextTable.keyValue(summary(edited, groups: groups)))
   }
 
   /// The body the options ask for; the group is resolved by the caller.
@@ -121,11 +125,13 @@ enum ServerEditCommands {
     return update
   }
 
-  /// What `servers edit` prints after the name: the fields an edit can change.
-  static func summary(_ server: ServerResponse) -> [(String, String)] {
+  /// What `servers edit` prints after the name: the fields an edit can change, the group by
+  /// its name when `groups` has it (else by id).
+  static func summary(_ server: ServerResponse, groups: [ServerGroup] = []) -> [(String, String)] {
     func text(_ value: String?) -> String { value.map { $0.isEmpty ? "''" : $0 } ?? "-" }
+    let group = server.groupID.map { id in groups.first { $0.id == id }?.name ?? id }
     return [
-      ("group:", text(server.groupID)),
+      ("group:", text(group)),
       ("weight:", "\(server.weight)"),
       ("hidden:", server.hidden ? "yes" : "no"),
       ("country:", text(server.countryCode) + (server.geoManual ? " (pinned)" : "")),
