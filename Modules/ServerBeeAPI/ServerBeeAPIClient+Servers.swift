@@ -88,4 +88,113 @@ extension ServerBeeAPIClient {
   public func serverGroups() async throws -> [ServerGroup] {
     try await send(RouteCatalogue.Servers.serverGroups)
   }
+
+  /// `PUT /api/servers/{id}`: changes the fields `update` sets and answers the server after the
+  /// change (Protocol/Servers.md §4.1). Admin only.
+  ///
+  /// ```swift
+  /// var edit = ServerUpdateRequest(name: "web-fra-2")
+  /// edit.groupID = .clear          // out of its group
+  /// edit.price = .set(4.5)
+  /// let server = try await api.updateServer(id: id, edit)
+  /// ```
+  /// - Parameters:
+  ///   - id: The server id.
+  ///   - update: The fields to change; at least one.
+  /// - Returns: The server after the change.
+  /// - Throws: ``ServerBeeAPIError``: `.invalidArgument` (an empty id or an empty update),
+  ///   `.notFound`, `.validation` (price, billing cycle, traffic limit type, billing day or
+  ///   country code out of range). Or `CancellationError`.
+  public func updateServer(id: String, _ update: ServerUpdateRequest) async throws
+    -> ServerResponse
+  {
+    try Self.requireNonEmpty(id, "the server id")
+    guard !update.isEmpty else {
+      throw ServerBeeAPIError(.invalidArgument, "give at least one field to change")
+    }
+    return try await send(RouteCatalogue.Servers.updateServer, PathID(id), body: update)
+  }
+
+  /// `GET /api/servers/{id}/tags`: one server's tags, sorted (Protocol/Servers.md §4.2). An
+  /// unknown server has none.
+  ///
+  /// ```swift
+  /// let tags = try await api.serverTags(serverID: id)
+  /// ```
+  /// - Parameter serverID: The server id.
+  /// - Returns: The tags, ascending.
+  /// - Throws: ``ServerBeeAPIError``, or `CancellationError`.
+  public func serverTags(serverID: String) async throws -> [String] {
+    try Self.requireNonEmpty(serverID, "the server id")
+    return try await send(RouteCatalogue.Servers.serverTags, PathID(serverID))
+  }
+
+  /// `PUT /api/servers/{id}/tags`: replaces one server's tags (Protocol/Servers.md §4.2). Admin
+  /// only.
+  ///
+  /// ```swift
+  /// let tags = try await api.setServerTags(serverID: id, ["prod", " eu", "prod"])
+  /// // ["eu", "prod"]: trimmed, deduplicated, sorted
+  /// ```
+  /// - Parameters:
+  ///   - serverID: The server id.
+  ///   - tags: The whole new list (at most 8 entries); `[]` removes every tag.
+  /// - Returns: The list as the server keeps it: trimmed, without duplicates or empty entries,
+  ///   sorted.
+  /// - Throws: ``ServerBeeAPIError``: `.validation` (more than 8, longer than 16 characters, a
+  ///   character other than ASCII letters, digits, `_`, `-` and `.`). Or `CancellationError`.
+  public func setServerTags(serverID: String, _ tags: [String]) async throws -> [String] {
+    try Self.requireNonEmpty(serverID, "the server id")
+    return try await send(
+      RouteCatalogue.Servers.setServerTags, PathID(serverID), body: ServerTagsRequest(tags: tags))
+  }
+
+  /// `POST /api/server-groups`: a new group, weight 0 (Protocol/Servers.md §4.3). Admin only.
+  ///
+  /// ```swift
+  /// let group = try await api.createServerGroup(name: "Production")
+  /// ```
+  /// - Parameter name: The name: not empty, not another group's.
+  /// - Returns: The new group.
+  /// - Throws: ``ServerBeeAPIError``: `.validation` (empty name), `.conflict` (a group has that
+  ///   name). Or `CancellationError`.
+  public func createServerGroup(name: String) async throws -> ServerGroup {
+    try await send(
+      RouteCatalogue.Servers.createServerGroup, body: ServerGroupCreateRequest(name: name))
+  }
+
+  /// `PUT /api/server-groups/{id}`: renames a group, re-weights it, or both
+  /// (Protocol/Servers.md §4.3). Admin only. A new name may be another group's.
+  ///
+  /// ```swift
+  /// let group = try await api.updateServerGroup(id: id, ServerGroupUpdateRequest(weight: 10))
+  /// ```
+  /// - Parameters:
+  ///   - id: The group id.
+  ///   - update: The new name, weight, or both.
+  /// - Returns: The group after the change.
+  /// - Throws: ``ServerBeeAPIError``: `.invalidArgument` (an empty id, or neither given),
+  ///   `.notFound`, `.validation` (empty name). Or `CancellationError`.
+  public func updateServerGroup(id: String, _ update: ServerGroupUpdateRequest) async throws
+    -> ServerGroup
+  {
+    try Self.requireNonEmpty(id, "the group id")
+    guard update.name != nil || update.weight != nil else {
+      throw ServerBeeAPIError(.invalidArgument, "give a new name, a new weight, or both")
+    }
+    return try await send(RouteCatalogue.Servers.updateServerGroup, PathID(id), body: update)
+  }
+
+  /// `DELETE /api/server-groups/{id}`: deletes a group; its servers are left in no group
+  /// (Protocol/Servers.md §4.3). Admin only.
+  ///
+  /// ```swift
+  /// try await api.deleteServerGroup(id: group.id)
+  /// ```
+  /// - Parameter id: The group id.
+  /// - Throws: ``ServerBeeAPIError``: `.notFound`. Or `CancellationError`.
+  public func deleteServerGroup(id: String) async throws {
+    try Self.requireNonEmpty(id, "the group id")
+    _ = try await send(RouteCatalogue.Servers.deleteServerGroup, PathID(id))
+  }
 }

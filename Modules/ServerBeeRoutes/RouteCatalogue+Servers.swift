@@ -17,10 +17,34 @@ extension RouteCatalogue {
     /// `GET /api/server-groups`.
     public static let serverGroups = APIRoute<NoPath, NoBody, [ServerGroup]>(
       "serverGroups", .get, "/api/server-groups", .member, summary: "the server groups")
+    /// `PUT /api/servers/{id}`.
+    public static let updateServer = APIRoute<PathID, ServerUpdateRequest, ServerResponse>(
+      "updateServer", .put, "/api/servers/{id}", .admin,
+      summary: "edit a server's name, group, billing and flag")
+    /// `GET /api/servers/{id}/tags`.
+    public static let serverTags = APIRoute<PathID, NoBody, [String]>(
+      "serverTags", .get, "/api/servers/{id}/tags", .member, summary: "one server's tags")
+    /// `PUT /api/servers/{id}/tags`.
+    public static let setServerTags = APIRoute<PathID, ServerTagsRequest, [String]>(
+      "setServerTags", .put, "/api/servers/{id}/tags", .admin,
+      summary: "replace one server's tags")
+    /// `POST /api/server-groups`.
+    public static let createServerGroup = APIRoute<NoPath, ServerGroupCreateRequest, ServerGroup>(
+      "createServerGroup", .post, "/api/server-groups", .admin, summary: "create a server group")
+    /// `PUT /api/server-groups/{id}`.
+    public static let updateServerGroup = APIRoute<PathID, ServerGroupUpdateRequest, ServerGroup>(
+      "updateServerGroup", .put, "/api/server-groups/{id}", .admin,
+      summary: "rename or re-weight a server group")
+    /// `DELETE /api/server-groups/{id}`.
+    public static let deleteServerGroup = APIRoute<PathID, NoBody, String>(
+      "deleteServerGroup", .delete, "/api/server-groups/{id}", .admin,
+      summary: "delete a server group (its servers leave it)")
 
     /// The area's routes.
     public static let all: [AnyAPIRoute] = [
-      servers.erased, server.erased, records.erased, serverGroups.erased,
+      servers.erased, server.erased, records.erased, serverGroups.erased, updateServer.erased,
+      serverTags.erased, setServerTags.erased, createServerGroup.erased,
+      updateServerGroup.erased, deleteServerGroup.erased,
     ]
   }
 }

@@ -66,11 +66,21 @@ import Testing
   @Test func positionalCountsAreChecked() {
     #expect(usageMessage(["pair"]) == "missing argument: usage: serverbee pair 'QR-PAYLOAD-JSON'")
     #expect(usageMessage(["pair", "a", "b"]) == "unexpected argument 'b' for 'pair'")
-    #expect(usageMessage(["groups", "extra"]) == "unexpected argument 'extra' for 'groups'")
-    // 'servers' is also a group ('servers records'), so a word after it names a command.
+    #expect(usageMessage(["watch", "extra"]) == "unexpected argument 'extra' for 'watch'")
+    // 'servers' and 'groups' are also groups ('servers records', 'groups create'), so a word
+    // after them names a command.
     #expect(
       usageMessage(["servers", "extra"])
         == "unknown command 'servers extra' (see 'serverbee help servers')")
+    #expect(
+      usageMessage(["groups", "extra"])
+        == "unknown command 'groups extra' (see 'serverbee help groups')")
+    // 'servers tags' takes a SERVER, so a word after it is one, unless it is 'set'.
+    #expect(usageMessage(["servers", "tags", "web-1"]) == nil)
+    #expect(usageMessage(["servers", "tags", "set", "web-1", "a", "b"]) == nil)
+    #expect(
+      usageMessage(["groups", "rename", "id"])
+        == "missing argument: usage: serverbee groups rename ID NAME [--api-key KEY]")
   }
 
   @Test func helpSkipsThePositionalCheck() throws {

@@ -130,6 +130,18 @@ enum FixtureIndex {
     "records": FixtureSpec(["servers/records.json"], orderFixed: true, "Protocol/Servers.md §2"),
     "serverGroups": FixtureSpec(
       ["servers/server_groups.json"], orderFixed: true, "Protocol/Servers.md §3"),
+    "updateServer": FixtureSpec(
+      ["servers/servers.json"], .elements, orderFixed: true,
+      "Protocol/Servers.md §4.1 (the ServerResponse of Protocol/Servers.md §1)"),
+    "serverTags": FixtureSpec(
+      ["servers/server_tags.json"], orderFixed: false, "Protocol/Servers.md §4.2"),
+    "setServerTags": FixtureSpec(
+      ["servers/server_tags.json"], orderFixed: false, "Protocol/Servers.md §4.2"),
+    "createServerGroup": FixtureSpec(
+      ["servers/server_group.json"], orderFixed: false, "Protocol/Servers.md §4.3"),
+    "updateServerGroup": FixtureSpec(
+      ["servers/server_group.json"], orderFixed: false, "Protocol/Servers.md §4.3"),
+    "deleteServerGroup": ok,
     // Alerts (Protocol/Alerts.md §5, §6.2–§7).
     "alertEvents": FixtureSpec(
       ["alerts/alert_events_v2.json"], orderFixed: true,

@@ -199,6 +199,38 @@ enum RouteRecipes {
         ], bearer: seed.admin.access)
     },
     "serverGroups": { seed in Call(bearer: seed.admin.access) },
+    // A plain value, a nullable one, and a pinned country.
+    "updateServer": { seed in
+      Call(
+        values: [seed.serverID],
+        body: seed.world.json([
+          "name": "vps-renamed", "price": 4.5, "billing_cycle": "yearly", "country_code": "nl",
+        ]), bearer: seed.admin.access)
+    },
+    // Tagged first, so the list has elements.
+    "serverTags": { seed in
+      let set = try await seed.world.send(
+        "PUT", "/api/servers/\(seed.serverID)/tags", body: seed.world.json(["tags": ["db"]]),
+        bearer: seed.admin.access)
+      guard set.status == 200 else { throw FixtureProblem("tags: \(set.text)") }
+      return Call(values: [seed.serverID], bearer: seed.admin.access)
+    },
+    "setServerTags": { seed in
+      Call(
+        values: [seed.serverID], body: seed.world.json(["tags": ["prod", " db", "prod"]]),
+        bearer: seed.admin.access)
+    },
+    "createServerGroup": { seed in
+      Call(body: seed.world.json(["name": "Staging"]), bearer: seed.admin.access)
+    },
+    "updateServerGroup": { seed in
+      Call(values: [seed.groupID], body: seed.world.json(["weight": 7]), bearer: seed.admin.access)
+    },
+    "deleteServerGroup": { seed in
+      let id = try await seed.world.controlString(
+        "POST", "/server-groups", ["name": "Retired"], key: "id")
+      return Call(values: [id], bearer: seed.admin.access)
+    },
   ]
 
   // MARK: Alerts

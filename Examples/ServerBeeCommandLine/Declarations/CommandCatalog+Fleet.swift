@@ -42,6 +42,48 @@ extension CommandCatalog {
       routes: [RouteCatalogue.Servers.servers.erased, RouteCatalogue.Servers.records.erased],
       run: ServerCommands.records),
     CommandDeclaration(
+      "servers edit", summary: "change a server's name, group, billing, flag (admins)",
+      arguments: [.required("SERVER")], options: ServerEditCommands.editOptions,
+      discussion: """
+        Changes what the options say (PUT /api/servers/{id}) and prints the server after. An \
+        option sets a field, its --no- form clears it, and a field with neither is left \
+        alone. --country pins the flag; --no-country removes the pin and the region. SERVER \
+        is an id or a server's name (one server must have it); G a group's id or name. \
+        \(apiKeyNote)
+        """,
+      examples: [
+        "serverbee servers edit web-fra-1 --name web-fra-2 --group Production",
+        "serverbee servers edit web-fra-1 --price 4.5 --currency EUR --billing-cycle monthly",
+        "serverbee servers edit web-fra-1 --no-group --no-price --json",
+      ],
+      routes: [
+        RouteCatalogue.Servers.servers.erased, RouteCatalogue.Servers.serverGroups.erased,
+        RouteCatalogue.Servers.updateServer.erased,
+      ],
+      run: ServerEditCommands.edit),
+    CommandDeclaration(
+      "servers tags", summary: "one server's tags", arguments: [.required("SERVER")],
+      discussion: """
+        Prints GET /api/servers/{id}/tags, sorted. SERVER is an id or a server's name. \
+        \(apiKeyNote)
+        """,
+      examples: ["serverbee servers tags web-fra-1", "serverbee servers tags web-fra-1 --json"],
+      routes: [RouteCatalogue.Servers.servers.erased, RouteCatalogue.Servers.serverTags.erased],
+      run: ServerEditCommands.tags),
+    CommandDeclaration(
+      "servers tags set", summary: "replace a server's tags (admins)",
+      arguments: [.required("SERVER"), .variadic("TAG")],
+      discussion: """
+        Replaces the server's tags with the TAGs given (PUT /api/servers/{id}/tags); none \
+        removes them all. At most 8, each up to 16 letters, digits, '_', '-' or '.'; the \
+        server trims, deduplicates and sorts them. \(apiKeyNote)
+        """,
+      examples: [
+        "serverbee servers tags set web-fra-1 prod eu", "serverbee servers tags set web-fra-1",
+      ],
+      routes: [RouteCatalogue.Servers.servers.erased, RouteCatalogue.Servers.setServerTags.erased],
+      run: ServerEditCommands.setTags),
+    CommandDeclaration(
       "groups", summary: "the server groups",
       discussion: """
         Lists GET /api/server-groups: name, weight, how many servers each holds, id. \
@@ -50,6 +92,45 @@ extension CommandCatalog {
       examples: ["serverbee groups", "serverbee groups --json"],
       routes: [RouteCatalogue.Servers.serverGroups.erased, RouteCatalogue.Servers.servers.erased],
       run: ServerCommands.groups),
+    CommandDeclaration(
+      "groups create", summary: "create a server group (admins)", arguments: [.required("NAME")],
+      discussion: """
+        Creates a group with weight 0 (POST /api/server-groups). A name another group has is \
+        refused. \(apiKeyNote)
+        """,
+      examples: ["serverbee groups create Production", "serverbee groups create Edge --json"],
+      routes: [RouteCatalogue.Servers.createServerGroup.erased],
+      run: ServerEditCommands.createGroup),
+    CommandDeclaration(
+      "groups rename", summary: "rename a server group (admins)",
+      arguments: [.required("ID"), .required("NAME")],
+      discussion: """
+        Renames the group (PUT /api/server-groups/{ID}); unlike create, another group may \
+        have the name. \(apiKeyNote)
+        """,
+      examples: ["serverbee groups rename 4ba7… Staging"],
+      routes: [RouteCatalogue.Servers.updateServerGroup.erased],
+      run: ServerEditCommands.renameGroup),
+    CommandDeclaration(
+      "groups weight", summary: "set a server group's sort weight (admins)",
+      arguments: [.required("ID"), .required("N")],
+      discussion: """
+        Sets the group's weight (PUT /api/server-groups/{ID}); groups are listed by weight, \
+        highest first, then by name. \(apiKeyNote)
+        """,
+      examples: ["serverbee groups weight 4ba7… 10"],
+      routes: [RouteCatalogue.Servers.updateServerGroup.erased],
+      run: ServerEditCommands.weighGroup),
+    CommandDeclaration(
+      "groups delete", summary: "delete a server group (admins)", arguments: [.required("ID")],
+      discussion: """
+        Deletes the group (DELETE /api/server-groups/{ID}); its servers stay, in no group. \
+        Asks first on a terminal; without one, --yes is needed. \(apiKeyNote)
+        """,
+      examples: ["serverbee groups delete 4ba7…", "serverbee groups delete 4ba7… --yes"],
+      routes: [RouteCatalogue.Servers.deleteServerGroup.erased],
+      confirm: { "Delete server group \($0.first ?? "")? Its servers are left in no group." },
+      run: ServerEditCommands.deleteGroup),
     CommandDeclaration(
       "watch", summary: "live table of CPU, memory, disk, network, online",
       options: [

@@ -260,6 +260,15 @@ final class Database: @unchecked Sendable {
     /// A non-zero integer (like ``SQLValue/bool``).
     func bool(_ column: Int32) -> Bool { int(column).map { $0 != 0 } ?? false }
 
+    /// The number of a `REAL` or `INTEGER` column, or `nil` for any other (like
+    /// ``SQLValue/real``).
+    func real(_ column: Int32) -> Double? {
+      switch sqlite3_column_type(statement, base + column) {
+      case SQLITE_FLOAT, SQLITE_INTEGER: return sqlite3_column_double(statement, base + column)
+      default: return nil
+      }
+    }
+
     /// The bytes of a `BLOB` column, passed to `body` without a copy; `nil` when the column is
     /// not `BLOB`.
     func withBlob<R>(_ column: Int32, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R? {

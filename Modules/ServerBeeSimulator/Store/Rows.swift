@@ -57,6 +57,16 @@ struct ServerRow: Sendable {
   var live: LiveNumbers?
   var createdAt: Int64
   var updatedAt: Int64
+  // Migration 11 (Protocol/Servers.md §4.1): what `PUT /api/servers/{id}` writes besides the
+  // columns above.
+  var geoManual: Bool = false
+  var price: Double? = nil
+  var billingCycle: String? = nil
+  var currency: String? = nil
+  var expiredAt: Int64? = nil
+  var trafficLimit: Int64? = nil
+  var trafficLimitType: String? = nil
+  var billingStartDay: Int64? = nil
 }
 
 /// One alert state joined with its rule and server names.

@@ -11,7 +11,8 @@ extension ServerRow {
     id, name, cpu_name, cpu_cores, cpu_arch, os, kernel_version, mem_total, swap_total, \
     disk_total, ipv4, ipv6, region, country_code, virtualization, agent_version, group_id, \
     weight, hidden, remark, public_remark, capabilities, protocol_version, features_json, \
-    tags_json, online, live_json, created_at, updated_at
+    tags_json, online, live_json, created_at, updated_at, geo_manual, price, billing_cycle, \
+    currency, expired_at, traffic_limit, traffic_limit_type, billing_start_day
     """
 
   /// Reads a row selected with ``columns``; the same values as the former `init(_: Row)` on
@@ -47,6 +48,14 @@ extension ServerRow {
     if live == nil, let text = row.text(26) { live = LiveNumbers(decoding: text) }
     createdAt = row.int(27) ?? 0
     updatedAt = row.int(28) ?? 0
+    geoManual = row.bool(29)
+    price = row.real(30)
+    billingCycle = row.text(31)
+    currency = row.text(32)
+    expiredAt = row.int(33)
+    trafficLimit = row.int(34)
+    trafficLimitType = row.text(35)
+    billingStartDay = row.int(36)
   }
 
   /// A `[String]` JSON column; `[]` when it is missing or not such an array.

@@ -31,9 +31,11 @@ extension ServerRow {
       id: id, name: name, cpuName: cpuName, cpuCores: cpuCores.map(Int.init), cpuArch: cpuArch,
       os: os, kernelVersion: kernelVersion, memTotal: memTotal, swapTotal: swapTotal,
       diskTotal: diskTotal, ipv4: ipv4, ipv6: ipv6, region: region, countryCode: countryCode,
-      geoManual: false, virtualization: virtualization, agentVersion: agentVersion,
+      geoManual: geoManual, virtualization: virtualization, agentVersion: agentVersion,
       groupID: groupID, weight: Int(weight), hidden: hidden, remark: remark,
-      publicRemark: publicRemark,
+      publicRemark: publicRemark, price: price, billingCycle: billingCycle, currency: currency,
+      expiredAt: timestamp(expiredAt, .zulu), trafficLimit: trafficLimit,
+      trafficLimitType: trafficLimitType, billingStartDay: billingStartDay.map(Int.init),
       capabilities: Capabilities(rawValue: UInt32(truncatingIfNeeded: capabilities)),
       agentLocalCapabilities: online
         ? Capabilities(rawValue: UInt32(truncatingIfNeeded: capabilities)) : nil,

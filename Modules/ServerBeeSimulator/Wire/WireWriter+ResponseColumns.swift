@@ -13,7 +13,8 @@ extension WireWriter {
     id, name, cpu_name, cpu_cores, cpu_arch, os, kernel_version, mem_total, swap_total, \
     disk_total, ipv4, ipv6, region, country_code, virtualization, agent_version, group_id, \
     weight, hidden, remark, public_remark, capabilities, protocol_version, features_json, \
-    online, created_at, updated_at
+    online, created_at, updated_at, geo_manual, price, billing_cycle, currency, expired_at, \
+    traffic_limit, traffic_limit_type, billing_start_day
     """
 
   /// Writes one `ServerResponse` from a row selected with ``responseColumns``: the bytes
@@ -49,7 +50,9 @@ extension WireWriter {
     textOrNull(row, 12)
     raw(",\"country_code\":")
     textOrNull(row, 13)
-    raw(",\"geo_manual\":false,\"virtualization\":")
+    raw(",\"geo_manual\":")
+    bool(row.bool(27))
+    raw(",\"virtualization\":")
     textOrNull(row, 14)
     raw(",\"agent_version\":")
     textOrNull(row, 15)
@@ -63,9 +66,20 @@ extension WireWriter {
     textOrNull(row, 19)
     raw(",\"public_remark\":")
     textOrNull(row, 20)
-    // What the simulator never stores: billing, limits, temporary grants.
-    raw(",\"price\":null,\"billing_cycle\":null,\"currency\":null,\"expired_at\":null")
-    raw(",\"traffic_limit\":null,\"traffic_limit_type\":null,\"billing_start_day\":null")
+    raw(",\"price\":")
+    float(row.real(28))
+    raw(",\"billing_cycle\":")
+    textOrNull(row, 29)
+    raw(",\"currency\":")
+    textOrNull(row, 30)
+    raw(",\"expired_at\":")
+    if let expiredAt = row.int(31) { timestamp(nanos: expiredAt, .zulu) } else { raw("null") }
+    raw(",\"traffic_limit\":")
+    int(row.int(32))
+    raw(",\"traffic_limit_type\":")
+    textOrNull(row, 33)
+    raw(",\"billing_start_day\":")
+    int(row.int(34))
     raw(",\"capabilities\":")
     let capabilities = Int64(UInt32(truncatingIfNeeded: row.int(21) ?? 1852))
     int(capabilities)

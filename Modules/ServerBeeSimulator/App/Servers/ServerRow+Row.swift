@@ -39,5 +39,13 @@ extension ServerRow {
     }
     createdAt = row["created_at"].int ?? 0
     updatedAt = row["updated_at"].int ?? 0
+    geoManual = row["geo_manual"].bool
+    price = row["price"].real
+    billingCycle = row["billing_cycle"].text
+    currency = row["currency"].text
+    expiredAt = row["expired_at"].int
+    trafficLimit = row["traffic_limit"].int
+    trafficLimitType = row["traffic_limit_type"].text
+    billingStartDay = row["billing_start_day"].int
   }
 }

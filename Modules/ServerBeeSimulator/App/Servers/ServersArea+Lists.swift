@@ -36,13 +36,10 @@ extension ServersArea {
     return Reply.data(row.response)
   }
 
+  /// `GET /api/server-groups`: `weight` descending, then `name` ascending (byte order, as
+  /// SQLite compares text); Protocol/Servers.md §3.
   func serverGroups(_ context: RequestContext, _ caller: Caller?) throws -> HTTPResponse {
-    let rows = try db.query("SELECT * FROM server_groups ORDER BY weight DESC, created_at")
-    return Reply.data(
-      rows.map {
-        ServerGroup(
-          id: $0["id"].text ?? "", name: $0["name"].text ?? "", weight: Int($0["weight"].int ?? 0),
-          createdAt: timestamp($0["created_at"].int ?? 0, .zulu))
-      })
+    let rows = try db.query("SELECT * FROM server_groups ORDER BY weight DESC, name, rowid")
+    return Reply.data(rows.map(Self.group))
   }
 }
