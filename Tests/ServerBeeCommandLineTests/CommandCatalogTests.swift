@@ -36,6 +36,7 @@ import Testing
     #expect(
       destructive == [
         "groups delete", "alerts rules disable", "devices revoke", "servers delete",
+        "agent revoke",
         "account 2fa disable",
         "account api-keys delete", "users delete", "channels disable", "maintenance delete",
         "incidents delete", "ping-tasks delete", "security delete",

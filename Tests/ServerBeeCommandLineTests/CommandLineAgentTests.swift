@@ -59,6 +59,39 @@ import Testing
     let second = try code(in: replaced.stdout)
     #expect(second != first)
 
+    // The agent uses the code (the simulator's stand-in); a plain code is refused now, and
+    // re-enrolment gives one while the agent keeps running; revoking asks, then cuts it off.
+    let idLine = try #require(added.stdout.split(separator: "\n").first)
+    let serverID = String(idLine.dropFirst("Added edge-1 (id ".count).dropLast(2))
+    _ = try await simulator.control(
+      "POST", "/__simulator/servers/\(serverID)/enroll", ["code": second])
+    let claimed = try await run(["agent", "code", "edge-1"])
+    #expect(claimed.status != 0)
+    #expect(
+      claimed.stderr.contains(
+        "an agent holds edge-1 already; 'serverbee agent reenrol edge-1' gives it a new code"),
+      "\(claimed.stderr)")
+    let reenrolled = try await run(["agent", "reenrol", "edge-1"])
+    #expect(reenrolled.status == 0, "\(reenrolled.stderr)")
+    #expect(
+      reenrolled.stdout.hasPrefix(
+        "edge-1's agent keeps running until the new code is used.\n"), "\(reenrolled.stdout)")
+    #expect(try code(in: reenrolled.stdout) != second)
+    let unasked = try await run(["agent", "revoke", "edge-1"])
+    #expect(unasked.status != 0)
+    let revoked = try await run(["agent", "revoke", "edge-1", "--yes"])
+    #expect(
+      revoked.stdout == "Revoked the agent of edge-1: it is unclaimed, with no open code.\n",
+      "\(revoked.stderr)")
+    let twice = try await run(["agent", "revoke", "edge-1", "--yes"])
+    #expect(twice.stdout == "edge-1 was unclaimed already, with no open code.\n")
+    let unclaimed = try await run(["agent", "reenrol", "edge-1", "--emergency"])
+    #expect(unclaimed.status != 0)
+    #expect(
+      unclaimed.stderr.contains(
+        "no agent holds edge-1; 'serverbee agent code edge-1' issues a code"),
+      "\(unclaimed.stderr)")
+
     let latest = try await run(["agent", "latest"])
     #expect(latest.stdout == "The latest agent is 1.5.0, released 2025-11-24T16:00:00Z.\n")
 

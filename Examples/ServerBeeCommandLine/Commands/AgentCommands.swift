@@ -153,6 +153,60 @@ enum AgentCommands {
     }
   }
 
+  /// `agent reenrol SERVER [--emergency] [--ttl S]`: a new code for a server an agent holds;
+  /// graceful keeps the agent until the code is used, emergency cuts it off now.
+  static func reenrol(_ context: CommandContext) async throws {
+    let console = context.console
+    let ttl = try seconds(context.arguments.values["ttl"])
+    let mode: ReEnrollmentMode =
+      context.arguments.flags.contains("emergency") ? .emergency : .graceful
+    let api = try await APICredential.client(context)
+    let server = try await find(context, api)
+    let issue: EnrollmentIssue
+    do {
+      issue = try await APIRequest.run(
+        "Re-enrolling \(server.name)", console: console, forbidden: forbidden
+      ) { try await api.reEnroll(serverID: server.id, mode: mode, ttlSeconds: ttl) }
+    } catch let error as ServerBeeAPIError where error.apiFailure?.code == .agentAuthorityUnclaimed
+    {
+      throw CommandLineError(
+        .unexpectedAnswer,
+        TerminalText.safe(
+          "no agent holds \(server.name); 'serverbee agent code \(server.name)' issues a code"),
+        underlying: error)
+    } catch let error as ServerBeeAPIError {
+      throw explained(error, server)
+    }
+    if !console.json {
+      console.line(
+        mode == .emergency
+          ? TerminalText.safe("\(server.name)'s agent was cut off; it is unclaimed now.")
+          : TerminalText.safe("\(server.name)'s agent keeps running until the new code is used."))
+    }
+    report(issue, server, api, console)
+  }
+
+  /// `agent revoke SERVER` (confirmed before it runs): the agent is cut off, any open code
+  /// ends, and the server is left unclaimed.
+  static func revoke(_ context: CommandContext) async throws {
+    let console = context.console
+    let api = try await APICredential.client(context)
+    let server = try await find(context, api)
+    let answer = try await APIRequest.run(
+      "Revoking \(server.name)'s agent", console: console,
+      notFound: "no server '\(server.id)' (see 'serverbee servers')", forbidden: forbidden
+    ) { try await api.revokeAgentAuthority(serverID: server.id) }
+    if console.json {
+      console.json(try WireJSON.encode(answer))
+    } else {
+      console.line(
+        TerminalText.safe(
+          answer.changed
+            ? "Revoked the agent of \(server.name): it is unclaimed, with no open code."
+            : "\(server.name) was unclaimed already, with no open code."))
+    }
+  }
+
   /// `agent latest`: the newest agent release, or why it is not known.
   static func latest(_ context: CommandContext) async throws {
     let console = context.console
@@ -198,8 +252,8 @@ enum AgentCommands {
     case .agentAuthorityAlreadyClaimed?:
       return CommandLineError(
         .unexpectedAnswer,
-        "an agent holds \(name) already: a new code needs re-enrolment, which this command "
-          + "line does not do yet", underlying: error)
+        "an agent holds \(name) already; 'serverbee agent reenrol \(name)' gives it a new code",
+        underlying: error)
     case .enrollmentOfferOutstanding?:
       let prefix = error.apiFailure?.currentOffer.map { " (\(TerminalText.safe($0.codePrefix))…)" }
       return CommandLineError(

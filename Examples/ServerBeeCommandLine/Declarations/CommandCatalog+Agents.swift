@@ -90,6 +90,39 @@ extension CommandCatalog {
       ],
       run: AgentCommands.revokeCode),
     CommandDeclaration(
+      "agent reenrol", summary: "give a server's agent a new enrollment code (admins)",
+      arguments: [.required("SERVER")],
+      options: [
+        OptionSpec(
+          name: "emergency", valueName: nil, help: "cut the running agent off now"),
+        OptionSpec(name: "ttl", valueName: "S", help: "the code lives S seconds (600)"),
+      ],
+      discussion: """
+        Re-enrols a server an agent holds (POST /api/servers/{id}/agent-authority/\
+        re-enrollment) and prints the new code once, with the install line. By default the \
+        running agent keeps the server until the new code is used; --emergency cuts it off \
+        at once and leaves the server unclaimed. \(apiKeyNote)
+        """,
+      examples: [
+        "serverbee agent reenrol web-fra-3", "serverbee agent reenrol web-fra-3 --emergency",
+      ],
+      routes: [RouteCatalogue.Servers.servers.erased, RouteCatalogue.Agents.reEnroll.erased],
+      run: AgentCommands.reenrol),
+    CommandDeclaration(
+      "agent revoke", summary: "cut a server's agent off and leave it unclaimed (admins)",
+      arguments: [.required("SERVER")],
+      discussion: """
+        Revokes the agent's authority (DELETE /api/servers/{id}/agent-authority): the agent \
+        is disconnected, its token cleared, any open code ended. Asks first on a terminal; \
+        without one, --yes is needed. \(apiKeyNote)
+        """,
+      examples: ["serverbee agent revoke web-fra-3", "serverbee agent revoke web-fra-3 --yes"],
+      routes: [
+        RouteCatalogue.Servers.servers.erased, RouteCatalogue.Agents.revokeAgentAuthority.erased,
+      ],
+      confirm: { "Cut off the agent of \($0.first ?? "")? It will need a new code to return." },
+      run: AgentCommands.revoke),
+    CommandDeclaration(
       "agent latest", summary: "the newest agent release",
       discussion: """
         Prints GET /api/agent/latest-version: the version and its release time, or why the \
