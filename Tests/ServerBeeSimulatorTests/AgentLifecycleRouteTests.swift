@@ -285,4 +285,23 @@ import Testing
     #expect(reply.data?["version"]?.stringValue == "1.5.0")
     #expect(reply.data?["error"] == .null)
   }
+
+  @Test func eachAuthorityChangeIsBroadcastOnTheLiveStream() async throws {
+    let w = try await world()
+    let subscriber = w.h.simulator.core.hub.subscribe()
+    let (server, offer, _) = try await add(w, "req-live")
+    _ = await w.h.send(
+      .delete, "/api/servers/\(server)/agent-authority/offers/\(offer)", bearer: w.admin)
+    let result = await subscriber.next(timeout: 5)
+    let frames = try result.frames.map { try WireJSON.decode(LiveStreamMessage.self, from: $0) }
+    var changes: [AgentAuthorityChange] = []
+    for frame in frames {
+      if case .agentAuthorityChanged(let change) = frame { changes.append(change) }
+    }
+    #expect(changes.count == 2, "\(frames)")
+    #expect(changes.allSatisfy { $0.serverID == server && $0.agentAuthority.status == .unclaimed })
+    // Added with its first offer open; then revoked, none.
+    #expect(changes.first?.agentAuthority.outstandingOffer?.id == offer)
+    #expect(changes.last?.agentAuthority.outstandingOffer == nil)
+  }
 }
