@@ -35,7 +35,9 @@ import Testing
     let destructive = CommandCatalog.all.filter(\.isDestructive).map(\.fullName)
     #expect(
       destructive == [
-        "groups delete", "alerts rules disable", "devices revoke", "account 2fa disable",
+        "groups delete", "alerts rules disable", "devices revoke", "servers delete",
+        "agent revoke",
+        "account 2fa disable",
         "account api-keys delete", "users delete", "channels disable", "maintenance delete",
         "incidents delete", "ping-tasks delete", "security delete",
       ])

@@ -66,6 +66,9 @@ enum FixtureIndex {
   private static let testPush = FixtureSpec(
     ["push/test-response.json"], orderFixed: true, "Protocol/Push.md §2.6 (example)")
 
+  private static let enrollment = FixtureSpec(
+    ["agents/enrollment_offer.json"], orderFixed: false, "Protocol/Agents.md §1, §3")
+
   private static let maintenance = FixtureSpec(
     ["incidents/maintenances.json"], .elements, orderFixed: false,
     "Protocol/Incidents.md §3 Maintenance")
@@ -204,6 +207,21 @@ enum FixtureIndex {
     "deleteMaintenance": ok,
     "statusPage": statusPage,
     "updateStatusPage": statusPage,
+    // Agents (Protocol/Agents.md).
+    "createServer": FixtureSpec(
+      ["agents/create_server.json", "agents/create_server_replayed.json"], orderFixed: false,
+      "Protocol/Agents.md §2"),
+    "issueEnrollment": enrollment,
+    "replaceEnrollment": enrollment,
+    "reEnroll": enrollment,
+    "revokeEnrollment": FixtureSpec(
+      ["agents/revoke_offer.json"], orderFixed: false, "Protocol/Agents.md §6"),
+    "revokeAgentAuthority": FixtureSpec(
+      ["agents/revoke_authority.json"], orderFixed: false, "Protocol/Agents.md §7"),
+    "latestAgentVersion": FixtureSpec(
+      ["agents/latest_agent_version.json", "agents/latest_agent_version_error.json"],
+      orderFixed: false, "Protocol/Agents.md §8"),
+    "deleteServer": ok,
   ]
 
   /// The examples of a spec: each file's `data`, selected.

@@ -19,7 +19,7 @@ enum RouteRecipes {
     .merging(administration) { a, _ in a }.merging(servers) { a, _ in a }
     .merging(alerts) { a, _ in a }.merging(tasks) { a, _ in a }
     .merging(security) { a, _ in a }.merging(push) { a, _ in a }
-    .merging(incidents) { a, _ in a }
+    .merging(incidents) { a, _ in a }.merging(agents) { a, _ in a }
 
   static let proof = "sb-revoke-v1." + String(repeating: "A", count: 42) + "E"
 
@@ -527,6 +527,61 @@ enum RouteRecipes {
         body: seed.world.json([
           "title": "Acme status", "server_ids": [seed.serverID], "uptime_yellow_threshold": 99.5,
         ]), bearer: seed.admin.access)
+    },
+  ]
+
+  // MARK: Agents
+
+  /// A server added through `POST /api/servers`: (server id, its first offer's id).
+  static func addedServer(_ seed: Seed, _ requestID: String) async throws -> (String, String) {
+    let created = try await seed.world.send(
+      "POST", "/api/servers",
+      body: seed.world.json(["onboarding_request_id": requestID, "name": "edge-\(requestID)"]),
+      bearer: seed.admin.access)
+    guard created.status == 200, let data = created.json?["data"],
+      let server = data["server_id"]?.stringValue,
+      let offer = data["enrollment"]?["id"]?.stringValue
+    else { throw FixtureProblem("createServer: \(created.text)") }
+    return (server, offer)
+  }
+
+  static let agents: [String: Recipe] = [
+    "createServer": { seed in
+      Call(
+        body: seed.world.json(["onboarding_request_id": "fixture-create", "name": " edge-1 "]),
+        bearer: seed.admin.access)
+    },
+    // Its first offer revoked, so a new one may be issued.
+    "issueEnrollment": { seed in
+      let (server, offer) = try await addedServer(seed, "fixture-issue")
+      let revoked = try await seed.world.send(
+        "DELETE", "/api/servers/\(server)/agent-authority/offers/\(offer)",
+        bearer: seed.admin.access)
+      guard revoked.status == 200 else { throw FixtureProblem("revoke: \(revoked.text)") }
+      return Call(values: [server], body: seed.world.json([:]), bearer: seed.admin.access)
+    },
+    "replaceEnrollment": { seed in
+      let (server, offer) = try await addedServer(seed, "fixture-replace")
+      return Call(values: [server, offer], body: seed.world.json([:]), bearer: seed.admin.access)
+    },
+    "revokeEnrollment": { seed in
+      let (server, offer) = try await addedServer(seed, "fixture-revoke")
+      return Call(values: [server, offer], bearer: seed.admin.access)
+    },
+    // The seeded server's agent is claimed.
+    "reEnroll": { seed in
+      Call(
+        values: [seed.serverID], body: seed.world.json(["mode": "graceful"]),
+        bearer: seed.admin.access)
+    },
+    "revokeAgentAuthority": { seed in
+      let (server, _) = try await addedServer(seed, "fixture-revoke-agent")
+      return Call(values: [server], bearer: seed.admin.access)
+    },
+    "latestAgentVersion": { seed in Call(bearer: seed.admin.access) },
+    "deleteServer": { seed in
+      let (server, _) = try await addedServer(seed, "fixture-delete")
+      return Call(values: [server], bearer: seed.admin.access)
     },
   ]
 }

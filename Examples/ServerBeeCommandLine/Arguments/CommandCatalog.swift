@@ -20,7 +20,8 @@ enum CommandCatalog {
 
   /// Every command, in the order the help lists them.
   static let all: [CommandDeclaration] =
-    signIn + fleet + account + administration + incidents + pingTasks + serverMachinery
+    signIn + fleet + agents + account + administration + incidents + pingTasks
+    + serverMachinery
     + security + notifications + legacyPush + session
 
   /// What any command that opens the stored session may send besides its own routes: the

@@ -16,6 +16,9 @@ enum APIError: Error {
   case bare(Int)
   /// A framework rejection with a plain-text body (415, 400 JSON syntax, 422 missing key).
   case plain(Int, String)
+  /// A domain error: its own upper-snake code, a message with no prefix, and optional
+  /// `details` (Protocol/Agents.md §1).
+  case domain(Int, APIErrorCode, String, details: JSONValue?)
 
   var response: HTTPResponse {
     switch self {
@@ -33,6 +36,8 @@ enum APIError: Error {
         403, .mustChangePassword, "Password change required before continuing")
     case .bare(let status): return HTTPResponse(status: status)
     case .plain(let status, let text): return Reply.text(status, text)
+    case .domain(let status, let code, let text, let details):
+      return Reply.error(status, code, text, details: details)
     }
   }
 }
@@ -58,9 +63,13 @@ enum Reply {
     HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: body)
   }
 
-  /// The error envelope `{"error": {"code", "message"}}` with `status`.
-  static func error(_ status: Int, _ code: APIErrorCode, _ message: String) -> HTTPResponse {
-    let envelope = APIErrorEnvelope(error: APIErrorBody(code: code, message: message))
+  /// The error envelope `{"error": {"code", "message"}}` with `status`, and `details` after
+  /// them when given.
+  static func error(
+    _ status: Int, _ code: APIErrorCode, _ message: String, details: JSONValue? = nil
+  ) -> HTTPResponse {
+    let envelope = APIErrorEnvelope(
+      error: APIErrorBody(code: code, message: message, details: details))
     let body = (try? WireJSON.encode(envelope)) ?? Data()
     return HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: body)
   }
