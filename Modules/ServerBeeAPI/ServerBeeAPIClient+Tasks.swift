@@ -75,6 +75,79 @@ extension ServerBeeAPIClient {
     return rows
   }
 
+  /// `POST /api/tasks`: creates a task (Protocol/Tasks.md §2). **Admin only**. A oneshot task
+  /// is dispatched at once; a scheduled one runs on its cron expression (6 fields with seconds,
+  /// UTC).
+  ///
+  /// ```swift
+  /// let nightly = try await api.createTask(
+  ///   CreateTaskRequest(
+  ///     command: "apt-get update", serverIDs: [server.id], taskType: .scheduled,
+  ///     name: "nightly", cronExpression: "0 0 3 * * *"))
+  /// ```
+  /// - Parameter request: The command and targets; the rest optional.
+  /// - Returns: The task as stored.
+  /// - Throws: ``ServerBeeAPIError``: `.invalidArgument` for a blank command or no targets
+  ///   (checked before sending), `.validation` for what the server refuses (a bad cron
+  ///   expression among them), `.forbidden` for a member. Or `CancellationError`.
+  public func createTask(_ request: CreateTaskRequest) async throws -> ServerTask {
+    try Self.requireNonEmpty(request.command, "the task's command")
+    guard !request.serverIDs.isEmpty else {
+      throw ServerBeeAPIError(.invalidArgument, "a task needs at least one target server")
+    }
+    return try await send(RouteCatalogue.Tasks.createTask, body: request)
+  }
+
+  /// `PUT /api/tasks/{id}`: changes the members set in `change`, and only those
+  /// (Protocol/Tasks.md §2). **Admin only**.
+  ///
+  /// ```swift
+  /// _ = try await api.updateTask(id: task.id, UpdateTaskRequest(enabled: false))
+  /// ```
+  /// - Parameters:
+  ///   - id: The task id.
+  ///   - change: The members to change; at least one.
+  /// - Returns: The task after the change.
+  /// - Throws: ``ServerBeeAPIError``: `.invalidArgument` for an empty change (checked before
+  ///   sending), `.notFound` for an unknown id, `.validation`, `.forbidden`. Or
+  ///   `CancellationError`.
+  public func updateTask(id: String, _ change: UpdateTaskRequest) async throws -> ServerTask {
+    try Self.requireNonEmpty(id, "the task id")
+    guard change != UpdateTaskRequest() else {
+      throw ServerBeeAPIError(.invalidArgument, "nothing to change in the task")
+    }
+    return try await send(RouteCatalogue.Tasks.updateTask, PathID(id), body: change)
+  }
+
+  /// `POST /api/tasks/{id}/run`: runs a **scheduled** task now, without retries
+  /// (Protocol/Tasks.md §2). **Admin only**.
+  ///
+  /// ```swift
+  /// let task = try await api.runTask(id: nightly.id)
+  /// let rows = try await api.taskResults(taskID: task.id)
+  /// ```
+  /// - Parameter id: The task id.
+  /// - Returns: The task after the run was started.
+  /// - Throws: ``ServerBeeAPIError``: `.badRequest` for a oneshot task, `.conflict` while it
+  ///   runs, `.notFound` for an unknown id, `.forbidden`. Or `CancellationError`.
+  public func runTask(id: String) async throws -> ServerTask {
+    try Self.requireNonEmpty(id, "the task id")
+    return try await send(RouteCatalogue.Tasks.runTask, PathID(id))
+  }
+
+  /// `DELETE /api/tasks/{id}`: deletes a task and its results (Protocol/Tasks.md §2). **Admin
+  /// only**. An unknown id succeeds too: the call is idempotent.
+  ///
+  /// ```swift
+  /// try await api.deleteTask(id: task.id)
+  /// ```
+  /// - Parameter id: The task id.
+  /// - Throws: ``ServerBeeAPIError`` (`.forbidden` for a member), or `CancellationError`.
+  public func deleteTask(id: String) async throws {
+    try Self.requireNonEmpty(id, "the task id")
+    _ = try await send(RouteCatalogue.Tasks.deleteTask, PathID(id))
+  }
+
   /// `GET /api/ping-tasks`: every ping task (Protocol/Tasks.md §5). Any member may list them.
   ///
   /// ```swift

@@ -14,6 +14,20 @@ extension RouteCatalogue {
     public static let taskResults = APIRoute<PathID, NoBody, [TaskResult]>(
       "taskResults", .get, "/api/tasks/{id}/results", .admin, query: ["run_id"],
       summary: "a task's results, of one run or all")
+    /// `POST /api/tasks`: a oneshot task is dispatched at once (Protocol/Tasks.md §2).
+    public static let createTask = APIRoute<NoPath, CreateTaskRequest, ServerTask>(
+      "createTask", .post, "/api/tasks", .admin, summary: "create a oneshot or scheduled task")
+    /// `PUT /api/tasks/{id}`: only the members set change (Protocol/Tasks.md §2).
+    public static let updateTask = APIRoute<PathID, UpdateTaskRequest, ServerTask>(
+      "updateTask", .put, "/api/tasks/{id}", .admin,
+      summary: "change a task, or turn it on or off")
+    /// `POST /api/tasks/{id}/run`: runs a scheduled task now (Protocol/Tasks.md §2).
+    public static let runTask = APIRoute<PathID, NoBody, ServerTask>(
+      "runTask", .post, "/api/tasks/{id}/run", .admin, summary: "run a scheduled task now")
+    /// `DELETE /api/tasks/{id}`, with its results; idempotent (Protocol/Tasks.md §2).
+    public static let deleteTask = APIRoute<PathID, NoBody, Ignored>(
+      "deleteTask", .delete, "/api/tasks/{id}", .admin,
+      summary: "delete a task and its results")
 
     /// `GET /api/ping-tasks` (Protocol/Tasks.md §5).
     public static let pingTasks = APIRoute<NoPath, NoBody, [PingTask]>(
@@ -32,7 +46,8 @@ extension RouteCatalogue {
 
     /// The area's routes.
     public static let all: [AnyAPIRoute] = [
-      tasks.erased, task.erased, taskResults.erased, pingTasks.erased, createPingTask.erased,
+      tasks.erased, task.erased, taskResults.erased, createTask.erased, updateTask.erased,
+      runTask.erased, deleteTask.erased, pingTasks.erased, createPingTask.erased,
       updatePingTask.erased, deletePingTask.erased,
     ]
   }

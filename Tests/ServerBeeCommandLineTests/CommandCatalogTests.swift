@@ -36,9 +36,8 @@ import Testing
     #expect(
       destructive == [
         "groups delete", "alerts rules disable", "devices revoke", "servers delete",
-        "agent revoke",
-        "account 2fa disable",
-        "account api-keys delete", "users delete", "channels disable", "maintenance delete",
+        "agent revoke", "account 2fa disable", "account api-keys delete", "users delete",
+        "channels disable", "tasks delete", "maintenance delete",
         "incidents delete", "ping-tasks delete", "security delete",
       ])
     // `notifications enable` asks something else first: whether the privacy notice was read.

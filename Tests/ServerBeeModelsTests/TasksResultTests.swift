@@ -119,4 +119,18 @@ import Testing
         == #"{"command":"backup.sh","server_ids":["s1","s2"],"timeout":600,"task_type":"scheduled","name":"Backup","cron_expression":"0 0 2 * * *","retry_count":3,"retry_interval":120}"#
     )
   }
+
+  @Test func anUpdateSendsOnlyTheMembersSetInWireOrder() throws {
+    #expect(
+      String(decoding: try WireJSON.encode(UpdateTaskRequest(enabled: false)), as: UTF8.self)
+        == #"{"enabled":false}"#)
+    let full = UpdateTaskRequest(
+      name: "Backup", command: "backup.sh", serverIDs: ["s1"], cronExpression: "0 0 4 * * *",
+      enabled: true, timeout: 60, retryCount: 1, retryInterval: 30)
+    #expect(
+      String(decoding: try WireJSON.encode(full), as: UTF8.self)
+        == #"{"name":"Backup","command":"backup.sh","server_ids":["s1"],"cron_expression":"0 0 4 * * *","enabled":true,"timeout":60,"retry_count":1,"retry_interval":30}"#
+    )
+    #expect(String(decoding: try WireJSON.encode(UpdateTaskRequest()), as: UTF8.self) == "{}")
+  }
 }

@@ -170,6 +170,12 @@ enum FixtureIndex {
     "task": FixtureSpec(["tasks/tasks.json"], .elements, orderFixed: true, "Protocol/Tasks.md §1"),
     "taskResults": FixtureSpec(
       ["tasks/task_results.json"], orderFixed: true, "Protocol/Tasks.md §3"),
+    "createTask": FixtureSpec(
+      ["tasks/tasks.json"], .elements, orderFixed: true, "Protocol/Tasks.md §1, §2"),
+    "updateTask": FixtureSpec(
+      ["tasks/tasks.json"], .elements, orderFixed: true, "Protocol/Tasks.md §1, §2"),
+    "runTask": FixtureSpec(
+      ["tasks/tasks.json"], .elements, orderFixed: true, "Protocol/Tasks.md §1, §2"),
     "pingTasks": FixtureSpec(["tasks/ping_tasks.json"], orderFixed: true, "Protocol/Tasks.md §5"),
     "createPingTask": FixtureSpec(
       ["tasks/ping_tasks.json"], .elements, orderFixed: true, "Protocol/Tasks.md §5"),

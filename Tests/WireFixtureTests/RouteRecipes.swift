@@ -308,6 +308,20 @@ enum RouteRecipes {
     },
     "task": { seed in Call(values: [try await ranTask(seed)], bearer: seed.admin.access) },
     "taskResults": { seed in Call(values: [try await ranTask(seed)], bearer: seed.admin.access) },
+    "createTask": { seed in
+      Call(
+        body: seed.world.json([
+          "command": "uptime", "server_ids": [seed.serverID], "task_type": "scheduled",
+          "name": "Nightly", "cron_expression": "0 0 3 * * *", "timeout": 600,
+        ]), bearer: seed.admin.access)
+    },
+    "updateTask": { seed in
+      Call(
+        values: [try await ranTask(seed)], body: seed.world.json(["enabled": false]),
+        bearer: seed.admin.access)
+    },
+    "runTask": { seed in Call(values: [try await ranTask(seed)], bearer: seed.admin.access) },
+    "deleteTask": { seed in Call(values: [try await ranTask(seed)], bearer: seed.admin.access) },
     "pingTasks": { seed in
       _ = try await pingTask(seed)
       return Call(bearer: seed.admin.access)

@@ -134,6 +134,79 @@ extension CommandCatalog {
       ],
       routes: [RouteCatalogue.Tasks.taskResults.erased, RouteCatalogue.Servers.servers.erased],
       run: TaskCommands.results),
+    CommandDeclaration(
+      "tasks create", summary: "create a oneshot or scheduled task (admins)",
+      arguments: [.required("COMMAND")],
+      options: [
+        OptionSpec(
+          name: "servers", valueName: "IDS", help: "comma-separated server ids (required)"),
+        OptionSpec(
+          name: "cron", valueName: "EXPR",
+          help: "6 fields with seconds, UTC: a scheduled task (else oneshot)"),
+      ] + taskOptions + [.apiKey],
+      discussion: """
+        Without --cron the task is oneshot: the server dispatches it at once. With --cron \
+        (sec min hour day-of-month month day-of-week, UTC) it is scheduled, and the answer \
+        shows its next run. \(apiKeyNote)
+        """,
+      examples: [
+        "serverbee tasks create uptime --servers 5f0c…,9a1b…",
+        "serverbee tasks create 'apt-get update' --servers 5f0c… --cron '0 30 3 * * *' "
+          + "--name nightly --retries 2",
+      ],
+      routes: [RouteCatalogue.Tasks.createTask.erased], run: TaskMutationCommands.create),
+    CommandDeclaration(
+      "tasks edit", summary: "change a task (admins)", arguments: [.required("ID")],
+      options: [
+        OptionSpec(name: "command", valueName: "C", help: "a new command"),
+        OptionSpec(name: "servers", valueName: "IDS", help: "comma-separated server ids"),
+        OptionSpec(name: "cron", valueName: "EXPR", help: "a new cron expression (6 fields)"),
+      ] + taskOptions + [.apiKey],
+      discussion: "Changes only what is given; the rest stays as it is. \(apiKeyNote)",
+      examples: [
+        "serverbee tasks edit 2b1c… --cron '0 0 4 * * *'", "serverbee tasks edit 2b1c… --retries 0",
+      ],
+      routes: [RouteCatalogue.Tasks.updateTask.erased], run: TaskMutationCommands.edit),
+    CommandDeclaration(
+      "tasks enable", summary: "turn a scheduled task on (admins)", arguments: [.required("ID")],
+      options: [.apiKey],
+      discussion: "Sends only enabled: true; the next run is computed again. \(apiKeyNote)",
+      examples: ["serverbee tasks enable 2b1c…"],
+      routes: [RouteCatalogue.Tasks.updateTask.erased], run: TaskMutationCommands.enable),
+    CommandDeclaration(
+      "tasks disable", summary: "turn a scheduled task off (admins)",
+      arguments: [.required("ID")], options: [.apiKey],
+      discussion: "Sends only enabled: false; the task and its settings stay. \(apiKeyNote)",
+      examples: ["serverbee tasks disable 2b1c…"],
+      routes: [RouteCatalogue.Tasks.updateTask.erased], run: TaskMutationCommands.disable),
+    CommandDeclaration(
+      "tasks run", summary: "run a scheduled task now (admins)", arguments: [.required("ID")],
+      options: [.apiKey],
+      discussion: """
+        Starts a run of a scheduled task at once, without retries; read its rows with \
+        'serverbee tasks results ID'. A oneshot task cannot be run again. \(apiKeyNote)
+        """,
+      examples: ["serverbee tasks run 2b1c…"],
+      routes: [RouteCatalogue.Tasks.runTask.erased], run: TaskMutationCommands.run),
+    CommandDeclaration(
+      "tasks delete", summary: "delete a task and its results (admins)",
+      arguments: [.required("ID")], options: [.apiKey],
+      discussion: """
+        Deletes the task and every result row it made; an unknown id succeeds too. Asks \
+        first on a terminal; without one, --yes is needed. \(apiKeyNote)
+        """,
+      examples: ["serverbee tasks delete 2b1c…", "serverbee tasks delete 2b1c… --yes"],
+      routes: [RouteCatalogue.Tasks.deleteTask.erased],
+      confirm: { "Delete task \($0.first ?? ""), with its results?" },
+      run: TaskMutationCommands.delete),
+  ]
+
+  /// The options `tasks create` and `tasks edit` share.
+  private static let taskOptions = [
+    OptionSpec(name: "name", valueName: "N", help: "a display name"),
+    OptionSpec(name: "timeout", valueName: "SECONDS", help: "seconds before it times out (300)"),
+    OptionSpec(name: "retries", valueName: "N", help: "retries after a failure, 0-10"),
+    OptionSpec(name: "retry-interval", valueName: "SECONDS", help: "seconds between retries"),
   ]
 
   private static let rateLimitRule =

@@ -179,3 +179,81 @@ public struct CreateTaskRequest: Codable, Hashable, Sendable {
     try c.encodeUnlessNil(retryInterval, forKey: .retryInterval)
   }
 }
+
+/// The body of `PUT /api/tasks/{id}` (Protocol/Tasks.md §2): only the members set change, the
+/// unset ones are left out of the JSON and stay as they are. A new ``cronExpression`` is checked
+/// and moves the next run; ``enabled`` `true` moves it too.
+///
+/// ```swift
+/// // Turn a scheduled task off, and nothing else.
+/// _ = try await api.updateTask(id: task.id, UpdateTaskRequest(enabled: false))
+/// // Move it to 04:00:00 UTC every day.
+/// _ = try await api.updateTask(id: task.id, UpdateTaskRequest(cronExpression: "0 0 4 * * *"))
+/// ```
+public struct UpdateTaskRequest: Codable, Hashable, Sendable {
+  /// Display name.
+  public var name: String?
+  /// The shell command.
+  public var command: String?
+  /// Target servers.
+  public var serverIDs: [String]?
+  /// Cron expression (6 fields, with seconds, UTC).
+  public var cronExpression: String?
+  /// Whether a scheduled task runs.
+  public var enabled: Bool?
+  /// Timeout seconds, at least 1.
+  public var timeout: Int?
+  /// Retries, 0–10.
+  public var retryCount: Int?
+  /// Seconds between retries, at least 1.
+  public var retryInterval: Int?
+
+  /// Creates a body with the members to change.
+  /// - Parameters:
+  ///   - name: Name.
+  ///   - command: Command.
+  ///   - serverIDs: Targets.
+  ///   - cronExpression: Cron expression.
+  ///   - enabled: Enabled.
+  ///   - timeout: Timeout seconds.
+  ///   - retryCount: Retries.
+  ///   - retryInterval: Retry spacing.
+  public init(
+    name: String? = nil, command: String? = nil, serverIDs: [String]? = nil,
+    cronExpression: String? = nil, enabled: Bool? = nil, timeout: Int? = nil,
+    retryCount: Int? = nil, retryInterval: Int? = nil
+  ) {
+    self.name = name
+    self.command = command
+    self.serverIDs = serverIDs
+    self.cronExpression = cronExpression
+    self.enabled = enabled
+    self.timeout = timeout
+    self.retryCount = retryCount
+    self.retryInterval = retryInterval
+  }
+
+  private enum CodingKeys: String, CodingKey {
+    case name, command
+    case serverIDs = "server_ids"
+    case cronExpression = "cron_expression"
+    case enabled, timeout
+    case retryCount = "retry_count"
+    case retryInterval = "retry_interval"
+  }
+
+  /// Encodes the set members in wire order, leaving out the unset ones.
+  /// - Parameter encoder: The encoder.
+  /// - Throws: Whatever the encoder throws.
+  public func encode(to encoder: any Encoder) throws {
+    var c = encoder.container(keyedBy: CodingKeys.self)
+    try c.encodeUnlessNil(name, forKey: .name)
+    try c.encodeUnlessNil(command, forKey: .command)
+    try c.encodeUnlessNil(serverIDs, forKey: .serverIDs)
+    try c.encodeUnlessNil(cronExpression, forKey: .cronExpression)
+    try c.encodeUnlessNil(enabled, forKey: .enabled)
+    try c.encodeUnlessNil(timeout, forKey: .timeout)
+    try c.encodeUnlessNil(retryCount, forKey: .retryCount)
+    try c.encodeUnlessNil(retryInterval, forKey: .retryInterval)
+  }
+}

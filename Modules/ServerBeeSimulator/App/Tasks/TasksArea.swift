@@ -2,7 +2,7 @@ import ServerBeeRoutes
 import ServerBeeTransport
 
 /// Tasks (Protocol/Tasks.md, Protocol/Push.md §3.4): the task list, one task and its results
-/// (admin only), ping tasks (Protocol/Tasks.md §5), and the control API's tasks and finished
+/// (admin only), their mutations (Protocol/Tasks.md §2), ping tasks (Protocol/Tasks.md §5), and the control API's tasks and finished
 /// runs, whose summary may push.
 ///
 /// Its tables `tasks` and `task_results` are in ``Schema/baseMigrations``; `ping_tasks` is its
@@ -14,6 +14,10 @@ struct TasksArea: SimulatorArea {
     route(RouteCatalogue.Tasks.tasks, Self.tasks),
     route(RouteCatalogue.Tasks.task, Self.taskDetail),
     route(RouteCatalogue.Tasks.taskResults, Self.taskResults),
+    route(RouteCatalogue.Tasks.createTask, Self.createTask),
+    route(RouteCatalogue.Tasks.updateTask, Self.updateTask),
+    route(RouteCatalogue.Tasks.runTask, Self.runTask),
+    route(RouteCatalogue.Tasks.deleteTask, Self.deleteTask),
     route(RouteCatalogue.Tasks.pingTasks, Self.pingTasks),
     route(RouteCatalogue.Tasks.createPingTask, Self.createPingTask),
     route(RouteCatalogue.Tasks.updatePingTask, Self.updatePingTask),
