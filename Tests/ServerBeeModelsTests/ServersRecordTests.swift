@@ -23,9 +23,37 @@ import Testing
     #expect(row.diskIO == nil)
   }
 
+  @Test func aRowWithOnlyItsTimeDecodesAndIsIdentifiedByIt() throws {
+    let path = "servers/records_time_only.json"
+    let rows = try APIResponse<[ServerRecord]>.payload(status: 200, body: Fixtures.data(path))
+    #expect(rows.count == 2)
+    #expect(rows.map(\.rowID) == [nil, nil])
+    #expect(rows.map(\.serverID) == [nil, nil])
+    #expect(rows[0].id == (try RFC3339Timestamp(parsing: "2026-03-28T10:00:00Z")))
+    #expect(rows[0].cpu == 12.5)
+    #expect(rows[0].memUsed == 2_147_483_648)
+    #expect(rows[1].cpu == nil)
+    #expect(Set(rows.map(\.id)).count == 2)
+  }
+
+  @Test func aRowWithoutItsTimeIsRefusedNamingIt() {
+    let body = #"{"data":[{"id":1,"server_id":"s1","cpu":3}]}"#
+    #expect(throws: (any Error).self) {
+      try APIResponse<[ServerRecord]>.payload(status: 200, body: Data(body.utf8))
+    }
+  }
+
+  @Test func aTimeOnlyRowIsWrittenBackWithoutIdsItNeverHad() throws {
+    let path = "servers/records_time_only.json"
+    let reencoded = try Fixtures.reencoded(APIResponse<[ServerRecord]>.self, path)
+    #expect(!reencoded.contains(#""id""#))
+    #expect(!reencoded.contains("server_id"))
+    #expect(reencoded.contains(#""time":"2026-03-28T10:00:00Z","cpu":12.5"#))
+  }
+
   @Test func recordsDecodeWithTheirMetrics() throws {
     let rows = try records()
-    #expect(rows.map(\.id) == [1001, 1002, 1003, 1004])
+    #expect(rows.map(\.rowID) == [1001, 1002, 1003, 1004])
     #expect(rows[0].time == (try RFC3339Timestamp(parsing: "2026-03-28T10:00:00Z")))
     #expect(rows[0].cpu == 12.5)
     #expect(rows[0].netInTransfer == 987_654_321)
@@ -66,7 +94,7 @@ import Testing
 
   @Test func diskIOWithWrongMembersReportsTheField() throws {
     let row = ServerRecord(
-      id: 1, serverID: "s", time: RFC3339Timestamp(secondsSince1970: 0),
+      rowID: 1, serverID: "s", time: RFC3339Timestamp(secondsSince1970: 0),
       diskIOJSON: #"[{"name":"sda","read_bytes_per_sec":"fast","write_bytes_per_sec":0}]"#)
     #expect(row.diskIO == nil)
     let error = try #require(throws: ServerBeeModelsError.self) { try row.decodeDiskIO() }
@@ -75,7 +103,7 @@ import Testing
   }
 
   @Test func settingDiskIOJSONReparsesDisks() {
-    var row = ServerRecord(id: 1, serverID: "s", time: RFC3339Timestamp(secondsSince1970: 0))
+    var row = ServerRecord(rowID: 1, serverID: "s", time: RFC3339Timestamp(secondsSince1970: 0))
     #expect(row.diskIO == nil)
     row.diskIOJSON = ServerRecord.diskIOJSON(for: [
       DiskIO(name: "vda", readBytesPerSec: 1, writeBytesPerSec: 2)

@@ -10,10 +10,12 @@
 /// maximum. There are no `*_total` fields: take them from ``ServerResponse``. Metric floats that
 /// arrive as `null` decode as `.nan` (see ``ServerStatus``).
 ///
-/// Decoding follows the shared rules of ``ServerStatus``: only `id`, `server_id` and `time` are
-/// required; a metric column an older or newer server leaves out is `nil`, never `0`; the legacy
-/// aliases (`cpu_usage`, `memory_used`, `network_in`, `network_out`, `tcp_count`, `udp_count`)
-/// are read.
+/// Decoding is as tolerant as the official app: only `time` is required, and it is the record's
+/// identity (``id``) — a row id and a server id are kept when the server sends them
+/// (``rowID``, ``serverID``), and a row without them decodes (Protocol/Servers.md §2). The
+/// shared rules of ``ServerStatus`` apply to the rest: a metric column an older or newer server
+/// leaves out is `nil`, never `0`; the legacy aliases (`cpu_usage`, `memory_used`,
+/// `network_in`, `network_out`, `tcp_count`, `udp_count`) are read.
 ///
 /// `disk_io_json` is JSON **inside a string**. The raw text is kept in ``diskIOJSON`` (and written
 /// back unchanged); ``diskIO`` holds it parsed, or `nil` when it is `null` or not valid. Invalid
@@ -25,12 +27,15 @@
 /// let writes = records.map { $0.diskIO?.reduce(0) { $0 + $1.writeBytesPerSec } ?? 0 }
 /// ```
 public struct ServerRecord: Codable, Hashable, Sendable, Identifiable {
-  /// Row id.
-  public var id: Int64
-  /// The server.
-  public var serverID: String
+  /// The row id (`id`), when the server sends it.
+  public var rowID: Int64?
+  /// The server (`server_id`), when the server sends it.
+  public var serverID: String?
   /// Sample time (`Z` form).
   public var time: RFC3339Timestamp
+  /// The record's identity, its sample time, as the official app uses it: rows carry no other
+  /// field every server sends.
+  public var id: RFC3339Timestamp { time }
   /// CPU percent.
   public var cpu: Double?
   /// Memory in use, bytes.
@@ -72,8 +77,8 @@ public struct ServerRecord: Codable, Hashable, Sendable, Identifiable {
 
   /// Creates a record.
   /// - Parameters:
-  ///   - id: Row id.
-  ///   - serverID: Server id.
+  ///   - rowID: Row id, if known.
+  ///   - serverID: Server id, if known.
   ///   - time: Sample time.
   ///   - cpu: CPU percent.
   ///   - memUsed: Bytes.
@@ -93,14 +98,14 @@ public struct ServerRecord: Codable, Hashable, Sendable, Identifiable {
   ///   - gpuUsage: Percent.
   ///   - diskIOJSON: The `disk_io_json` text; build it with ``diskIOJSON(for:)``.
   public init(
-    id: Int64, serverID: String, time: RFC3339Timestamp, cpu: Double? = nil,
+    rowID: Int64? = nil, serverID: String? = nil, time: RFC3339Timestamp, cpu: Double? = nil,
     memUsed: Int64? = nil, swapUsed: Int64? = nil, diskUsed: Int64? = nil,
     netInSpeed: Int64? = nil, netOutSpeed: Int64? = nil, netInTransfer: Int64? = nil,
     netOutTransfer: Int64? = nil, load1: Double? = nil, load5: Double? = nil,
     load15: Double? = nil, tcpConn: Int? = nil, udpConn: Int? = nil, processCount: Int? = nil,
     temperature: Double? = nil, gpuUsage: Double? = nil, diskIOJSON: String? = nil
   ) {
-    self.id = id
+    self.rowID = rowID
     self.serverID = serverID
     self.time = time
     self.cpu = cpu
@@ -156,13 +161,13 @@ public struct ServerRecord: Codable, Hashable, Sendable, Identifiable {
   /// columns are `nil`, aliases are read, and an invalid `disk_io_json` leaves ``diskIO`` `nil`
   /// without failing.
   /// - Parameter decoder: The decoder.
-  /// - Throws: `DecodingError` naming the field when `id`, `server_id` or `time` is missing or a
-  ///   value has the wrong type.
+  /// - Throws: `DecodingError` naming the field when `time` is missing or a value has the wrong
+  ///   type.
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: WireKey.self)
     self.init(
-      id: try c.decode(Int64.self, forKey: Self.idKey),
-      serverID: try c.decode(String.self, forKey: Self.serverIDKey),
+      rowID: try c.decodeIfPresent(Int64.self, forKey: Self.idKey),
+      serverID: try c.decodeIfPresent(String.self, forKey: Self.serverIDKey),
       time: try c.decode(RFC3339Timestamp.self, forKey: Self.timeKey),
       cpu: try c.decodeMetricField(.cpu),
       memUsed: try c.decodeField(Int64.self, .memUsed),
@@ -183,15 +188,16 @@ public struct ServerRecord: Codable, Hashable, Sendable, Identifiable {
       diskIOJSON: try c.decodeIfPresent(String.self, forKey: Self.diskIOKey))
   }
 
-  /// Encodes in wire order under the current keys: unknown metrics are left out, and
+  /// Encodes in wire order under the current keys: an unknown row id, server id or metric is left
+  /// out, and
   /// `temperature`, `gpu_usage` and `disk_io_json` are `null` when `nil`, as the server writes
   /// them.
   /// - Parameter encoder: The encoder.
   /// - Throws: Whatever the encoder throws.
   public func encode(to encoder: any Encoder) throws {
     var c = encoder.container(keyedBy: WireKey.self)
-    try c.encode(id, forKey: Self.idKey)
-    try c.encode(serverID, forKey: Self.serverIDKey)
+    try c.encodeUnlessNil(rowID, forKey: Self.idKey)
+    try c.encodeUnlessNil(serverID, forKey: Self.serverIDKey)
     try c.encode(time, forKey: Self.timeKey)
     try c.encodeUnlessNil(cpu, forKey: WireKey(.cpu))
     try c.encodeUnlessNil(memUsed, forKey: WireKey(.memUsed))

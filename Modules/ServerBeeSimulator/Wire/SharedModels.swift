@@ -109,7 +109,7 @@ extension LiveNumbers {
   /// A metric record (Protocol/Servers.md §2) at `time` (nanoseconds).
   func record(id: Int64, serverID: String, time: Int64, diskIOJSON: String?) -> ServerRecord {
     ServerRecord(
-      id: id, serverID: serverID, time: timestamp(time, .zulu), cpu: cpu, memUsed: memUsed,
+      rowID: id, serverID: serverID, time: timestamp(time, .zulu), cpu: cpu, memUsed: memUsed,
       swapUsed: swapUsed, diskUsed: diskUsed, netInSpeed: netInSpeed, netOutSpeed: netOutSpeed,
       netInTransfer: netInTransfer, netOutTransfer: netOutTransfer, load1: load1, load5: load5,
       load15: load15, tcpConn: Int(tcpConn), udpConn: Int(udpConn),

@@ -41,7 +41,7 @@ enum Samples {
     updatedAt: time)
   static let group = ServerGroup(id: "g1", name: "Production", weight: 10, createdAt: time)
   static let record = ServerRecord(
-    id: 7, serverID: "s1", time: time, cpu: 12.5, memUsed: 1 << 30, load1: 0.5, processCount: 99)
+    rowID: 7, serverID: "s1", time: time, cpu: 12.5, memUsed: 1 << 30, load1: 0.5, processCount: 99)
   static let event = AlertEvent(
     alertKey: v1Key, ruleID: "rule-1", ruleName: "High CPU", serverID: "s1",
     serverName: "vps-a", status: .firing, eventAt: offsetTime, count: 3)
