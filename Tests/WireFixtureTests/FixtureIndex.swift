@@ -126,6 +126,24 @@ enum FixtureIndex {
     "asnStatus": geoStatus,
     "downloadGeoIP": geoDownload,
     "downloadASN": geoDownload,
+    // Traffic, cost and uptime (Protocol/AppRoutes.md §5).
+    "serverTraffic": FixtureSpec(
+      ["insights/server_traffic.json", "insights/server_traffic_no_limit.json"],
+      orderFixed: false, "Protocol/AppRoutes.md §5"),
+    "serverCostInsights": FixtureSpec(
+      [
+        "insights/cost_insights.json", "insights/cost_insights_no_limit.json",
+        "insights/cost_insights_unconfigured.json",
+      ],
+      orderFixed: false, "Protocol/AppRoutes.md §5"),
+    "serverUptimeDaily": FixtureSpec(
+      ["insights/uptime_daily.json"], orderFixed: false, "Protocol/AppRoutes.md §5"),
+    "trafficOverview": FixtureSpec(
+      ["insights/traffic_overview.json"], orderFixed: false, "Protocol/AppRoutes.md §5"),
+    "trafficOverviewDaily": FixtureSpec(
+      ["insights/traffic_overview_daily.json"], orderFixed: false, "Protocol/AppRoutes.md §5"),
+    "costOverview": FixtureSpec(
+      ["insights/cost_overview.json"], orderFixed: false, "Protocol/AppRoutes.md §5"),
     // Servers (Protocol/Servers.md).
     "servers": FixtureSpec(["servers/servers.json"], orderFixed: true, "Protocol/Servers.md §1"),
     "server": FixtureSpec(

@@ -20,6 +20,7 @@ enum RouteRecipes {
     .merging(alerts) { a, _ in a }.merging(tasks) { a, _ in a }
     .merging(security) { a, _ in a }.merging(push) { a, _ in a }
     .merging(incidents) { a, _ in a }.merging(agents) { a, _ in a }
+    .merging(insights) { a, _ in a }
 
   static let proof = "sb-revoke-v1." + String(repeating: "A", count: 42) + "E"
 
@@ -184,6 +185,43 @@ enum RouteRecipes {
     },
     "downloadGeoIP": { seed in Call(bearer: seed.admin.access) },
     "downloadASN": { seed in Call(bearer: seed.admin.access) },
+  ]
+
+  // MARK: Traffic, cost and uptime
+
+  /// Gives the seeded server a price, a billing cycle and a traffic limit, so the fleet views
+  /// list it.
+  private static func bill(_ seed: Seed) async throws {
+    let set = try await seed.world.send(
+      "PUT", "/api/servers/\(seed.serverID)",
+      body: seed.world.json([
+        "price": 12.0, "billing_cycle": "monthly", "currency": "EUR",
+        "traffic_limit": 1_099_511_627_776,
+      ]), bearer: seed.admin.access)
+    guard set.status == 200 else { throw FixtureProblem("billing: \(set.text)") }
+  }
+
+  static let insights: [String: Recipe] = [
+    "serverTraffic": { seed in
+      try await bill(seed)
+      return Call(values: [seed.serverID], bearer: seed.admin.access)
+    },
+    "serverCostInsights": { seed in
+      try await bill(seed)
+      return Call(values: [seed.serverID], bearer: seed.admin.access)
+    },
+    "serverUptimeDaily": { seed in
+      Call(values: [seed.serverID], query: [("days", "30")], bearer: seed.admin.access)
+    },
+    "trafficOverview": { seed in
+      try await bill(seed)
+      return Call(bearer: seed.admin.access)
+    },
+    "trafficOverviewDaily": { seed in Call(query: [("days", "7")], bearer: seed.admin.access) },
+    "costOverview": { seed in
+      try await bill(seed)
+      return Call(bearer: seed.admin.access)
+    },
   ]
 
   // MARK: Servers

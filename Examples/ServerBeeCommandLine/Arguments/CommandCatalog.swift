@@ -20,7 +20,7 @@ enum CommandCatalog {
 
   /// Every command, in the order the help lists them.
   static let all: [CommandDeclaration] =
-    signIn + fleet + agents + account + administration + incidents + pingTasks
+    signIn + fleet + insights + agents + account + administration + incidents + pingTasks
     + serverMachinery
     + security + notifications + legacyPush + session
 
