@@ -25,7 +25,7 @@ import ServerBeeTransport
 /// print("\(count) entries made by rules")
 /// ```
 public struct FirewallBlockPages: AsyncSequence, Sendable {
-  /// One page of entries (``FirewallBlockPage/nextCursor`` is the server's, unchanged).
+  /// One page of entries (its `next_cursor` is the server's, unchanged).
   public typealias Element = FirewallBlockPage
 
   let client: ServerBeeAPIClient
