@@ -33,4 +33,7 @@ extension ServerBeeError.Code where Domain == CommandLineDomain {
   public static let payloadTooLarge = Self("payload_too_large")
   /// The user answered no to a destructive command's question; nothing was sent.
   public static let declined = Self("declined")
+  /// The server refused the change for a reason the command names (a firewall guard rail, an
+  /// entry that exists already).
+  public static let refused = Self("refused")
 }

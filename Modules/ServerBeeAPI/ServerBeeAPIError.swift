@@ -96,3 +96,17 @@ extension ServerBeeError where Domain == ServerBeeAPIDomain {
   /// The server's answer behind an HTTP failure, when there was one.
   public var apiFailure: APIFailure? { underlying as? APIFailure }
 }
+
+extension ServerBeeError where Domain == ServerBeeAPIDomain {
+  /// Why the server refused a blocklist entry, when this error is one of the documented 400 and
+  /// 409 answers of `POST /api/firewall/blocks` (Protocol/Firewall.md §4); `nil` otherwise.
+  ///
+  /// ```swift
+  /// catch let error as ServerBeeAPIError {
+  ///   if case .guardrail(let range)? = error.firewallBlockRefusal {
+  ///     print("\(range) is never blocked")
+  ///   }
+  /// }
+  /// ```
+  public var firewallBlockRefusal: FirewallBlockRefusal? { apiFailure?.firewallBlockRefusal }
+}

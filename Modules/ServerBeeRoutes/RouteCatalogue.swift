@@ -17,7 +17,7 @@ public enum RouteCatalogue {
   /// Every HTTP route, area by area.
   public static let all: [AnyAPIRoute] =
     Auth.all + Account.all + Administration.all + Servers.all + Alerts.all + Tasks.all
-    + Security.all + Push.all + Incidents.all + Agents.all + Insights.all
+    + Security.all + Firewall.all + Push.all + Incidents.all + Agents.all + Insights.all
 
   /// Every WebSocket route.
   public static let sockets: [SocketRoute] = [Live.fleetStream]

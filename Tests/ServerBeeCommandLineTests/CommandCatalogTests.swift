@@ -38,7 +38,7 @@ import Testing
         "groups delete", "alerts rules disable", "devices revoke", "servers delete",
         "agent revoke", "account 2fa disable", "account api-keys delete", "users delete",
         "channels disable", "tasks delete", "maintenance delete",
-        "incidents delete", "ping-tasks delete", "security delete",
+        "incidents delete", "ping-tasks delete", "security delete", "firewall unblock",
       ])
     // `notifications enable` asks something else first: whether the privacy notice was read.
     for declaration in CommandCatalog.all {

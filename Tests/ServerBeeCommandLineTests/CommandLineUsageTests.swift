@@ -19,8 +19,8 @@ import Testing
       result.stdout.contains(
         "SERVERBEE_API_KEY  an API key instead of a session, with --server, for: servers, "
           + "groups, watch, alerts, devices, traffic, cost, uptime, agent, account, users, "
-          + "channels, audit, tasks, "
-          + "maintenance, incidents, status-page, ping-tasks, admin, security, pair-code"))
+          + "channels, audit, tasks, maintenance, incidents, status-page, ping-tasks, admin, "
+          + "security, firewall, pair-code"))
   }
 
   @Test(arguments: [

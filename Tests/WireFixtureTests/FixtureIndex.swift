@@ -210,6 +210,17 @@ enum FixtureIndex {
       ["security/security_stats.json"], orderFixed: true, "Protocol/Security.md §3"),
     "deleteSecurityEvent": FixtureSpec(
       ["security/delete_security_event.json"], orderFixed: false, "Protocol/Security.md §3 (true)"),
+    // Firewall (Protocol/Firewall.md).
+    "firewallBlocks": FixtureSpec(
+      ["firewall/blocks_page.json", "firewall/blocks_last_page.json"], orderFixed: true,
+      mustHaveElements: ["items"], "Protocol/Firewall.md §1, §2"),
+    "createFirewallBlock": FixtureSpec(
+      ["firewall/blocks_page.json", "firewall/blocks_last_page.json"], .elementsOf("items"),
+      orderFixed: true, "Protocol/Firewall.md §1, §4"),
+    "deleteFirewallBlock": FixtureSpec(
+      ["firewall/delete_block.json"], orderFixed: false, "Protocol/Firewall.md §5 (true)"),
+    "firewallStats": FixtureSpec(
+      ["firewall/stats.json"], orderFixed: true, "Protocol/Firewall.md §6"),
     // Push (Protocol/Push.md §2).
     "settings": pushSettings,
     "updateSettings": pushSettings,

@@ -18,7 +18,8 @@ enum RouteRecipes {
   static let all: [String: Recipe] = auth.merging(account) { a, _ in a }
     .merging(administration) { a, _ in a }.merging(servers) { a, _ in a }
     .merging(alerts) { a, _ in a }.merging(tasks) { a, _ in a }
-    .merging(security) { a, _ in a }.merging(push) { a, _ in a }
+    .merging(security) { a, _ in a }.merging(firewall) { a, _ in a }
+    .merging(push) { a, _ in a }
     .merging(incidents) { a, _ in a }.merging(agents) { a, _ in a }
     .merging(insights) { a, _ in a }
 
@@ -426,6 +427,54 @@ enum RouteRecipes {
     },
     "deleteSecurityEvent": { seed in
       Call(values: [try await securityEvent(seed)], bearer: seed.admin.access)
+    },
+  ]
+
+  // MARK: Firewall
+
+  /// Two blocklist entries: one a security rule made (through the control API, an IPv6
+  /// network) and one an admin added over the API with servers and a comment; the latter's id.
+  /// The recipes share one world, so an entry an earlier recipe made is reused (a target is
+  /// blocked once).
+  static func firewallBlocks(_ seed: Seed) async throws -> String {
+    _ = try? await seed.world.control(
+      "POST", "/firewall/blocks",
+      [
+        "target": "2001:db8:abcd::/48", "origin_event_id": "3d2a9f1e-7c4b-4a8d-b6e5-0f9c2d1a8b73",
+        "origin_rule_id": "a7e3b9c2-1d5f-4e8a-9b6c-2f0d4e7a1c95",
+      ])
+    let made = try await seed.world.send(
+      "POST", "/api/firewall/blocks",
+      body: seed.world.json([
+        "target": "203.0.113.7", "cover_type": "include", "server_ids": [seed.serverID],
+        "comment": "ssh scanner",
+      ]),
+      bearer: seed.admin.access)
+    if made.status == 200, let id = made.json?["data"]?["id"]?.stringValue { return id }
+    let listed = try await seed.world.send(
+      "GET", "/api/firewall/blocks?target_q=203.0.113.7%2F32", bearer: seed.admin.access)
+    guard let id = listed.json?["data"]?["items"]?.elements?.first?["id"]?.stringValue else {
+      throw FixtureProblem("create firewall block: \(made.text); list: \(listed.text)")
+    }
+    return id
+  }
+
+  static let firewall: [String: Recipe] = [
+    "firewallBlocks": { seed in
+      _ = try await firewallBlocks(seed)
+      return Call(bearer: seed.admin.access)
+    },
+    "createFirewallBlock": { seed in
+      Call(
+        body: seed.world.json(["target": "198.51.100.77/24", "comment": "botnet range"]),
+        bearer: seed.admin.access)
+    },
+    "deleteFirewallBlock": { seed in
+      Call(values: [try await firewallBlocks(seed)], bearer: seed.admin.access)
+    },
+    "firewallStats": { seed in
+      _ = try await firewallBlocks(seed)
+      return Call(bearer: seed.admin.access)
     },
   ]
 

@@ -22,7 +22,7 @@ enum CommandCatalog {
   static let all: [CommandDeclaration] =
     signIn + fleet + insights + agents + account + administration + incidents + pingTasks
     + serverMachinery
-    + security + notifications + legacyPush + session
+    + security + firewall + notifications + legacyPush + session
 
   /// What any command that opens the stored session may send besides its own routes: the
   /// token refresh, queued sign-outs (`revoke`), and the sweep of sessions an interrupted

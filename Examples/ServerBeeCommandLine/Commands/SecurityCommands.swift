@@ -2,7 +2,7 @@ import ServerBeeAPI
 import ServerBeeKit
 import ServerBeeModels
 
-/// `serverbee security events [--server ID] [--limit N]`, `security event ID`,
+/// `serverbee security events [--server ID] [--limit N]`, `security event ID [--block]`,
 /// `security stats [--by G] [--server ID]` and `security delete ID`.
 enum SecurityCommands {
   /// `--server` here names a monitored server (an id); a value with `://` is the ServerBee URL
@@ -50,12 +50,34 @@ enum SecurityCommands {
       "Loading the security event", console: context.console,
       notFound: "there is no security event '\(id)' (see 'serverbee security events')"
     ) { try await api.securityEvent(id: id) }
+    guard context.arguments.flags.contains("block") else {
+      if context.console.json {
+        context.console.json(try WireJSON.encode(event))
+      } else {
+        let names = await APIRequest.serverNames(api)
+        context.console.line(Tables.securityEvent(event, serverNames: names))
+      }
+      return
+    }
+    // The app's "Block IP": a manual entry for the event's source address on every server
+    // (Protocol/Firewall.md §4).
+    let block = try await FirewallCommands.create(
+      FirewallBlockRequest(
+        target: event.sourceIP, comment: "Blocked from security event \(event.id)"),
+      api: api, console: context.console)
     if context.console.json {
-      context.console.json(try WireJSON.encode(event))
+      context.console.json(try WireJSON.encode(EventBlock(event: event, block: block)))
     } else {
       let names = await APIRequest.serverNames(api)
       context.console.line(Tables.securityEvent(event, serverNames: names))
+      try FirewallCommands.report(block, context.console)
     }
+  }
+
+  /// `security event ID --block --json`: the event and the entry that blocks its source.
+  private struct EventBlock: Encodable {
+    var event: SecurityEvent
+    var block: FirewallBlock
   }
 
   /// `security stats [--by G] [--server ID] [--limit N]`: event counts per group, largest first.

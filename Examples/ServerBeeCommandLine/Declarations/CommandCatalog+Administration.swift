@@ -306,11 +306,20 @@ extension CommandCatalog {
     CommandDeclaration(
       "security event", summary: "one security event with its evidence",
       arguments: [.required("ID")],
-      discussion:
-        "Prints one event (GET /api/security/events/{id}) with its evidence. \(apiKeyNote)",
-      examples: ["serverbee security event 3d2a…"],
+      options: [
+        OptionSpec(
+          name: "block", valueName: nil,
+          help: "also block the event's source address on every server (admins)")
+      ],
+      discussion: """
+        Prints one event (GET /api/security/events/{id}) with its evidence. With --block, \
+        also blocks its source address on every server (POST /api/firewall/blocks), as the \
+        app's "Block IP" does; the entry's comment names the event. \(apiKeyNote)
+        """,
+      examples: ["serverbee security event 3d2a…", "serverbee security event 3d2a… --block"],
       routes: [
         RouteCatalogue.Security.securityEvent.erased, RouteCatalogue.Servers.servers.erased,
+        RouteCatalogue.Firewall.createFirewallBlock.erased,
       ],
       run: SecurityCommands.event),
     CommandDeclaration(
