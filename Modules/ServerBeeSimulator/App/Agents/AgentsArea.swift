@@ -5,6 +5,7 @@ import ServerBeeTransport
 /// (`AgentsArea+Onboarding.swift`), enrollment codes, re-enrolment and revoking the agent
 /// (`AgentsArea+Authority.swift`), deleting a server and the latest agent version
 /// (`AgentsArea+Lifecycle.swift`), and the control API's stand-in for an agent using its code.
+/// The lists take each server's authority from its row (`SimulatorCore+Offers.swift`).
 ///
 /// Its migration, 14, adds `servers.agent_claimed` (seeded servers are claimed, a created one
 /// is not), the offers (`enrollment_offers`: the code's SHA-256 and prefix, never the code) and
