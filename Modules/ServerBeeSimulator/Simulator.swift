@@ -110,7 +110,7 @@ public final class Simulator: Sendable {
   private let ownedDirectory: URL?
   private let listener = Locked<HTTPListener?>(nil)
   private let ticker = Locked<Ticker?>(nil)
-  /// Lapses offers on a clock that follows the wall clock.
+  /// Moves running agent upgrades and lapses offers on a clock that follows the wall clock.
   private let agentTicker = Locked<Ticker?>(nil)
   private let workers = Locked<OutboxWorkers?>(nil)
   private let connectionCap = Locked(0)
@@ -163,7 +163,7 @@ public final class Simulator: Sendable {
     core = try SimulatorCore(settings: configuration, clock: clock, random: random)
     let hub = core.hub
     clock.onAdvance { hub.wakeAll() }
-    // Offers lapse when the clock is moved (Protocol/Agents.md §10).
+    // Offers lapse and upgrades move on when the clock is moved (Protocol/Agents.md §10, §11).
     clock.onAdvance { [weak core] in core?.clockMoved() }
     // The clock offset is state like any other: tokens issued at an advanced "now" must not
     // come back from the past after a restart. Every advance is written through (the control

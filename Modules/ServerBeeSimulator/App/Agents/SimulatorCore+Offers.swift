@@ -68,8 +68,9 @@ extension SimulatorCore {
   }
 
   /// What moving the clock drives (the control API, or the simulator's own ticker on a clock
-  /// that follows the wall clock): lapsed offers expire.
+  /// that follows the wall clock): lapsed offers expire, running upgrades move on.
   func clockMoved() {
     try? expireLapsedOffers()
+    try? advanceUpgrades()
   }
 }
