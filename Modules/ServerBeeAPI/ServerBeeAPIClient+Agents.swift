@@ -149,4 +149,27 @@ extension ServerBeeAPIClient {
     try Self.requireNonEmpty(id, "the server id")
     _ = try await send(RouteCatalogue.Agents.deleteServer, PathID(id))
   }
+
+  /// `POST /api/servers/{id}/upgrade`: starts upgrading the server's agent
+  /// (Protocol/Agents.md §11). The answer only says it started: each stage comes as an
+  /// `upgrade_progress` frame of the live stream and the outcome as `upgrade_result`, so
+  /// subscribe before calling this to miss none.
+  ///
+  /// ```swift
+  /// let latest = try await api.latestAgentVersion()
+  /// if let version = latest.version { try await api.upgradeAgent(serverID: id, version: version) }
+  /// ```
+  /// - Parameters:
+  ///   - serverID: The server.
+  ///   - version: SemVer, with or without a leading `v` (`latest` is refused).
+  /// - Throws: ``ServerBeeAPIError`` (its failure's ``APIFailure/upgradeRefusal`` names the
+  ///   documented refusals: unknown server, capability off, bad version, agent offline, an
+  ///   upgrade already running), or `CancellationError`.
+  public func upgradeAgent(serverID: String, version: String) async throws {
+    try Self.requireNonEmpty(serverID, "the server id")
+    try Self.requireNonEmpty(version, "the version")
+    _ = try await send(
+      RouteCatalogue.Agents.upgradeAgent, PathID(serverID),
+      body: UpgradeAgentRequest(version: version))
+  }
 }

@@ -44,11 +44,16 @@ extension RouteCatalogue {
       "deleteServer", .delete, "/api/servers/{id}", .admin,
       summary: "delete a server and everything recorded for it")
 
+    /// `POST /api/servers/{id}/upgrade`: progress and the outcome come on the live stream.
+    public static let upgradeAgent = APIRoute<PathID, UpgradeAgentRequest, String>(
+      "upgradeAgent", .post, "/api/servers/{id}/upgrade", .admin,
+      summary: "start upgrading a server's agent to a version")
+
     /// The area's routes.
     public static let all: [AnyAPIRoute] = [
       createServer.erased, issueEnrollment.erased, replaceEnrollment.erased,
       revokeEnrollment.erased, reEnroll.erased, revokeAgentAuthority.erased,
-      latestAgentVersion.erased, deleteServer.erased,
+      latestAgentVersion.erased, deleteServer.erased, upgradeAgent.erased,
     ]
   }
 }

@@ -110,6 +110,8 @@ public final class Simulator: Sendable {
   private let ownedDirectory: URL?
   private let listener = Locked<HTTPListener?>(nil)
   private let ticker = Locked<Ticker?>(nil)
+  /// Moves running agent upgrades and lapses offers on a clock that follows the wall clock.
+  private let agentTicker = Locked<Ticker?>(nil)
   private let workers = Locked<OutboxWorkers?>(nil)
   private let connectionCap = Locked(0)
 
@@ -161,6 +163,8 @@ public final class Simulator: Sendable {
     core = try SimulatorCore(settings: configuration, clock: clock, random: random)
     let hub = core.hub
     clock.onAdvance { hub.wakeAll() }
+    // Offers lapse and upgrades move on when the clock is moved (Protocol/Agents.md §10, §11).
+    clock.onAdvance { [weak core] in core?.clockMoved() }
     // The clock offset is state like any other: tokens issued at an advanced "now" must not
     // come back from the past after a restart. Every advance is written through (the control
     // route's and a direct `clock.advance(by:)` alike), and the stored offset is restored here.
@@ -318,6 +322,13 @@ public final class Simulator: Sendable {
         $0 = $0 ?? OutboxWorkers(core: core, count: core.settings.outboxWorkers)
       }
     }
+    do {
+      let core = self.core
+      agentTicker.withLock {
+        $0?.stop()
+        $0 = Ticker(interval: 0.25) { core.clockMoved() }
+      }
+    }
     if let interval = core.settings.metricsInterval {
       let core = self.core
       ticker.withLock {
@@ -336,6 +347,10 @@ public final class Simulator: Sendable {
   /// on this one after that are no longer exclusive.
   public func stop() {
     ticker.withLock {
+      $0?.stop()
+      $0 = nil
+    }
+    agentTicker.withLock {
       $0?.stop()
       $0 = nil
     }

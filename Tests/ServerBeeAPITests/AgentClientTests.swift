@@ -75,6 +75,59 @@ import Testing
     #expect(error.apiFailure?.currentOffer?.id == "o-9")
   }
 
+  @Test func upgradingAnAgentPostsTheVersion() async throws {
+    await http.expect(.post, "/api/servers/s-1/upgrade", reply: try Samples.reply("ok"))
+    try await api.upgradeAgent(serverID: "s-1", version: "v1.5.0")
+    let (url, body) = try await sent()
+    #expect(url == Samples.base + "/api/servers/s-1/upgrade")
+    #expect(body == #"{"version":"v1.5.0"}"#)
+    await http.verifyAllConsumed()
+    let error = try await #require(throws: ServerBeeAPIError.self) {
+      try await api.upgradeAgent(serverID: "s-1", version: "")
+    }
+    #expect(error.code == .invalidArgument)
+  }
+
+  /// Each documented refusal (Protocol/Agents.md §11), as the server words it.
+  @Test(arguments: [
+    (404, "NOT_FOUND", "Not found: Server not found", AgentUpgradeRefusal.serverNotFound),
+    (403, "FORBIDDEN", "Forbidden: agent_capability_disabled", .capabilityDisabled),
+    (400, "BAD_REQUEST", "Bad request: Invalid version format", .invalidVersion),
+    (404, "NOT_FOUND", "Not found: Agent not connected", .agentNotConnected),
+    (
+      409, "CONFLICT",
+      "Conflict: Upgrade already running for server s-1 (job_id=j-7, target_version=1.5.0)",
+      .alreadyRunning(jobID: "j-7", targetVersion: "1.5.0")
+    ),
+  ])
+  func anUpgradeRefusalIsTyped(
+    status: Int, code: String, message: String, refusal: AgentUpgradeRefusal
+  ) async throws {
+    let body = #"{"error":{"code":"\#(code)","message":"\#(message)"}}"#
+    await http.expect(
+      .post, "/api/servers/s-1/upgrade",
+      reply: HTTPResponse(
+        status: status, headers: ["Content-Type": "application/json"], body: Data(body.utf8)))
+    let error = try await #require(throws: ServerBeeAPIError.self) {
+      try await api.upgradeAgent(serverID: "s-1", version: "1.5.0")
+    }
+    #expect(error.apiFailure?.upgradeRefusal == refusal)
+  }
+
+  @Test func otherFailuresAreNoUpgradeRefusal() {
+    let member = APIFailure(status: 403, body: Data())
+    #expect(member.upgradeRefusal == nil)
+    let other = APIFailure(
+      status: 404, body: Data(#"{"error":{"code":"NOT_FOUND","message":"Not found: x"}}"#.utf8))
+    #expect(other.upgradeRefusal == nil)
+    let bare = APIFailure(
+      status: 409,
+      body: Data(
+        #"{"error":{"code":"CONFLICT","message":"Conflict: Upgrade already running for server s"}}"#
+          .utf8))
+    #expect(bare.upgradeRefusal == .alreadyRunning(jobID: nil, targetVersion: nil))
+  }
+
   @Test func emptyIdsAreRefusedBeforeAnythingIsSent() async throws {
     let error = try await #require(throws: ServerBeeAPIError.self) {
       try await api.replaceEnrollmentCode(serverID: "s-1", offerID: "")

@@ -25,6 +25,19 @@ import Testing
     #expect(parsed.json)
   }
 
+  /// `servers upgrade --version V` takes a value; everywhere else `--version` is the flag.
+  @Test func aCommandsOwnOptionWinsOverAGlobalOfTheSameName() throws {
+    let upgrade = try ArgumentParser.parse(["servers", "upgrade", "web-1", "--version", "1.5.0"])
+    #expect(upgrade.command == "servers upgrade")
+    #expect(upgrade.values == ["version": "1.5.0"])
+    #expect(upgrade.flags.isEmpty && upgrade.positionals == ["web-1"])
+    #expect(try ArgumentParser.parse(["--version"]).flags == ["version"])
+    #expect(try ArgumentParser.parse(["servers", "--version"]).flags == ["version"])
+    #expect(
+      usageMessage(["servers", "upgrade", "web-1", "--version"])
+        == "option '--version' needs a value (V)")
+  }
+
   @Test func positionalArgumentsFollowTheCommand() throws {
     let parsed = try ArgumentParser.parse(["pair", #"{"type":"serverbee_pair"}"#])
     #expect(parsed.positionals == [#"{"type":"serverbee_pair"}"#])

@@ -105,4 +105,100 @@ import Testing
     #expect(gone.status != 0)
     #expect(gone.stderr.contains("edge-1"), "\(gone.stderr)")
   }
+
+  /// A server's whole life through the command line (Protocol/Agents.md §2–§11): added with a
+  /// short code that lapses on the simulator clock (advanced through the control API) and is
+  /// then refused, a new code, the agent enrolling, re-enrolment, an upgrade followed live to
+  /// its result, the open code revoked without naming it, the agent revoked, the server deleted.
+  @Test func aServersLifecycleFromAddingToAnUpgradeToDeleting() async throws {
+    let temporary = try TemporaryDirectory()
+    let home = temporary.url.appendingPathComponent("home")
+    let simulator = try await SimulatorProcess(data: temporary.url.appendingPathComponent("data"))
+    defer { simulator.terminate() }
+    let login = try await serverbee(
+      ["login", "--server", simulator.url, "--username", "admin", "--password", "admin-password"],
+      home: home)
+    #expect(login.status == 0, "\(login.stderr)")
+    func run(_ arguments: [String]) async throws -> RunResult {
+      try await serverbee(arguments, home: home)
+    }
+
+    let added = try await run(["servers", "add", "edge-9", "--ttl", "60"])
+    #expect(added.status == 0, "\(added.stderr)")
+    let first = try code(in: added.stdout)
+    let idLine = try #require(added.stdout.split(separator: "\n").first)
+    let serverID = String(idLine.dropFirst("Added edge-9 (id ".count).dropLast(2))
+
+    // The list names the open code, so revoke-code needs no --offer; then none is open.
+    let revokedFirst = try await run(["agent", "revoke-code", "edge-9"])
+    #expect(revokedFirst.status == 0, "\(revokedFirst.stderr)")
+    #expect(revokedFirst.stdout.hasPrefix("Revoked code "), "\(revokedFirst.stdout)")
+    #expect(!revokedFirst.stdout.contains(first))
+    let none = try await run(["agent", "revoke-code", "edge-9"])
+    #expect(none.status != 0)
+    #expect(
+      none.stderr.contains("edge-9 shows no open code; give its id with --offer if you have it"),
+      "\(none.stderr)")
+
+    // A code that lapses on the simulator clock: refused to the agent, gone from the list.
+    let short = try await run(["agent", "code", "edge-9", "--ttl", "30"])
+    #expect(short.status == 0, "\(short.stderr)")
+    let lapsing = try code(in: short.stdout)
+    _ = try await simulator.control("POST", "/__simulator/clock/advance", ["seconds": 31])
+    await #expect(throws: (any Error).self) {
+      _ = try await simulator.control(
+        "POST", "/__simulator/servers/\(serverID)/enroll", ["code": lapsing])
+    }
+    let expired = try await run(["agent", "revoke-code", "edge-9"])
+    #expect(expired.stderr.contains("edge-9 shows no open code"), "\(expired.stderr)")
+
+    // A new code (allowed: the lapsed one is not open); the agent uses it.
+    let fresh = try await run(["agent", "code", "edge-9"])
+    #expect(fresh.status == 0, "\(fresh.stderr)")
+    _ = try await simulator.control(
+      "POST", "/__simulator/servers/\(serverID)/enroll", ["code": try code(in: fresh.stdout)])
+
+    // Re-enrolment keeps the agent; its code is the open one until revoked.
+    let reenrolled = try await run(["agent", "reenrol", "edge-9"])
+    #expect(reenrolled.status == 0, "\(reenrolled.stderr)")
+    _ = try code(in: reenrolled.stdout)
+
+    // The upgrade, followed live: each stage, then the result.
+    let upgraded = try await run(["servers", "upgrade", "edge-9", "--watch", "--timeout", "60"])
+    #expect(upgraded.status == 0, "\(upgraded.stderr)")
+    #expect(
+      upgraded.stdout == """
+        Upgrading the agent of edge-9 to 1.5.0…
+          [1/5] downloading
+          [2/5] verifying
+          [3/5] pre_flight
+          [4/5] installing
+          [5/5] restarting
+        Upgraded the agent of edge-9 to 1.5.0.
+
+        """, "\(upgraded.stdout)")
+    let unknown = try await run(["servers", "upgrade", "edge-9", "--version", "9.9.9", "--watch"])
+    #expect(unknown.status != 0)
+    #expect(
+      unknown.stderr.hasSuffix(
+        "the upgrade of edge-9 to 9.9.9 failed at downloading: release v9.9.9 not found\n"),
+      "\(unknown.stderr)")
+    let latest = try await run(["servers", "upgrade", "edge-9", "--version", "latest"])
+    #expect(latest.status == 64)
+    #expect(latest.stderr.contains("'latest' is not a version the server accepts"))
+
+    // The re-enrolment's code, revoked without --offer; the agent revoked; the server deleted.
+    let revokedCode = try await run(["agent", "revoke-code", "edge-9"])
+    #expect(revokedCode.status == 0, "\(revokedCode.stderr)")
+    let revoked = try await run(["agent", "revoke", "edge-9", "--yes"])
+    #expect(revoked.stdout == "Revoked the agent of edge-9: it is unclaimed, with no open code.\n")
+    let offline = try await run(["servers", "upgrade", "edge-9", "--watch"])
+    #expect(offline.status != 0)
+    #expect(
+      offline.stderr.contains("the agent of edge-9 is not connected, so it cannot upgrade"),
+      "\(offline.stderr)")
+    let deleted = try await run(["servers", "delete", "edge-9", "--yes"])
+    #expect(deleted.status == 0, "\(deleted.stderr)")
+    #expect(deleted.stdout.hasPrefix("Deleted edge-9 (id \(serverID))"), "\(deleted.stdout)")
+  }
 }

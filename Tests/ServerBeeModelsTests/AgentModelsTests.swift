@@ -27,6 +27,13 @@ import Testing
     #expect(try Fixtures.reencoded(APIResponse<CreateServerResponse>.self, text: text) == text)
   }
 
+  @Test func anUpgradeSendsItsVersionAsGiven() throws {
+    #expect(try json(UpgradeAgentRequest(version: "v1.5.0")) == #"{"version":"v1.5.0"}"#)
+    let decoded = try WireJSON.decode(
+      UpgradeAgentRequest.self, from: Data(#"{"version":"1.5.0-rc.1"}"#.utf8))
+    #expect(decoded.version == "1.5.0-rc.1")
+  }
+
   @Test func theOtherDocumentedAnswersDecode() throws {
     let offer = try APIResponse<EnrollmentOfferResponse>.payload(
       status: 200, body: try Fixtures.data("agents/enrollment_offer.json"))

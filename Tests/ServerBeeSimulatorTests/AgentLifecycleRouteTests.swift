@@ -286,6 +286,84 @@ import Testing
     #expect(reply.data?["error"] == .null)
   }
 
+  @Test func theListsShowEachServersAuthorityAndAnOfferLapsesOnTheClock() async throws {
+    let w = try await world()
+    let subscriber = w.h.simulator.core.hub.subscribe()
+    let reply = await post(
+      w, "/api/servers", #"{"onboarding_request_id":"req-list","name":"edge-1","ttl_secs":60}"#)
+    let server = try #require(reply.data?["server_id"]?.stringValue)
+    let issued = try #require(reply.data?["enrollment"])
+    func entry() async throws -> JSONValue {
+      let list = await w.h.send(.get, "/api/servers", bearer: w.member)
+      return try #require(elements(list.data).first { $0["id"]?.stringValue == server })
+    }
+
+    // Unclaimed with its open offer, in the list, the detail and `full_sync` alike.
+    let listed = try await entry()
+    let offer = try #require(listed["outstanding_enrollment"])
+    #expect(offer["id"] == issued["id"] && offer["code_prefix"] == issued["code_prefix"])
+    #expect(offer["expires_at"]?.stringValue == "2027-01-15T08:01:00+00:00")
+    #expect(offer["created_at"]?.stringValue == "2027-01-15T08:00:00+00:00")
+    #expect(listed["agent_authority"]?["status"]?.stringValue == "unclaimed")
+    #expect(listed["agent_authority"]?["outstanding_offer"] == offer)
+    #expect(listed["has_token"] == .bool(false))
+    #expect(
+      !(await w.h.send(.get, "/api/servers", bearer: w.member)).text.contains(
+        try #require(issued["code"]?.stringValue)))
+    let detail = await w.h.send(.get, "/api/servers/\(server)", bearer: w.member)
+    #expect(detail.data?["outstanding_enrollment"] == offer)
+    let frame = try WireJSON.decode(
+      LiveStreamMessage.self, from: Data(try w.h.simulator.core.fullSync().utf8))
+    guard case .fullSync(let sync) = frame else {
+      Issue.record("not a full_sync: \(frame)")
+      return
+    }
+    let status = try #require(sync.servers.first { $0.id == server })
+    #expect(status.agentAuthority?.status == .unclaimed && status.hasToken == false)
+    #expect(status.outstandingEnrollment?.id == issued["id"]?.stringValue)
+    // A seeded server is claimed with none.
+    let seeded = try #require(
+      await w.h.control(.post, "/servers", ["name": "vps-a"])?["data"]?["id"]?.stringValue)
+    let seededEntry = try #require(
+      elements((await w.h.send(.get, "/api/servers", bearer: w.member)).data)
+        .first { $0["id"]?.stringValue == seeded })
+    #expect(seededEntry["has_token"] == .bool(true))
+    #expect(seededEntry["agent_authority"]?["status"]?.stringValue == "claimed")
+    #expect(seededEntry["outstanding_enrollment"] == .null)
+
+    // Past its 60 s the offer lapses: gone from the list, announced, and ended as `expired`.
+    _ = await subscriber.next(timeout: 0.1)
+    w.h.clock.advance(by: 61)
+    let lapsed = try await entry()
+    #expect(lapsed["outstanding_enrollment"] == .null)
+    #expect(lapsed["agent_authority"]?["outstanding_offer"] == .null)
+    let frames = try await subscriber.next(timeout: 1).frames.map {
+      try WireJSON.decode(LiveStreamMessage.self, from: $0)
+    }
+    #expect(
+      frames.contains {
+        if case .agentAuthorityChanged(let change) = $0 {
+          return change.serverID == server && change.agentAuthority.outstandingOffer == nil
+        }
+        return false
+      }, "\(frames)")
+    let offerID = try #require(issued["id"]?.stringValue)
+    let replace = await post(
+      w, "/api/servers/\(server)/agent-authority/offers/\(offerID)/replace", "{}")
+    #expect(replace.status == 409 && replace.code == "ENROLLMENT_OFFER_TERMINAL")
+    #expect(replace.message == "enrollment offer is already expired")
+
+    // A new code; the agent uses it: claimed, with none open.
+    let fresh = await post(w, "/api/servers/\(server)/agent-authority/offers", "{}")
+    let code = try #require(fresh.data?["enrollment"]?["code"]?.stringValue)
+    #expect(try await entry()["outstanding_enrollment"]?["id"] == fresh.data?["enrollment"]?["id"])
+    _ = await w.h.control(.post, "/servers/\(server)/enroll", ["code": code])
+    let claimed = try await entry()
+    #expect(claimed["has_token"] == .bool(true))
+    #expect(claimed["agent_authority"]?["status"]?.stringValue == "claimed")
+    #expect(claimed["outstanding_enrollment"] == .null)
+  }
+
   @Test func eachAuthorityChangeIsBroadcastOnTheLiveStream() async throws {
     let w = try await world()
     let subscriber = w.h.simulator.core.hub.subscribe()

@@ -24,8 +24,7 @@ import Testing
     let fromRows = try core.db.serial {
       try WireWriter.fullSync(rowsOf: core.db, nowSeconds: seconds)
     }
-    let rows = try core.db.query("SELECT * FROM servers ORDER BY weight DESC, created_at DESC")
-      .map(ServerRow.init)
+    let rows = try core.db.query(Self.referenceRows).map(ServerRow.init)
     let reference = try WireWriter.fullSync(
       FullSync(servers: rows.map { $0.status(nowSeconds: seconds) }))
     #expect(joined == fromRows, sourceLocation: sourceLocation)
@@ -41,8 +40,7 @@ import Testing
         try core.serverCache.fragments.current(core.db, needing: .listEntry))
       return (WireWriter.serverList(fragments), try WireWriter.serverList(rowsOf: core.db))
     }
-    let rows = try core.db.query("SELECT * FROM servers ORDER BY weight DESC, created_at DESC")
-      .map(ServerRow.init)
+    let rows = try core.db.query(Self.referenceRows).map(ServerRow.init)
     var writer = WireWriter()
     writer.raw("{\"data\":[")
     for (index, row) in rows.enumerated() {
@@ -75,6 +73,22 @@ import Testing
     }
   }
 
+  /// Every row by name, with its open offer, for the references.
+  private static let referenceRows =
+    "SELECT *, \(ServerRow.openOfferColumn) AS open_offer FROM servers "
+    + "ORDER BY weight DESC, created_at DESC"
+
+  /// Opens an offer for a server as the agents area does: the offer row, then the touch.
+  private static func openOffer(_ core: SimulatorCore, _ serverID: String, _ id: String) throws {
+    try core.db.execute(
+      "INSERT INTO enrollment_offers VALUES (?, ?, 'hash', ?, 'outstanding', ?, ?)",
+      [
+        .text(id), .text(serverID), .text("pre\(id)"), .int(core.now + 600 * SimulatorCore.second),
+        .int(core.now),
+      ])
+    try core.touchServer(serverID)
+  }
+
   /// One write to `servers` of every kind, to run one after another.
   private func edits(_ h: Harness, _ core: SimulatorCore) throws -> [() throws -> Void] {
     let db = core.db
@@ -101,8 +115,44 @@ import Testing
       { try db.execute("DELETE FROM servers WHERE rowid = 15") },
       { try db.execute("UPDATE servers SET online = 0 WHERE rowid % 3 = 0") },
       { try h.simulator.tick() },
+      // Authority (Protocol/Agents.md §1): unclaimed, an offer opened, ended, lapsed.
+      { try db.execute("UPDATE servers SET agent_claimed = 0 WHERE rowid IN (20, 21)") },
+      { try Self.openOffer(core, ids[19], "o-1") },
+      { try Self.openOffer(core, ids[20], "o-2") },
+      { try Self.openOffer(core, ids[22], "o-3") },
+      {
+        try db.execute("UPDATE enrollment_offers SET outcome = 'revoked' WHERE id = 'o-1'")
+        try core.touchServer(ids[19])
+      },
+      {
+        h.clock.advance(by: 601)
+        try core.expireLapsedOffers()
+      },
     ]
     return edits
+  }
+
+  @Test func keptObjectsFollowTheAuthorityOfTheirRows() throws {
+    let (_, core) = try makeHarness(servers: 4)
+    let id = try #require(try core.db.scalar("SELECT id FROM servers WHERE rowid = 2").text)
+    try expectListsMatch(core)
+    try expectFramesMatch(core)
+    try core.db.execute("UPDATE servers SET agent_claimed = 0 WHERE rowid = 2")
+    try Self.openOffer(core, id, "o-9")
+    try expectListsMatch(core)
+    try expectFramesMatch(core)
+    let offer =
+      #"{"id":"o-9","code_prefix":"preo-9","expires_at":"2027-01-15T08:10:00+00:00","#
+      + #""created_at":"2027-01-15T08:00:00+00:00"}"#
+    let authority = #""agent_authority":{"status":"unclaimed","outstanding_offer":\#(offer)}"#
+    let frame = try core.fullSync()
+    #expect(frame.contains(authority + #","has_token":false,"outstanding_enrollment":\#(offer)"#))
+    #expect(frame.contains(#""agent_authority":{"status":"claimed","outstanding_offer":null}"#))
+    let list = try core.db.serial {
+      try #require(try core.serverCache.fragments.current(core.db, needing: .listEntry))
+    }
+    let body = String(decoding: try #require(WireWriter.serverList(list)), as: UTF8.self)
+    #expect(body.contains(authority + #","has_token":false,"outstanding_enrollment":\#(offer)"#))
   }
 
   @Test func eachObjectIsKeptOnlyOnceSomethingAskedForIt() throws {

@@ -257,6 +257,7 @@ enum FixtureIndex {
       ["agents/latest_agent_version.json", "agents/latest_agent_version_error.json"],
       orderFixed: false, "Protocol/Agents.md §8"),
     "deleteServer": ok,
+    "upgradeAgent": ok,
   ]
 
   /// The examples of a spec: each file's `data`, selected.

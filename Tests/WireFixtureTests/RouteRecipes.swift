@@ -684,5 +684,10 @@ enum RouteRecipes {
       let (server, _) = try await addedServer(seed, "fixture-delete")
       return Call(values: [server], bearer: seed.admin.access)
     },
+    "upgradeAgent": { seed in
+      Call(
+        values: [seed.serverID], body: seed.world.json(["version": "v1.5.0"]),
+        bearer: seed.admin.access)
+    },
   ]
 }

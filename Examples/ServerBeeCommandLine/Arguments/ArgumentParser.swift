@@ -103,7 +103,12 @@ enum ArgumentParser {
   /// The option as the command named so far, or one of the commands below it, declares it (the
   /// words may still grow: `alerts --limit 5` before `show`); ``parse(_:)`` checks it against
   /// the final command.
+  /// A command's own option wins over a global one of the same name once the command is named
+  /// (`servers upgrade SERVER --version V`; `serverbee --version` stays the global flag).
   private static func candidateOption(named name: String, under words: [String]) -> OptionSpec? {
+    if let own = CommandCatalog.declaration(words)?.options.first(where: { $0.name == name }) {
+      return own
+    }
     if let global = CommandCatalog.globalOptions.first(where: { $0.name == name }) {
       return global
     }

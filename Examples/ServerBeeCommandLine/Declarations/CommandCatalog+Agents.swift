@@ -44,6 +44,33 @@ extension CommandCatalog {
       confirm: { "Delete server \($0.first ?? "") and everything it recorded?" },
       run: AgentCommands.delete),
     CommandDeclaration(
+      "servers upgrade", summary: "upgrade a server's agent, and follow it with --watch (admins)",
+      arguments: [.required("SERVER")],
+      options: [
+        OptionSpec(
+          name: "version", valueName: "V", help: "install version V (the latest release)"),
+        OptionSpec(
+          name: "watch", valueName: nil, help: "follow each stage and the result live"),
+        OptionSpec(
+          name: "timeout", valueName: "S", help: "give up watching after S seconds (120)"),
+      ],
+      discussion: """
+        Starts upgrading the agent (POST /api/servers/{id}/upgrade) to V, or to the latest \
+        release (GET /api/agent/latest-version). The server only says it started: with \
+        --watch the command follows the live stream, prints each stage and ends with the \
+        result, exit 0 when the upgrade succeeded and non-zero with the reason when it \
+        failed or no result came within the timeout. \(apiKeyNote)
+        """,
+      examples: [
+        "serverbee servers upgrade web-fra-3 --watch",
+        "serverbee servers upgrade web-fra-3 --version 1.5.0",
+      ],
+      routes: [
+        RouteCatalogue.Servers.servers.erased, RouteCatalogue.Agents.latestAgentVersion.erased,
+        RouteCatalogue.Agents.upgradeAgent.erased,
+      ],
+      sockets: [RouteCatalogue.Live.fleetStream], run: UpgradeCommand.run),
+    CommandDeclaration(
       "agent code", summary: "issue an enrollment code for a server no agent holds (admins)",
       arguments: [.required("SERVER")],
       options: [OptionSpec(name: "ttl", valueName: "S", help: "the code lives S seconds (600)")],

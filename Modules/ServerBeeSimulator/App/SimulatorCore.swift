@@ -48,6 +48,12 @@ final class SimulatorCore: Sendable {
   let serverCache: ServerCache
   /// The one log line for refused connections (``Simulator/Configuration/log``).
   let refusals: RefusalLog
+  /// When the next open enrollment offer lapses (stored nanoseconds), `nil` until first read
+  /// (``expireLapsedOffers()``); `Int64.max` when none is open.
+  let nextOfferLapse = Locked<Int64?>(nil)
+  /// Agent self-upgrades by server id (Protocol/Agents.md §11): kept in memory, as a real
+  /// server's agent manager keeps them; lost on restart.
+  let upgrades = Locked<[String: UpgradeRun]>([:])
 
   /// One second in the unit of stored times (nanoseconds).
   static let second: Int64 = 1_000_000_000

@@ -67,6 +67,10 @@ struct ServerRow: Sendable {
   var trafficLimit: Int64? = nil
   var trafficLimitType: String? = nil
   var billingStartDay: Int64? = nil
+  // Migration 14 and the offers (Protocol/Agents.md §1): whether an agent holds the server,
+  // and its open offer (``openOfferColumn``).
+  var agentClaimed: Bool = true
+  var openOffer: OutstandingOffer? = nil
 }
 
 /// One alert state joined with its rule and server names.

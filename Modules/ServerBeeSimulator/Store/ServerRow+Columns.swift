@@ -12,8 +12,31 @@ extension ServerRow {
     disk_total, ipv4, ipv6, region, country_code, virtualization, agent_version, group_id, \
     weight, hidden, remark, public_remark, capabilities, protocol_version, features_json, \
     tags_json, online, live_json, created_at, updated_at, geo_manual, price, billing_cycle, \
-    currency, expired_at, traffic_limit, traffic_limit_type, billing_start_day
+    currency, expired_at, traffic_limit, traffic_limit_type, billing_start_day, agent_claimed, \
+    \(openOfferColumn)
     """
+
+  /// The server's open offer as one text column, `id code_prefix expires_at created_at` (the
+  /// times in stored nanoseconds), or `NULL`: read with the row, so every writer of a list
+  /// entry or a `full_sync` object takes the authority from the same `SELECT` as the rest
+  /// (Protocol/Agents.md §1). One probe of `enrollment_offers_server` a row. An offer that
+  /// changes touches its server's row (``SimulatorCore/touchServer(_:)``), so the objects
+  /// kept from rows (``ServerFragments``) are written again.
+  static let openOfferColumn = """
+    (SELECT id || ' ' || code_prefix || ' ' || expires_at || ' ' || created_at \
+    FROM enrollment_offers WHERE server_id = servers.id AND outcome = 'outstanding' \
+    ORDER BY created_at DESC LIMIT 1)
+    """
+
+  /// Reads ``openOfferColumn``'s text; `nil` for `NULL` or any other form.
+  static func openOffer(_ text: String?) -> OutstandingOffer? {
+    guard let parts = text?.split(separator: " ", omittingEmptySubsequences: false),
+      parts.count == 4, let expires = Int64(parts[2]), let created = Int64(parts[3])
+    else { return nil }
+    return OutstandingOffer(
+      id: String(parts[0]), codePrefix: String(parts[1]),
+      expiresAt: timestamp(expires, .utcOffset), createdAt: timestamp(created, .utcOffset))
+  }
 
   /// Reads a row selected with ``columns``; the same values as the former `init(_: Row)` on
   /// `SELECT *`.
@@ -56,6 +79,8 @@ extension ServerRow {
     trafficLimit = row.int(34)
     trafficLimitType = row.text(35)
     billingStartDay = row.int(36)
+    agentClaimed = row.bool(37)
+    openOffer = Self.openOffer(row.text(38))
   }
 
   /// A `[String]` JSON column; `[]` when it is missing or not such an array.

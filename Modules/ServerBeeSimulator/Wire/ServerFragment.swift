@@ -19,7 +19,7 @@ struct ServerFragment: Sendable {
     static let listEntry = Parts(rawValue: 2)
   }
 
-  /// The columns ``init(_:parts:)`` reads: ``WireWriter/statusColumns`` (0–16), then `rowid`,
+  /// The columns ``init(_:parts:)`` reads: ``WireWriter/statusColumns`` (0–18), then `rowid`,
   /// `weight` and `created_at`; for the list entry, ``WireWriter/responseColumns`` after them
   /// (from ``listColumn``). Two `SELECT`s, since SQLite reads every column a `SELECT` names,
   /// whether or not it is looked at.
@@ -29,7 +29,7 @@ struct ServerFragment: Sendable {
   private static let withoutList = WireWriter.statusColumns + ", rowid, weight, created_at"
   private static let withList = withoutList + ", " + WireWriter.responseColumns
   /// Where ``WireWriter/responseColumns`` start in ``columns(_:)``.
-  static let listColumn: Int32 = 20
+  static let listColumn: Int32 = 22
 
   /// The object up to an online server's `last_active` value; all of an offline one, whose
   /// `last_active` (its `updated_at`) is in it. `nil` without ``Parts/frame``.
@@ -64,9 +64,9 @@ struct ServerFragment: Sendable {
   /// - Throws: What ``WireWriter/statusClosing(_:_:)`` throws (nothing, in practice).
   init(_ row: Database.Columns, parts: Parts) throws {
     (head, tail) = parts.contains(.frame) ? try Self.frameElement(row) : (nil, nil)
-    rowid = row.int(17) ?? 0
-    weight = row.value(18)
-    createdAt = row.value(19)
+    rowid = row.int(19) ?? 0
+    weight = row.value(20)
+    createdAt = row.value(21)
     if parts.contains(.listEntry) {
       var list = WireWriter(capacity: 1024)
       try list.response(row.shifted(by: Self.listColumn))

@@ -20,8 +20,17 @@ func timestamp(_ nanos: Int64?, _ style: RFC3339Timestamp.Style) -> RFC3339Times
 }
 
 extension AgentAuthority {
-  /// The simulator's agents are always claimed with no offer (Protocol/LiveStream.md §4).
+  /// A seeded server's authority: claimed, with no offer (Protocol/LiveStream.md §4).
   static let simulated = AgentAuthority(status: .claimed)
+  /// An added server's authority once its offer is gone: unclaimed, with no offer.
+  static let unclaimed = AgentAuthority(status: .unclaimed)
+}
+
+extension ServerRow {
+  /// The server's authority (Protocol/Agents.md §1): claimed or not, and its open offer.
+  var authority: AgentAuthority {
+    AgentAuthority(status: agentClaimed ? .claimed : .unclaimed, outstandingOffer: openOffer)
+  }
 }
 
 extension ServerRow {
@@ -41,8 +50,9 @@ extension ServerRow {
         ? Capabilities(rawValue: UInt32(truncatingIfNeeded: capabilities)) : nil,
       effectiveCapabilities: online
         ? Capabilities(rawValue: UInt32(truncatingIfNeeded: capabilities)) : nil,
-      protocolVersion: Int(protocolVersion), features: features, agentAuthority: .simulated,
-      hasToken: true, createdAt: timestamp(createdAt, .zulu),
+      protocolVersion: Int(protocolVersion), features: features, agentAuthority: authority,
+      hasToken: agentClaimed, outstandingEnrollment: openOffer,
+      createdAt: timestamp(createdAt, .zulu),
       updatedAt: timestamp(updatedAt, .zulu))
   }
 
@@ -81,9 +91,9 @@ extension ServerRow {
     case .features: fields.setStrings(features, field)
     case .tags: fields.setStrings(tags.sorted(), field)
     case .cpuCores: fields.setInt(cpuCores.map(Int.init), field)
-    case .agentAuthority: fields.setAuthority(.simulated, field)
-    case .hasToken: fields.setBool(true, field)
-    case .outstandingEnrollment: fields.setOffer(nil, field)
+    case .agentAuthority: fields.setAuthority(authority, field)
+    case .hasToken: fields.setBool(agentClaimed, field)
+    case .outstandingEnrollment: fields.setOffer(openOffer, field)
     default: live.store(field, into: fields)
     }
   }

@@ -14,7 +14,8 @@ extension WireWriter {
     disk_total, ipv4, ipv6, region, country_code, virtualization, agent_version, group_id, \
     weight, hidden, remark, public_remark, capabilities, protocol_version, features_json, \
     online, created_at, updated_at, geo_manual, price, billing_cycle, currency, expired_at, \
-    traffic_limit, traffic_limit_type, billing_start_day
+    traffic_limit, traffic_limit_type, billing_start_day, agent_claimed, \
+    \(ServerRow.openOfferColumn)
     """
 
   /// Writes one `ServerResponse` from a row selected with ``responseColumns``: the bytes
@@ -96,8 +97,12 @@ extension WireWriter {
     raw(",\"features\":")
     stringArray(row, 23, sorted: false)
     raw(",\"agent_authority\":")
-    try agentAuthority(.simulated)
-    raw(",\"has_token\":true,\"outstanding_enrollment\":null,\"created_at\":")
+    let offer = try agentAuthority(row, claimed: 35, offer: 36)
+    raw(",\"has_token\":")
+    bool(row.bool(35))
+    raw(",\"outstanding_enrollment\":")
+    try encoded(offer)
+    raw(",\"created_at\":")
     timestamp(nanos: row.int(25) ?? 0, .zulu)
     raw(",\"updated_at\":")
     timestamp(nanos: row.int(26) ?? 0, .zulu)

@@ -12,7 +12,8 @@ extension WireWriter {
   /// ``ServerRow/status(nowSeconds:)`` uses of a row.
   static let statusColumns = """
     id, name, online, updated_at, live_json, mem_total, swap_total, disk_total, cpu_name, os, \
-    region, country_code, group_id, features_json, tags_json, cpu_cores, live_numbers
+    region, country_code, group_id, features_json, tags_json, cpu_cores, live_numbers, \
+    agent_claimed, \(ServerRow.openOfferColumn)
     """
 
   /// Writes one element of `full_sync.servers` from a row selected with ``statusColumns``:
@@ -102,9 +103,11 @@ extension WireWriter {
     case .cpuCores:
       guard let cores = row.int(15) else { return false }
       int(cores)
-    case .agentAuthority: try agentAuthority(.simulated)
-    case .hasToken: bool(true)
-    case .outstandingEnrollment: return false
+    case .agentAuthority: try agentAuthority(row, claimed: 17, offer: 18)
+    case .hasToken: bool(row.bool(17))
+    case .outstandingEnrollment:
+      guard let offer = ServerRow.openOffer(row.text(18)) else { return false }
+      try encoded(offer)
     default:
       switch opening.live.value(field) {
       case .integer(let number): int(number)

@@ -189,9 +189,25 @@ struct WireWriter: ~Copyable {
   mutating func agentAuthority(_ value: AgentAuthority) throws {
     if value == .simulated, let cached = Self.simulatedAuthority {
       append(cached)
+    } else if value == .unclaimed, let cached = Self.unclaimedAuthority {
+      append(cached)
     } else {
       try encoded(value)
     }
+  }
+
+  /// The authority of a row from its `agent_claimed` and ``ServerRow/openOfferColumn``
+  /// columns, as ``agentAuthority(_:)`` writes ``ServerRow/authority``; the open offer is read
+  /// only when there is one.
+  /// - Returns: The open offer, for the fields that repeat it.
+  @discardableResult
+  mutating func agentAuthority(_ row: Database.Columns, claimed: Int32, offer: Int32) throws
+    -> OutstandingOffer?
+  {
+    let open = ServerRow.openOffer(row.text(offer))
+    try agentAuthority(
+      AgentAuthority(status: row.bool(claimed) ? .claimed : .unclaimed, outstandingOffer: open))
+    return open
   }
 
   /// Writes `entry`'s key, `{"key":` when it opens the object, else `,"key":`.
@@ -223,6 +239,8 @@ struct WireWriter: ~Copyable {
 
   /// Every simulated server has this authority: written once, copied after.
   private static let simulatedAuthority = try? Array(WireJSON.encode(AgentAuthority.simulated))
+  /// An added server with no open offer has this one.
+  private static let unclaimedAuthority = try? Array(WireJSON.encode(AgentAuthority.unclaimed))
 }
 
 extension WireWriter {

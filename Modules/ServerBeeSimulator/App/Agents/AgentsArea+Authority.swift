@@ -14,7 +14,8 @@ import ServerBeeTransport
 // - with at most one open offer a server cannot have an open offer that is not the current
 //   one, so `ENROLLMENT_OFFER_STALE` is never answered here;
 // - revoking an offer that ended another way names its outcome as replace does;
-// - every change of the claim or the open offer broadcasts `agent_authority_changed`.
+// - every change of the claim or the open offer broadcasts `agent_authority_changed`, and
+//   touches the server's row so the lists and `full_sync` show it.
 
 extension AgentsArea {
   /// `POST /api/servers/{id}/agent-authority/offers {ttl_secs?}` (admin).
@@ -188,12 +189,9 @@ extension AgentsArea {
     return outcome
   }
 
+  /// Marks lapsed offers `expired` (every server's: ``SimulatorCore/expireLapsedOffers()``).
   private func expireLapsed(_ serverID: String) throws {
-    try db.execute(
-      """
-      UPDATE enrollment_offers SET outcome = 'expired'
-      WHERE server_id = ? AND outcome = 'outstanding' AND expires_at <= ?
-      """, [.text(serverID), .int(now)])
+    try core.expireLapsedOffers()
   }
 
   /// A new open offer: a 43-character code kept only as its SHA-256 and first 8 characters.
@@ -208,6 +206,7 @@ extension AgentsArea {
         .text(id), .text(serverID), .text(SHA256.hex(code)), .text(prefix), .int(expires),
         .int(now),
       ])
+    core.offerOpened(expiresAt: expires)
     return EnrollmentIssue(
       id: id, code: code, codePrefix: prefix, expiresAt: timestamp(expires, .utcOffset))
   }
@@ -220,15 +219,10 @@ extension AgentsArea {
     try core.setPresence(serverID: serverID, online: false)
   }
 
-  /// Broadcasts the server's authority as it now is.
+  /// Touches the server's row, so the lists show the change, and broadcasts its authority as
+  /// it now is.
   func authorityChanged(_ serverID: String) throws {
-    let authority = AgentAuthority(
-      status: try claimed(serverID) ? .claimed : .unclaimed,
-      outstandingOffer: try openOffer(serverID))
-    core.hub.broadcast(
-      try WireJSON.encode(
-        LiveStreamMessage.agentAuthorityChanged(
-          AgentAuthorityChange(serverID: serverID, agentAuthority: authority))))
+    try core.announceAuthority(serverID)
   }
 
   /// `{"current_offer": offer}`.

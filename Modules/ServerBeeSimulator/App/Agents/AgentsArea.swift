@@ -4,7 +4,9 @@ import ServerBeeTransport
 /// Adding a server and its agent's lifecycle (Protocol/Agents.md): the idempotent create
 /// (`AgentsArea+Onboarding.swift`), enrollment codes, re-enrolment and revoking the agent
 /// (`AgentsArea+Authority.swift`), deleting a server and the latest agent version
-/// (`AgentsArea+Lifecycle.swift`), and the control API's stand-in for an agent using its code.
+/// (`AgentsArea+Lifecycle.swift`), upgrading an agent (`AgentsArea+Upgrade.swift`, run by
+/// `SimulatorCore+Upgrades.swift`), and the control API's stand-in for an agent using its code.
+/// The lists take each server's authority from its row (`SimulatorCore+Offers.swift`).
 ///
 /// Its migration, 14, adds `servers.agent_claimed` (seeded servers are claimed, a created one
 /// is not), the offers (`enrollment_offers`: the code's SHA-256 and prefix, never the code) and
@@ -22,6 +24,7 @@ struct AgentsArea: SimulatorArea {
     route(RouteCatalogue.Agents.revokeAgentAuthority, Self.revokeAgentAuthority),
     route(RouteCatalogue.Agents.latestAgentVersion, Self.latestAgentVersion),
     route(RouteCatalogue.Agents.deleteServer, Self.deleteServer),
+    route(RouteCatalogue.Agents.upgradeAgent, Self.upgradeAgent),
   ]
 
   static let controlRoutes: [Route] = [

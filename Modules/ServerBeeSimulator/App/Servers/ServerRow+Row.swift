@@ -3,7 +3,9 @@ import ServerBeeModels
 
 extension ServerRow {
   /// Reads a `SELECT *` row by column name, the JSON columns with `JSONDecoder`: how every row
-  /// was read before ``init(_:)-(Database.Columns)``, kept as its reference in tests.
+  /// was read before ``init(_:)-(Database.Columns)``, kept as its reference in tests. The open
+  /// offer is read from an `open_offer` column (``openOfferColumn`` named so) when the
+  /// `SELECT` adds one.
   init(_ row: Row) {
     func strings(_ column: String) -> [String] {
       (try? WireJSON.decode([String].self, from: Data((row[column].text ?? "[]").utf8))) ?? []
@@ -47,5 +49,7 @@ extension ServerRow {
     trafficLimit = row["traffic_limit"].int
     trafficLimitType = row["traffic_limit_type"].text
     billingStartDay = row["billing_start_day"].int
+    agentClaimed = row["agent_claimed"].int.map { $0 != 0 } ?? true
+    openOffer = Self.openOffer(row["open_offer"].text)
   }
 }

@@ -11,6 +11,8 @@ extension ServersArea {
   /// the rows written since the last list or frame are read). Inside a transaction, whose
   /// writes may be rolled back, the body is written from the rows, under the lock.
   func listServers(_ context: RequestContext, _ caller: Caller?) throws -> RouteAnswer {
+    // A lapsed offer is gone from the list (Protocol/Agents.md §10).
+    try core.expireLapsedOffers()
     let version = db.serversVersion
     if let version, let body = core.serverCache.listBody(at: version) {
       return .response(Reply.json(body: body))
@@ -30,6 +32,7 @@ extension ServersArea {
   }
 
   func serverDetail(_ context: RequestContext, _ caller: Caller?) throws -> HTTPResponse {
+    try core.expireLapsedOffers()
     guard let row = try core.server(id: context.parameter(0)) else {
       throw APIError.notFound("Server not found")
     }

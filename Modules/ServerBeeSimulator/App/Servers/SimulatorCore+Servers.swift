@@ -34,6 +34,8 @@ extension SimulatorCore {
   /// is written from the rows, under the lock, as before. The rows cache is neither used nor
   /// filled here.
   func fullSyncSource() throws -> () throws -> String {
+    // A lapsed offer is gone from the frame (Protocol/Agents.md §10).
+    try expireLapsedOffers()
     let seconds = now / Self.second
     let version = db.serversVersion
     if let version, let frame = serverCache.fullSync(at: version, seconds: seconds) {
