@@ -136,7 +136,7 @@ import Testing
     let paired = try await serverbee(["pair", try await first.pairingPayload()], home: home)
     #expect(paired.status == 0, "\(paired.stderr)")
     let port = first.port
-    await first.stop()
+    await first.stop(releasingPort: true)
 
     let logout = try await serverbee(["logout", "--json"], home: home)
     #expect(logout.status == 0, "\(logout.stderr)")

@@ -62,7 +62,7 @@ import Testing
     #expect(paired.status == 0, "\(paired.stderr)")
     #expect(try await serverNames() == ["server-1", "server-2"])
     let port = first.port
-    await first.stop()
+    await first.stop(releasingPort: true)
 
     let second = try await SimulatorProcess(port: port, data: data, servers: 2)
     defer { second.terminate() }

@@ -1,5 +1,6 @@
 import Foundation
 import ServerBeeTestHarness
+import Synchronization
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -24,6 +25,8 @@ final class SimulatorProcess: Sendable {
   /// The control token it printed.
   let controlToken: String
   private let process: Process
+  /// A socket bound to the port after ``stop()`` (no listener), or -1.
+  private let heldPort = Mutex<Int32>(-1)
 
   /// Starts the simulator and waits for its JSON line.
   /// - Parameters:
@@ -111,16 +114,61 @@ final class SimulatorProcess: Sendable {
     }
   }
 
-  deinit { terminate() }
+  deinit {
+    terminate()
+    heldPort.withLock { descriptor in
+      if descriptor >= 0 { close(descriptor) }
+    }
+  }
 
   /// The port it listens on.
   var port: Int { Int(url.split(separator: ":").last ?? "") ?? 0 }
 
   /// Stops the process and its group (SIGTERM, SIGKILL after a grace period), then waits off
   /// the pool. Idempotent.
-  func stop() async {
+  ///
+  /// By default the port then stays bound, without a listener, for as long as this object
+  /// lives: a client is refused at once, as by a server that is down, and no simulator of a
+  /// test running alongside can be given the port and answer in its place (it happened: a
+  /// stopped simulator's port answered `Unauthorized` from another test's simulator).
+  /// - Parameter releasingPort: Let the port go, for a restart on the same port.
+  func stop(releasingPort: Bool = false) async {
     terminate()
     await process.exited()
+    if !releasingPort { holdPort() }
+  }
+
+  /// Binds 127.0.0.1 at ``port`` without listening (SO_REUSEADDR, so connections of the
+  /// stopped process waiting in TIME_WAIT do not stand in the way). Best effort: when the port
+  /// is already someone else's, nothing is held.
+  private func holdPort() {
+    heldPort.withLock { descriptor in
+      guard descriptor < 0, port > 0 else { return }
+      #if canImport(Glibc)
+        let stream = Int32(SOCK_STREAM.rawValue)
+      #else
+        let stream = SOCK_STREAM
+      #endif
+      let socketDescriptor = socket(AF_INET, stream, 0)
+      guard socketDescriptor >= 0 else { return }
+      var yes: Int32 = 1
+      _ = setsockopt(
+        socketDescriptor, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+      var address = sockaddr_in()
+      address.sin_family = sa_family_t(AF_INET)
+      address.sin_port = in_port_t(UInt16(truncatingIfNeeded: port)).bigEndian
+      address.sin_addr.s_addr = inet_addr("127.0.0.1")
+      let bound = withUnsafePointer(to: &address) { pointer in
+        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+          bind(socketDescriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        }
+      }
+      if bound == 0 {
+        descriptor = socketDescriptor
+      } else {
+        close(socketDescriptor)
+      }
+    }
   }
 
   /// Ends the process group without waiting (for `defer` and release): SIGTERM, then SIGKILL
