@@ -130,7 +130,7 @@ extension SimulatorCore {
     let answers =
       usableRelayURL.map { relayLink.sendBlocking(attempts, relayURL: $0) }
       ?? attempts.map { _ in .failure }
-    for (attempt, answer) in zip(attempts, answers) { try record(attempt, answer) }
+    try record(zip(attempts, answers))
     return attempts.count
   }
 

@@ -105,36 +105,48 @@ extension SimulatorCore {
 
   /// Stores the answer to one attempt, if the attempt still holds its lease.
   func record(_ attempt: RelayAttempt, _ answer: RelayAnswer) throws {
+    try db.transaction { try recordInTransaction(attempt, answer) }
+  }
+
+  /// Stores the answers to the attempts of one claim in one transaction (one per answer spent a
+  /// `BEGIN`/`COMMIT` and a WAL append per push); each as ``record(_:_:)`` stores it. A failure
+  /// rolls them all back: the jobs keep their leases and are sent again when they lapse, as a
+  /// failed ``record(_:_:)`` leaves its job.
+  func record(_ answers: some Sequence<(RelayAttempt, RelayAnswer)>) throws {
     try db.transaction {
-      guard
-        let job = try outboxRow(eventID: attempt.eventID, installationID: attempt.installationID),
-        job.leaseID == attempt.leaseID
-      else { return }
-      var verdict = Self.classify(answer)
-      if verdict.outcome == .retryable {
-        if nowSeconds >= job.expiresAt {
-          verdict = RelayClassification(outcome: .expired, reason: .expired)
-        } else {
-          let next = min(
-            now + Self.backoff(afterAttempt: job.attempts) * Self.second,
-            job.expiresAt * Self.second)
-          try db.execute(
-            """
-            UPDATE push_outbox SET outcome = 'retryable', reason = ?, next_attempt_at = ?,
-              lease_id = NULL, lease_until = NULL, updated_at = ?
-            WHERE event_id = ? AND installation_id = ?
-            """,
-            [
-              .text(verdict.reason.rawValue), .int(next), .int(now), .text(job.eventID),
-              .text(job.installationID),
-            ])
-          return
-        }
+      for (attempt, answer) in answers { try recordInTransaction(attempt, answer) }
+    }
+  }
+
+  private func recordInTransaction(_ attempt: RelayAttempt, _ answer: RelayAnswer) throws {
+    guard
+      let job = try outboxRow(eventID: attempt.eventID, installationID: attempt.installationID),
+      job.leaseID == attempt.leaseID
+    else { return }
+    var verdict = Self.classify(answer)
+    if verdict.outcome == .retryable {
+      if nowSeconds >= job.expiresAt {
+        verdict = RelayClassification(outcome: .expired, reason: .expired)
+      } else {
+        let next = min(
+          now + Self.backoff(afterAttempt: job.attempts) * Self.second,
+          job.expiresAt * Self.second)
+        try db.execute(
+          """
+          UPDATE push_outbox SET outcome = 'retryable', reason = ?, next_attempt_at = ?,
+            lease_id = NULL, lease_until = NULL, updated_at = ?
+          WHERE event_id = ? AND installation_id = ?
+          """,
+          [
+            .text(verdict.reason.rawValue), .int(next), .int(now), .text(job.eventID),
+            .text(job.installationID),
+          ])
+        return
       }
-      try finish(job, verdict)
-      if verdict.outcome == .permanent, verdict.reason == .unregistered, verdict.deviceInvalid {
-        try clearUnregisteredToken(job)
-      }
+    }
+    try finish(job, verdict)
+    if verdict.outcome == .permanent, verdict.reason == .unregistered, verdict.deviceInvalid {
+      try clearUnregisteredToken(job)
     }
   }
 
