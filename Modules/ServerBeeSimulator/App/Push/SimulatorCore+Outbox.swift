@@ -15,11 +15,18 @@ extension SimulatorCore {
   /// Every push lives exactly 30 minutes from its `created_at` (Protocol/Push.md §3.6).
   static let pushLifetime: Int64 = 1800
 
+  /// The SQL of ``outboxRow(eventID:installationID:)``, written once: an interpolated text was
+  /// built and hashed anew for the statement cache on every call.
+  static let outboxRowByKey =
+    "SELECT \(OutboxRow.columns) FROM push_outbox WHERE event_id = ? AND installation_id = ?"
+
+  /// The SQL of ``pushRegistration(installationID:)``.
+  static let registrationByInstallation =
+    "SELECT \(PushRegistrationRow.columns) FROM push_registrations WHERE installation_id = ?"
+
   func outboxRow(eventID: String, installationID: String) throws -> OutboxRow? {
-    try db.read(
-      "SELECT \(OutboxRow.columns) FROM push_outbox WHERE event_id = ? AND installation_id = ?",
-      [.text(eventID), .text(installationID)]
-    ) { OutboxRow($0) }.first
+    try db.read(Self.outboxRowByKey, [.text(eventID), .text(installationID)]) { OutboxRow($0) }
+      .first
   }
 
   /// Seals `template` for one registration and queues it; `false` when the registration has no
@@ -138,9 +145,8 @@ extension SimulatorCore {
   }
 
   func pushRegistration(installationID: String) throws -> PushRegistrationRow? {
-    try db.read(
-      "SELECT \(PushRegistrationRow.columns) FROM push_registrations WHERE installation_id = ?",
-      [.text(installationID)]
-    ) { PushRegistrationRow($0) }.first
+    try db.read(Self.registrationByInstallation, [.text(installationID)]) {
+      PushRegistrationRow($0)
+    }.first
   }
 }
