@@ -14,18 +14,40 @@
 #   scripts/push-instructions.sh 200
 #
 # SIMULATOR=path/to/serverbee-simulator measures another build (a baseline, say); RELAY= picks
-# the relay. Needs valgrind and python3.
+# the relay. RELAY_INSTRUCTIONS=1 also runs a fresh relay under callgrind for each of the two
+# runs and prints the relay's instructions per push the same way (HTTP parse, validation, the
+# device-stream write). KEEP=DIR keeps the callgrind files (for `callgrind_annotate`). Needs
+# valgrind and python3.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 count=${1:?count}
 binary=${SIMULATOR:-.build/release/serverbee-simulator}
 relay=${RELAY:-.build/release/serverbee-relay}
 work=$(mktemp -d)
-"$relay" --port 0 --limits 1000000,1000000,1000000 >"$work/relay" 2>"$work/relay.log" &
-relay_pid=$!
-trap 'kill -INT $relay_pid 2>/dev/null || true; wait $relay_pid 2>/dev/null || true; rm -rf "$work"' EXIT
-for _ in $(seq 1 600); do [ -s "$work/relay" ] && break; sleep 0.1; done
-relay_url=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["url"])' "$work/relay")
+relay_pid=
+start_relay() {  # start_relay [valgrind args…]: a relay, its pid in $relay_pid, URL in $relay_url
+  rm -f "$work/relay"
+  "$@" "$relay" --port 0 --limits 1000000,1000000,1000000 >"$work/relay" 2>"$work/relay.log" &
+  relay_pid=$!
+  for _ in $(seq 1 600); do [ -s "$work/relay" ] && break; sleep 0.1; done
+  relay_url=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["url"])' \
+    "$work/relay")
+}
+stop_relay() {
+  [ -n "$relay_pid" ] || return 0
+  kill -INT "$relay_pid" 2>/dev/null || true
+  wait "$relay_pid" 2>/dev/null || true
+  relay_pid=
+}
+cleanup() {
+  set +e
+  stop_relay
+  if [ -n "${pid:-}" ]; then kill -INT "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; fi
+  if [ -n "${KEEP:-}" ]; then cp "$work"/cg.* "$KEEP"/; fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+start_relay
 
 start() {  # start DIR [valgrind args…]: the simulator on DIR, its pid in $pid, URL in $url
   local dir=$1
@@ -43,10 +65,14 @@ kill -INT "$pid"
 wait "$pid" || true
 
 total() {
+  if [ -n "${RELAY_INSTRUCTIONS:-}" ]; then
+    stop_relay
+    start_relay valgrind --tool=callgrind --dump-instr=no --callgrind-out-file="$work/cg.relay.$1"
+  fi
   rm -rf "$work/data"
   cp -a "$work/seed" "$work/data"
   rm -f "$work/data/simulator.lock"
-  start "$work/data" valgrind --tool=callgrind --callgrind-out-file="$work/cg.$1"
+  start "$work/data" valgrind --tool=callgrind --dump-instr=no --callgrind-out-file="$work/cg.$1"
   python3 - "$url" "$1" "$relay_url" <<'PY'
 import base64, http.client, json, os, sys, threading, time, urllib.parse, uuid
 from websockets.sync.client import connect
@@ -90,9 +116,20 @@ for event in ids:
 PY
   kill -INT "$pid"
   wait "$pid" || true
+  pid=
+  [ -n "${RELAY_INSTRUCTIONS:-}" ] && stop_relay
   grep -E '^(summary|totals):' "$work/cg.$1" | head -n 1 | awk '{print $2}'
+}
+relay_total() {
+  grep -E '^(summary|totals):' "$work/cg.relay.$1" | head -n 1 | awk '{print $2}'
 }
 with=$(total "$count")
 without=$(total 0)
 echo "test push through the outbox to serverbee-relay: $(( (with - without) / count ))" \
   "simulator instructions per push ($with - $without over $count; $binary)"
+if [ -n "${RELAY_INSTRUCTIONS:-}" ]; then
+  relay_with=$(relay_total "$count")
+  relay_without=$(relay_total 0)
+  echo "the same pushes in serverbee-relay: $(( (relay_with - relay_without) / count ))" \
+    "relay instructions per push ($relay_with - $relay_without over $count; $relay)"
+fi

@@ -85,6 +85,26 @@ import Testing
     }
   }
 
+  /// The contiguous fast path (arrays, `Data`, slices of both) and the generic path (a
+  /// collection with no contiguous storage) give Foundation's text, for every byte value and
+  /// every length remainder.
+  @Test func encodingMatchesFoundationForEveryStorageKind() {
+    for length in [0, 1, 2, 3, 4, 5, 6, 255, 256, 257, 1_024, 1_537] {
+      let bytes = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 197 &+ 7) }
+      let standard = Data(bytes).base64EncodedString()
+      #expect(Base64.encode(bytes) == standard)
+      #expect(Base64.encode(Data(bytes)) == standard)
+      #expect(Base64.encode(bytes.lazy.map { $0 }) == standard)
+      if length > 2 {
+        let tail = Array(bytes.dropFirst(2))
+        #expect(Base64.encode(bytes.dropFirst(2)) == Data(tail).base64EncodedString())
+        #expect(Base64.encode(Data(bytes).dropFirst(2)) == Data(tail).base64EncodedString())
+      }
+    }
+    let every = (0...255).map { UInt8($0) }
+    #expect(Base64.encode(every) == Data(every).base64EncodedString())
+  }
+
   @Test(arguments: [
     "", "AA", "AA==", "AB", "AAA", "AAE", "AAAA", "-_-_", "+/+/", "A", "AAAAA", "A===", "====",
     "AA=A", "AA==AAAA", " AAA", "AAA\n", "東京AA", "AA\u{0}A",

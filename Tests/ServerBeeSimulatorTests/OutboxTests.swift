@@ -115,6 +115,53 @@ import Testing
     #expect(try job(h).attempts == 1)
   }
 
+  /// Claims take due jobs by `next_attempt_at`, then `admitted_at`, across both outcomes, also
+  /// when a claim's limit falls inside a run of jobs due at the same time whose row order is
+  /// not their admission order (the claim reads such a run again by `admitted_at`).
+  @Test func claimsTakeTheEarliestDueFirstAlsoAcrossTiesAtTheLimit() async throws {
+    let (h, _) = try await queued()
+    let db = h.simulator.core.db
+    let now = h.simulator.core.now
+    let (early, late) = (now - 10 * SimulatorCore.second, now - 5 * SimulatorCore.second)
+    func id(_ n: Int) -> String { "22222222-2222-4222-8222-00000000000\(n)" }
+    // Rows in this order (row ids ascending); the queued job is the first row of all.
+    let plan: [(n: Int, outcome: String, next: Int64, admitted: Int64)] = [
+      (1, "pending", late, 5), (2, "pending", early, 9), (3, "retryable", early, 3),
+      (4, "pending", early, 1), (5, "pending", early, 7), (6, "retryable", late, 2),
+      (7, "pending", early, 0),
+    ]
+    try db.execute(
+      "UPDATE push_outbox SET next_attempt_at = ?, admitted_at = 4 WHERE event_id = ?",
+      [.int(late), .text(Self.eventID)])
+    for item in plan {
+      try db.execute(
+        """
+        INSERT INTO push_outbox (event_id, installation_id, kind, category, user_id,
+          mobile_session_id, role, revision, device_token, environment, content_key_id,
+          content_key_digest, deployment_id, created_at, expires_at, envelope_json, outcome,
+          reason, attempts, next_attempt_at, lease_id, lease_until, admitted_at, updated_at)
+        SELECT ?, installation_id, kind, category, user_id, mobile_session_id, role, revision,
+          device_token, environment, content_key_id, content_key_digest, deployment_id,
+          created_at, expires_at, envelope_json, ?, reason, attempts, ?, NULL, NULL, ?,
+          updated_at
+        FROM push_outbox WHERE event_id = ?
+        """,
+        [
+          .text(id(item.n)), .text(item.outcome), .int(item.next), .int(item.admitted),
+          .text(Self.eventID),
+        ])
+    }
+    func claim(_ limit: Int) throws -> [String] {
+      try db.serial { try h.simulator.core.claimDueAttempts(limit: limit) }.map(\.eventID)
+    }
+    // The first three pending rows due early are 2, 4 and 5; 7 is due as early and was admitted
+    // before all of them.
+    #expect(try claim(3) == [id(7), id(4), id(3)])
+    #expect(try claim(3) == [id(5), id(2), id(6)])
+    #expect(try claim(3) == [Self.eventID, id(1)])
+    #expect(try claim(3).isEmpty)
+  }
+
   @Test func anAcceptedAnswerIsTerminalAndErasesTheCiphertextButKeepsTheRow() async throws {
     let (h, device) = try await queued()
     let attempt = try #require(try claim(h).first)

@@ -184,6 +184,31 @@ import Testing
     #expect(transport.openedConnectionCount == 1 && transport.idleConnectionCount == 1)
   }
 
+  /// `sendBlocking(_:wake:)` (the simulator's outbox workers, on their own threads) answers as
+  /// `send(_:)` does and shares its kept connections: one connection for all of them, and one
+  /// wake pipe for many calls in a row.
+  @Test func aBlockingSendOnTheCallersThreadSharesTheKeptConnection() async throws {
+    let transport = keepingTransport()
+    let first = try await get("hello", transport)
+    let url = base.appendingPathComponent("echo")
+    let answers = try await Task.detached {
+      let wake = try WakePipe()
+      return try (0..<3).map { index in
+        try transport.sendBlocking(
+          HTTPRequest(
+            method: .post, url: url, headers: ["Content-Type": "application/json"],
+            body: Data("{\"n\":\(index)}".utf8)),
+          wake: wake)
+      }
+    }.value
+    for (index, answer) in answers.enumerated() {
+      #expect(answer.status == 200 && answer.body == Data("{\"n\":\(index)}".utf8))
+      #expect(answer.headers["x-method"] == "POST")
+      #expect(answer.headers["x-peer-port"] == first.headers["x-peer-port"])
+    }
+    #expect(transport.openedConnectionCount == 1 && transport.idleConnectionCount == 1)
+  }
+
   @Test func aConnectionTheServerClosedMeanwhileIsNotReused() async throws {
     let transport = keepingTransport()
     #expect(try await get("close-after", transport).body == Data("bye".utf8))

@@ -7,39 +7,68 @@
 /// let bytes = Base64.decodeCanonical(text)      // [UInt8]? — nil unless canonical
 /// ```
 package enum Base64 {
-  private static let alphabet = Array(
-    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
-
   /// The padded standard base64 text of `bytes`.
+  ///
+  /// Contiguous bytes (an array, `Data`, a slice of either) are encoded three at a time straight
+  /// into the string's storage; the generic byte-at-a-time loop (through the collection's
+  /// iterator, unspecialised across modules) cost about 120 instructions a byte, 0.15 M for a
+  /// push envelope's ciphertext. Both give the same text (`Base64Tests`).
   package static func encode(_ bytes: some Collection<UInt8>) -> String {
-    var out: [UInt8] = []
-    out.reserveCapacity((bytes.count + 2) / 3 * 4)
-    var bits: UInt32 = 0
-    var held = 0
-    for byte in bytes {
-      bits = bits << 8 | UInt32(byte)
-      held += 8
-      if held == 24 {
-        out.append(alphabet[Int(bits >> 18 & 0x3f)])
-        out.append(alphabet[Int(bits >> 12 & 0x3f)])
-        out.append(alphabet[Int(bits >> 6 & 0x3f)])
-        out.append(alphabet[Int(bits & 0x3f)])
-        bits = 0
-        held = 0
+    if let text = bytes.withContiguousStorageIfAvailable({ encode(contiguous: $0) }) {
+      return text
+    }
+    return encode(contiguous: Array(bytes))
+  }
+
+  /// ``encode(_:)`` of contiguous bytes.
+  private static func encode(contiguous bytes: [UInt8]) -> String {
+    bytes.withUnsafeBufferPointer { encode(contiguous: $0) }
+  }
+
+  /// ``encode(_:)`` of contiguous bytes.
+  private static func encode(contiguous bytes: UnsafeBufferPointer<UInt8>) -> String {
+    let count = bytes.count
+    guard count > 0 else { return "" }
+    let length = (count + 2) / 3 * 4
+    return alphabetBytes.withUnsafeBufferPointer { alphabet in
+      String(unsafeUninitializedCapacity: length) { out in
+        var input = 0
+        var output = 0
+        while input + 3 <= count {
+          let bits = UInt32(bytes[input]) << 16 | UInt32(bytes[input + 1]) << 8
+            | UInt32(bytes[input + 2])
+          out[output] = alphabet[Int(bits >> 18 & 0x3f)]
+          out[output + 1] = alphabet[Int(bits >> 12 & 0x3f)]
+          out[output + 2] = alphabet[Int(bits >> 6 & 0x3f)]
+          out[output + 3] = alphabet[Int(bits & 0x3f)]
+          input += 3
+          output += 4
+        }
+        switch count - input {
+        case 1:
+          let bits = UInt32(bytes[input])
+          out[output] = alphabet[Int(bits >> 2 & 0x3f)]
+          out[output + 1] = alphabet[Int(bits << 4 & 0x3f)]
+          out[output + 2] = UInt8(ascii: "=")
+          out[output + 3] = UInt8(ascii: "=")
+          output += 4
+        case 2:
+          let bits = UInt32(bytes[input]) << 8 | UInt32(bytes[input + 1])
+          out[output] = alphabet[Int(bits >> 10 & 0x3f)]
+          out[output + 1] = alphabet[Int(bits >> 4 & 0x3f)]
+          out[output + 2] = alphabet[Int(bits << 2 & 0x3f)]
+          out[output + 3] = UInt8(ascii: "=")
+          output += 4
+        default: break
+        }
+        return output
       }
     }
-    if held == 8 {
-      out.append(alphabet[Int(bits >> 2 & 0x3f)])
-      out.append(alphabet[Int(bits << 4 & 0x3f)])
-      out.append(contentsOf: "==".utf8)
-    } else if held == 16 {
-      out.append(alphabet[Int(bits >> 10 & 0x3f)])
-      out.append(alphabet[Int(bits >> 4 & 0x3f)])
-      out.append(alphabet[Int(bits << 2 & 0x3f)])
-      out.append(UInt8(ascii: "="))
-    }
-    return String(decoding: out, as: UTF8.self)
   }
+
+  /// The 64 characters in order, as bytes.
+  private static let alphabetBytes: [UInt8] = Array(
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
   /// Decodes canonical standard base64: correct `=` padding, zero padding bits, no whitespace or
   /// line breaks. Decoding then re-encoding must give the same text (the same check the relay

@@ -1,5 +1,6 @@
 import Foundation
 import ServerBeeModels
+import ServerBeeSocketTransport
 import ServerBeeTransport
 
 /// A wake-up for the outbox workers: admission signals it so a new job is sent at once instead
@@ -41,13 +42,22 @@ final class OutboxSignal: Sendable {
 struct RelayLink: Sendable {
   let transport: any HTTPTransport
 
-  /// One attempt; any transport failure (refused, lost, the relay timeout) is `.failure`.
-  func send(_ attempt: RelayAttempt, relayURL: String) async -> RelayAnswer {
+  /// `{relay}/v1/send`, or `nil` when that is no URL.
+  private static func sendURL(_ relayURL: String) -> URL? {
     var base = relayURL
     while base.hasSuffix("/") { base.removeLast() }
-    guard let url = URL(string: base + "/v1/send") else { return .failure }
-    let request = HTTPRequest(
+    return URL(string: base + "/v1/send")
+  }
+
+  private static func request(_ attempt: RelayAttempt, to url: URL) -> HTTPRequest {
+    HTTPRequest(
       method: .post, url: url, headers: ["Content-Type": "application/json"], body: attempt.body)
+  }
+
+  /// One attempt; any transport failure (refused, lost, the relay timeout) is `.failure`.
+  func send(_ attempt: RelayAttempt, relayURL: String) async -> RelayAnswer {
+    guard let url = Self.sendURL(relayURL) else { return .failure }
+    let request = Self.request(attempt, to: url)
     do {
       let response = try await transport.send(request)
       return .response(status: response.status, body: response.body)
@@ -64,7 +74,28 @@ struct RelayLink: Sendable {
 
   /// Sends `attempts` at once, one task each, from a thread that may block; the answers in
   /// their order.
+  ///
+  /// With the socket transport (the simulator's own), the attempts are sent one after another on
+  /// this thread, over the transport's kept connections: no task, no thread and no wake pipe
+  /// per attempt. A task and a thread per attempt, up to 8 at once from each of 4 workers,
+  /// cost a thread start, a pipe and several thread switches per push, and opened more
+  /// connections than the transport keeps (4 per origin), so most pushes paid a new TCP
+  /// connection and a new relay connection thread. Any other transport (tests inject their
+  /// own) is used as before, one task each.
   func sendBlocking(_ attempts: [RelayAttempt], relayURL: String) -> [RelayAnswer] {
+    if let socket = transport as? SocketHTTPTransport {
+      guard let url = Self.sendURL(relayURL), let wake = try? WakePipe() else {
+        return attempts.map { _ in .failure }
+      }
+      return attempts.map { attempt in
+        do {
+          let response = try socket.sendBlocking(Self.request(attempt, to: url), wake: wake)
+          return .response(status: response.status, body: response.body)
+        } catch {
+          return .failure
+        }
+      }
+    }
     let results = Locked([RelayAnswer](repeating: .failure, count: attempts.count))
     let done = DispatchSemaphore(value: 0)
     Task {
@@ -130,7 +161,7 @@ extension SimulatorCore {
     let answers =
       usableRelayURL.map { relayLink.sendBlocking(attempts, relayURL: $0) }
       ?? attempts.map { _ in .failure }
-    for (attempt, answer) in zip(attempts, answers) { try record(attempt, answer) }
+    try record(zip(attempts, answers))
     return attempts.count
   }
 

@@ -97,6 +97,26 @@ public final class SocketHTTPTransport: HTTPTransport {
   ///   `tlsHandshakeFailed`, `malformedHTTPHead` (also a bad chunk or length),
   ///   `responseTooLarge`, `connectionLost`; or `CancellationError`.
   public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    let exchange = try prepare(request, checkingCancellation: true)
+    let wake = try WakePipe()
+    return try await BlockingIO.run(wake: wake) { try exchange(wake) }.value
+  }
+
+  /// ``send(_:)`` on the calling thread, which may block: no task, no thread of its own. For a
+  /// caller that already runs on a thread of its own (the simulator's outbox workers send every
+  /// push to the relay this way; each send through ``send(_:)`` started a thread and a task).
+  /// `wake` interrupts the waits when it is cancelled; it may serve many calls in a row, one at
+  /// a time. Same connections, limits, deadline and errors as ``send(_:)`` (but no
+  /// `CancellationError` unless `wake` is cancelled).
+  package func sendBlocking(_ request: HTTPRequest, wake: WakePipe) throws -> HTTPResponse {
+    try prepare(request, checkingCancellation: false)(wake)
+  }
+
+  /// Checks `request` and returns the exchange that sends it and reads the answer, to run on a
+  /// thread that may block.
+  private func prepare(_ request: HTTPRequest, checkingCancellation: Bool) throws
+    -> @Sendable (WakePipe) throws -> HTTPResponse
+  {
     let scheme = request.url.scheme?.lowercased()
     guard scheme == "http" || scheme == "https", let host = request.url.host, !host.isEmpty
     else {
@@ -107,7 +127,7 @@ public final class SocketHTTPTransport: HTTPTransport {
       throw ServerBeeTransportError(
         .invalidURL, "the header '\(name)' is not a valid HTTP field")
     }
-    try Task.checkCancellation()
+    if checkingCancellation { try Task.checkCancellation() }
     let secure = scheme == "https"
     let port = UInt16(clamping: request.url.port ?? (secure ? 443 : 80))
     let configuration = configuration
@@ -117,8 +137,7 @@ public final class SocketHTTPTransport: HTTPTransport {
     let bytes =
       Self.serialize(request, host: host, port: port, secure: secure, keepAlive: keepAlive)
       + Array(request.body)
-    let wake = try WakePipe()
-    return try await BlockingIO.run(wake: wake) { () throws -> HTTPResponse in
+    return { (wake: WakePipe) throws -> HTTPResponse in
       let deadline = ContinuousClock.now.advanced(by: configuration.timeout)
       if let kept = pool.take(origin) {
         do {
@@ -144,7 +163,7 @@ public final class SocketHTTPTransport: HTTPTransport {
       return try Self.exchange(
         bytes, method: request.method, on: HTTPPooledStream(stream), origin: origin, pool: pool,
         configuration: configuration, deadline: deadline, wake: wake)
-    }.value
+    }
   }
 
   /// Sends `bytes` and reads the response on `connection`, then keeps the connection for the

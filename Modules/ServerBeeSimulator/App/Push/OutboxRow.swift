@@ -56,6 +56,14 @@ struct OutboxRow: Sendable {
     expires_at, envelope_json, outcome, reason, attempts, next_attempt_at, lease_id
     """
 
+  /// ``columns`` with `NULL` for `envelope_json` (same indexes): for the readers that never
+  /// look at the ciphertext.
+  static let columnsWithoutCiphertext = """
+    event_id, installation_id, kind, category, user_id, mobile_session_id, role, revision, \
+    device_token, environment, content_key_id, content_key_digest, deployment_id, created_at, \
+    expires_at, NULL, outcome, reason, attempts, next_attempt_at, lease_id
+    """
+
   /// How many ``columns`` there are: a query may select more after them.
   static let columnCount: Int32 = 21
 

@@ -17,7 +17,8 @@ extension PushArea {
     let expected = try body.requiredInt("expected_revision")
     return try db.transaction {
       let installation = caller.session.installationID
-      if let existing = try core.outboxRow(eventID: eventID, installationID: installation),
+      if let existing = try core.outboxRow(
+        eventID: eventID, installationID: installation, withCiphertext: false),
         existing.kind == PushContentKind.test.rawValue
       {
         guard existing.userID == caller.user.id, existing.mobileSessionID == caller.session.id
@@ -46,7 +47,10 @@ extension PushArea {
       guard try core.admit(content, category: .test, to: row, role: caller.user.role) else {
         throw APIError.forbidden("Content key is not registered")
       }
-      guard let queued = try core.outboxRow(eventID: eventID, installationID: installation) else {
+      guard
+        let queued = try core.outboxRow(
+          eventID: eventID, installationID: installation, withCiphertext: false)
+      else {
         throw APIError.forbidden("Content key is not registered")
       }
       return Reply.data(testStatus(queued))
@@ -57,7 +61,8 @@ extension PushArea {
     let caller = try pushCaller(context)
     guard
       let row = try core.outboxRow(
-        eventID: context.parameter(0), installationID: caller.session.installationID),
+        eventID: context.parameter(0), installationID: caller.session.installationID,
+        withCiphertext: false),
       row.kind == PushContentKind.test.rawValue, row.userID == caller.user.id,
       row.mobileSessionID == caller.session.id
     else { throw APIError.notFound("Test notification unavailable") }

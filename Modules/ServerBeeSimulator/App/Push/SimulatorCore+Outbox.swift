@@ -15,9 +15,29 @@ extension SimulatorCore {
   /// Every push lives exactly 30 minutes from its `created_at` (Protocol/Push.md §3.6).
   static let pushLifetime: Int64 = 1800
 
-  func outboxRow(eventID: String, installationID: String) throws -> OutboxRow? {
+  /// The SQL of ``outboxRow(eventID:installationID:withCiphertext:)``, written once: an
+  /// interpolated text was built and hashed anew for the statement cache on every call.
+  static let outboxRowByKey =
+    "SELECT \(OutboxRow.columns) FROM push_outbox WHERE event_id = ? AND installation_id = ?"
+
+  /// The same without the ciphertext: `NULL` in its place, so the columns keep their indexes.
+  static let outboxRowByKeyWithoutCiphertext =
+    "SELECT \(OutboxRow.columnsWithoutCiphertext) FROM push_outbox"
+    + " WHERE event_id = ? AND installation_id = ?"
+
+  /// The SQL of ``pushRegistration(installationID:)``.
+  static let registrationByInstallation =
+    "SELECT \(PushRegistrationRow.columns) FROM push_registrations WHERE installation_id = ?"
+
+  ///
+  /// `withCiphertext: false` leaves ``OutboxRow/envelopeJSON`` `nil`, for the readers that never
+  /// look at it (recording an answer, a test push's status): the sealed envelope is the largest
+  /// column by far, and making it a string cost more than the rest of the row.
+  func outboxRow(eventID: String, installationID: String, withCiphertext: Bool = true) throws
+    -> OutboxRow?
+  {
     try db.read(
-      "SELECT \(OutboxRow.columns) FROM push_outbox WHERE event_id = ? AND installation_id = ?",
+      withCiphertext ? Self.outboxRowByKey : Self.outboxRowByKeyWithoutCiphertext,
       [.text(eventID), .text(installationID)]
     ) { OutboxRow($0) }.first
   }
@@ -138,9 +158,8 @@ extension SimulatorCore {
   }
 
   func pushRegistration(installationID: String) throws -> PushRegistrationRow? {
-    try db.read(
-      "SELECT \(PushRegistrationRow.columns) FROM push_registrations WHERE installation_id = ?",
-      [.text(installationID)]
-    ) { PushRegistrationRow($0) }.first
+    try db.read(Self.registrationByInstallation, [.text(installationID)]) {
+      PushRegistrationRow($0)
+    }.first
   }
 }

@@ -66,21 +66,65 @@ extension SimulatorCore {
   /// SQLite sorted every pending job, leased ones included, on each claim, so a claim cost in
   /// proportion to the backlog; with one outcome the index `push_outbox_due` gives the order
   /// of `next_attempt_at` and the `LIMIT` stops the scan early.
+  ///
+  /// The queries select only the row id and the two times, in the index's order alone: ordering
+  /// by `admitted_at` too made SQLite build a sorter for every query (about 30 k instructions
+  /// each, two per claim, most claims finding one job or none). Ties on `next_attempt_at` are
+  /// then ordered here; only when a query fills the limit can jobs with the last
+  /// `next_attempt_at` lie beyond it, and those (up to `limit`, by `admitted_at`) are read
+  /// again. The chosen jobs are read whole by row id (selecting every column, the ciphertext
+  /// too, for every candidate and copying them through the merge cost as much again).
   private func dueJobs(limit: Int) throws -> [OutboxRow] {
-    var due: [(job: OutboxRow, admittedAt: Int64)] = []
+    var due: [DueKey] = []
     for outcome in ["pending", "retryable"] {
-      due += try db.read(
-        """
-        SELECT \(OutboxRow.columns), admitted_at FROM push_outbox WHERE outcome = ?
-          AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until <= ?)
-        ORDER BY next_attempt_at, admitted_at LIMIT ?
-        """, [.text(outcome), .int(now), .int(now), .int(Int64(limit))]
-      ) { (OutboxRow($0), $0.int(OutboxRow.columnCount) ?? 0) }
+      due += try dueKeys(outcome: outcome, limit: limit)
     }
-    due.sort { ($0.job.nextAttemptAt, $0.admittedAt) < ($1.job.nextAttemptAt, $1.admittedAt) }
+    due.sort { ($0.nextAttemptAt, $0.admittedAt) < ($1.nextAttemptAt, $1.admittedAt) }
     // A negative limit is none, as SQLite's `LIMIT` reads it.
-    return (limit < 0 ? due[...] : due.prefix(limit)).map(\.job)
+    return try (limit < 0 ? due[...] : due.prefix(limit)).compactMap { key in
+      try db.read(Self.jobByRowID, [.int(key.rowID)]) { OutboxRow($0) }.first
+    }
   }
+
+  /// A due job's row id and sort keys.
+  private typealias DueKey = (rowID: Int64, nextAttemptAt: Int64, admittedAt: Int64)
+
+  /// The first `limit` due, unleased jobs of one outcome by (`next_attempt_at`, `admitted_at`),
+  /// in no particular order.
+  private func dueKeys(outcome: String, limit: Int) throws -> [DueKey] {
+    let keys = try db.read(
+      Self.dueKeys, [.text(outcome), .int(now), .int(now), .int(Int64(limit))], Self.dueKey)
+    guard limit >= 0, keys.count >= limit, let last = keys.last?.nextAttemptAt else {
+      return keys
+    }
+    // Full: jobs with the last `next_attempt_at` may have been cut off by the limit although
+    // they were admitted earlier than some that made it. Take that time's first `limit` by
+    // `admitted_at` instead of those that made it.
+    let tied = try db.read(
+      Self.dueKeysAt, [.text(outcome), .int(last), .int(now), .int(Int64(limit))], Self.dueKey)
+    return keys.filter { $0.nextAttemptAt != last } + tied
+  }
+
+  private static func dueKey(_ row: Database.Columns) -> DueKey {
+    (row.int(0) ?? 0, row.int(1) ?? 0, row.int(2) ?? 0)
+  }
+
+  /// The due, unleased jobs of one outcome in the order of `push_outbox_due`.
+  private static let dueKeys = """
+    SELECT rowid, next_attempt_at, admitted_at FROM push_outbox WHERE outcome = ?
+      AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until <= ?)
+    ORDER BY next_attempt_at LIMIT ?
+    """
+
+  /// The unleased jobs of one outcome due at exactly one time, the earliest admitted first.
+  private static let dueKeysAt = """
+    SELECT rowid, next_attempt_at, admitted_at FROM push_outbox WHERE outcome = ?
+      AND next_attempt_at = ? AND (lease_until IS NULL OR lease_until <= ?)
+    ORDER BY admitted_at LIMIT ?
+    """
+
+  /// One job by row id (inside the claim's transaction, so it is the row ``dueKeys`` found).
+  private static let jobByRowID = "SELECT \(OutboxRow.columns) FROM push_outbox WHERE rowid = ?"
 
   /// What ``isStillEligible(_:)`` reads of a job.
   private struct EligibilityKey: Hashable {
@@ -105,36 +149,49 @@ extension SimulatorCore {
 
   /// Stores the answer to one attempt, if the attempt still holds its lease.
   func record(_ attempt: RelayAttempt, _ answer: RelayAnswer) throws {
+    try db.transaction { try recordInTransaction(attempt, answer) }
+  }
+
+  /// Stores the answers to the attempts of one claim in one transaction (one per answer spent a
+  /// `BEGIN`/`COMMIT` and a WAL append per push); each as ``record(_:_:)`` stores it. A failure
+  /// rolls them all back: the jobs keep their leases and are sent again when they lapse, as a
+  /// failed ``record(_:_:)`` leaves its job.
+  func record(_ answers: some Sequence<(RelayAttempt, RelayAnswer)>) throws {
     try db.transaction {
-      guard
-        let job = try outboxRow(eventID: attempt.eventID, installationID: attempt.installationID),
-        job.leaseID == attempt.leaseID
-      else { return }
-      var verdict = Self.classify(answer)
-      if verdict.outcome == .retryable {
-        if nowSeconds >= job.expiresAt {
-          verdict = RelayClassification(outcome: .expired, reason: .expired)
-        } else {
-          let next = min(
-            now + Self.backoff(afterAttempt: job.attempts) * Self.second,
-            job.expiresAt * Self.second)
-          try db.execute(
-            """
-            UPDATE push_outbox SET outcome = 'retryable', reason = ?, next_attempt_at = ?,
-              lease_id = NULL, lease_until = NULL, updated_at = ?
-            WHERE event_id = ? AND installation_id = ?
-            """,
-            [
-              .text(verdict.reason.rawValue), .int(next), .int(now), .text(job.eventID),
-              .text(job.installationID),
-            ])
-          return
-        }
+      for (attempt, answer) in answers { try recordInTransaction(attempt, answer) }
+    }
+  }
+
+  private func recordInTransaction(_ attempt: RelayAttempt, _ answer: RelayAnswer) throws {
+    guard
+      let job = try outboxRow(
+        eventID: attempt.eventID, installationID: attempt.installationID, withCiphertext: false),
+      job.leaseID == attempt.leaseID
+    else { return }
+    var verdict = Self.classify(answer)
+    if verdict.outcome == .retryable {
+      if nowSeconds >= job.expiresAt {
+        verdict = RelayClassification(outcome: .expired, reason: .expired)
+      } else {
+        let next = min(
+          now + Self.backoff(afterAttempt: job.attempts) * Self.second,
+          job.expiresAt * Self.second)
+        try db.execute(
+          """
+          UPDATE push_outbox SET outcome = 'retryable', reason = ?, next_attempt_at = ?,
+            lease_id = NULL, lease_until = NULL, updated_at = ?
+          WHERE event_id = ? AND installation_id = ?
+          """,
+          [
+            .text(verdict.reason.rawValue), .int(next), .int(now), .text(job.eventID),
+            .text(job.installationID),
+          ])
+        return
       }
-      try finish(job, verdict)
-      if verdict.outcome == .permanent, verdict.reason == .unregistered, verdict.deviceInvalid {
-        try clearUnregisteredToken(job)
-      }
+    }
+    try finish(job, verdict)
+    if verdict.outcome == .permanent, verdict.reason == .unregistered, verdict.deviceInvalid {
+      try clearUnregisteredToken(job)
     }
   }
 

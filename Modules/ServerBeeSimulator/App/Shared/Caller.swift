@@ -22,6 +22,26 @@ struct UserRow: Sendable, Equatable {
     passwordChangedAt = row["password_changed_at"].int
   }
 
+  /// The columns ``init(_:)-(Database.Columns)`` reads, in its order.
+  static let columns = """
+    id, username, role, password_salt, password_hash, totp_secret, must_change_password, \
+    password_changed_at
+    """
+
+  /// Reads a row selected with ``columns`` by index, with no dictionary (every authenticated
+  /// request and every outbox claim reads the user); the same values as ``init(_:)-(Row)`` on
+  /// `SELECT *`.
+  init(_ row: Database.Columns) {
+    id = row.text(0) ?? ""
+    username = row.text(1) ?? ""
+    role = row.text(2) ?? "member"
+    salt = row.text(3) ?? ""
+    passwordHash = row.text(4) ?? ""
+    totpSecret = row.text(5)
+    mustChangePassword = row.bool(6)
+    passwordChangedAt = row.int(7)
+  }
+
   var sessionUser: SessionUser {
     SessionUser(id: id, username: username, role: UserRole(rawValue: role))
   }
@@ -51,6 +71,27 @@ struct MobileSessionRow: Sendable {
     expiresAt = row["expires_at"].int ?? 0
     lastUsedAt = row["last_used_at"].int ?? 0
     verifiedAt = row["verified_at"].int ?? 0
+  }
+
+  /// The columns ``init(_:)-(Database.Columns)`` reads, in its order.
+  static let columns = """
+    id, user_id, refresh_hash, revocation_hash, installation_id, device_name, created_at, \
+    expires_at, last_used_at, verified_at
+    """
+
+  /// Reads a row selected with ``columns`` by index; the same values as ``init(_:)-(Row)`` on
+  /// `SELECT *`.
+  init(_ row: Database.Columns) {
+    id = row.text(0) ?? ""
+    userID = row.text(1) ?? ""
+    refreshHash = row.text(2) ?? ""
+    revocationHash = row.text(3)
+    installationID = row.text(4) ?? ""
+    deviceName = row.text(5) ?? ""
+    createdAt = row.int(6) ?? 0
+    expiresAt = row.int(7) ?? 0
+    lastUsedAt = row.int(8) ?? 0
+    verifiedAt = row.int(9) ?? 0
   }
 }
 

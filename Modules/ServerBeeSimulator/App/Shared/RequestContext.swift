@@ -18,8 +18,11 @@ struct RequestContext {
     self.remoteAddress = remoteAddress
     let components = URLComponents(url: request.url, resolvingAgainstBaseURL: false)
     let path = components?.percentEncodedPath ?? request.url.path
+    // Foundation's percent decoding (through CFString) only for a segment that has a `%`: it
+    // returns any other segment unchanged, and cost ~40 k instructions a request.
     segments = path.split(separator: "/", omittingEmptySubsequences: true).map {
-      String($0).removingPercentEncoding ?? String($0)
+      $0.utf8.contains(UInt8(ascii: "%"))
+        ? String($0).removingPercentEncoding ?? String($0) : String($0)
     }
     var query: [String: String] = [:]
     for item in components?.queryItems ?? [] where query[item.name] == nil {

@@ -6,9 +6,15 @@ import ServerBeeTransport
 /// Users, their sessions and the audit log, shared by every area: the rows several areas read,
 /// write or delete together.
 extension SimulatorCore {
+  /// The SQL of ``user(id:)``, written once (the statement cache is keyed by its text).
+  static let userByID = "SELECT \(UserRow.columns) FROM users WHERE id = ?"
+
+  /// The SQL of ``mobileSession(id:)``.
+  static let mobileSessionByID = "SELECT \(MobileSessionRow.columns) FROM mobile_sessions WHERE id = ?"
+
   /// The user with this id, or `nil`.
   func user(id: String) throws -> UserRow? {
-    try db.query("SELECT * FROM users WHERE id = ?", [.text(id)]).first.map(UserRow.init)
+    try db.read(Self.userByID, [.text(id)]) { UserRow($0) }.first
   }
 
   /// The user with this username, or `nil`.
@@ -62,8 +68,7 @@ extension SimulatorCore {
 
   /// The mobile session (one login) with this id, or `nil`.
   func mobileSession(id: String) throws -> MobileSessionRow? {
-    try db.query("SELECT * FROM mobile_sessions WHERE id = ?", [.text(id)]).first
-      .map(MobileSessionRow.init)
+    try db.read(Self.mobileSessionByID, [.text(id)]) { MobileSessionRow($0) }.first
   }
 
   /// Deletes one mobile session and everything that references it (Protocol/Auth.md §8 "Deletion"),

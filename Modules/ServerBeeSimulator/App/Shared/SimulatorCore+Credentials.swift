@@ -35,18 +35,25 @@ extension SimulatorCore {
     return nil
   }
 
+  /// The SQL of ``caller(token:viaBearer:)``'s access-session read.
+  static let accessSessionByHash = """
+    SELECT user_id, mobile_session_id, source, expires_at FROM access_sessions
+    WHERE token_hash = ? AND expires_at > ?
+    """
+
   /// The caller a token stands for while its access session lives, or `nil`.
   func caller(token: String, viaBearer: Bool) throws -> Caller? {
     guard !token.isEmpty else { return nil }
     let hash = SHA256.hex(token)
+    // By column index, with no dictionary per row (every authenticated request reads it).
     guard
-      let row = try db.query(
-        "SELECT * FROM access_sessions WHERE token_hash = ? AND expires_at > ?",
-        [.text(hash), .int(now)]
+      let row = try db.read(
+        Self.accessSessionByHash, [.text(hash), .int(now)],
+        { (userID: $0.text(0), mobileID: $0.text(1), source: $0.text(2), expiresAt: $0.int(3)) }
       ).first,
-      let user = try user(id: row["user_id"].text ?? "")
+      let user = try user(id: row.userID ?? "")
     else { return nil }
-    let mobileID = row["mobile_session_id"].text
+    let mobileID = row.mobileID
     if let mobileID {
       // `last_used_at` is bumped on use; at most once per second so read load stays read-only.
       try db.execute(
@@ -54,8 +61,8 @@ extension SimulatorCore {
         [.int(now), .text(mobileID), .int(now - Self.second)])
     }
     return Caller(
-      user: user, source: row["source"].text ?? "web", accessHash: hash,
-      mobileSessionID: mobileID, expiresAt: row["expires_at"].int ?? 0, viaBearer: viaBearer)
+      user: user, source: row.source ?? "web", accessHash: hash,
+      mobileSessionID: mobileID, expiresAt: row.expiresAt ?? 0, viaBearer: viaBearer)
   }
 
   /// The mobile login behind the `Authorization: Bearer` header, whatever credential the
