@@ -44,9 +44,11 @@ import Testing
     }
   }
 
-  @Test func civilDatesMatchKnownDays() {
-    #expect(CronSchedule.civil(fromDays: 0) == (1970, 1, 1))
-    #expect(CronSchedule.civil(fromDays: 20_833) == (2027, 1, 15))
-    #expect(CronSchedule.civil(fromDays: -1) == (1969, 12, 31))
+  @Test func aScheduleCrossesMonthAndLeapDayBoundaries() throws {
+    // 2028-02-28T00:00:00Z; the next 29th of a month at noon is leap day 2028-02-29.
+    let schedule = try CronSchedule.parse("0 0 12 29 * *")
+    #expect(schedule.next(after: 1_835_308_800) == 1_835_438_400)
+    // From 2027-02-01 the next 29th is in March (2027 has no 29 February).
+    #expect(schedule.next(after: 1_801_440_000) == 1_806_321_600)
   }
 }

@@ -93,6 +93,52 @@ import Testing
     #expect(rows.allSatisfy { $0["attempt"]?.numberValue == 1 && $0["started_at"] != .null })
   }
 
+  @Test func aScheduledTaskRunsWhenItsTimeComesOnTheClockOnceAJumpAndNotWhenDisabled()
+    async throws
+  {
+    let h = try Harness()
+    let token = try await admin(h)
+    let up = try await server(h, "web-1")
+    let down = try await server(h, "web-2")
+    _ = await h.control(.post, "/servers/\(down)/offline")
+    // Every 10 minutes, from 08:00:00 (the harness clock).
+    let made = await h.send(
+      .post, "/api/tasks",
+      raw: body(
+        #"{"command":"uptime","server_ids":["\#(up)","\#(down)"],"task_type":"scheduled","#
+          + #""cron_expression":"0 */10 * * * *"}"#),
+      bearer: token)
+    let id = try #require(made.data?["id"]?.stringValue)
+    #expect(made.data?["next_run_at"]?.stringValue == "2027-01-15T08:10:00Z")
+    h.clock.advance(by: 599)
+    #expect(try await results(h, id, token).isEmpty)
+    h.clock.advance(by: 1)
+    let first = try await results(h, id, token)
+    #expect(first.count == 2, "one row per target at 08:10")
+    #expect(Set(first.compactMap { $0["run_id"]?.stringValue }).count == 1)
+    let byServer = Dictionary(
+      uniqueKeysWithValues: first.compactMap { row in
+        row["server_id"]?.stringValue.map { ($0, row["exit_code"]?.numberValue) }
+      })
+    #expect(byServer[up] == 0 && byServer[down] == -3)
+    let admin2 = try #require(await h.login("ada", installation: "INST-2").1).access
+    let moved = await h.send(.get, "/api/tasks/\(id)", bearer: admin2)
+    #expect(moved.data?["last_run_at"]?.stringValue == "2027-01-15T08:10:00Z")
+    #expect(moved.data?["next_run_at"]?.stringValue == "2027-01-15T08:20:00Z")
+    // A jump over three of its times runs it once, and the next time is after the jump.
+    h.clock.advance(by: 1_900)
+    let admin3 = try #require(await h.login("ada", installation: "INST-3").1).access
+    #expect(try await results(h, id, admin3).count == 4)
+    let after = await h.send(.get, "/api/tasks/\(id)", bearer: admin3)
+    #expect(after.data?["next_run_at"]?.stringValue == "2027-01-15T08:50:00Z")
+    // Disabled, it does not run when its time comes.
+    let off = await h.send(
+      .put, "/api/tasks/\(id)", raw: body(#"{"enabled":false}"#), bearer: admin3)
+    #expect(off.status == 200, "\(off.text)")
+    h.clock.advance(by: 600)
+    #expect(try await results(h, id, admin3).count == 4)
+  }
+
   @Test func aOneshotTaskIsDispatchedAtOnceAndCannotBeRunAgain() async throws {
     let h = try Harness()
     let token = try await admin(h)

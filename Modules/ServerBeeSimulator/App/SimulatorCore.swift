@@ -51,6 +51,9 @@ final class SimulatorCore: Sendable {
   /// When the next open enrollment offer lapses (stored nanoseconds), `nil` until first read
   /// (``expireLapsedOffers()``); `Int64.max` when none is open.
   let nextOfferLapse = Locked<Int64?>(nil)
+  /// When the next enabled scheduled task is due (stored nanoseconds), `nil` until first read or
+  /// after a task changed (``fireDueTasks()``); `Int64.max` when none is.
+  let nextScheduledRun = Locked<Int64?>(nil)
   /// Agent self-upgrades by server id (Protocol/Agents.md §11): kept in memory, as a real
   /// server's agent manager keeps them; lost on restart.
   let upgrades = Locked<[String: UpgradeRun]>([:])

@@ -68,9 +68,11 @@ extension SimulatorCore {
   }
 
   /// What moving the clock drives (the control API, or the simulator's own ticker on a clock
-  /// that follows the wall clock): lapsed offers expire, running upgrades move on.
+  /// that follows the wall clock): lapsed offers expire, running upgrades move on, scheduled
+  /// tasks that came due run.
   func clockMoved() {
     try? expireLapsedOffers()
     try? advanceUpgrades()
+    try? fireDueTasks()
   }
 }

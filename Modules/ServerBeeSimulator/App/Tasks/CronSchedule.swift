@@ -1,3 +1,5 @@
+import ServerBeeModels
+
 /// A task's cron schedule in the 6-field form with seconds (`sec min hour dom month dow`), read
 /// in UTC (Protocol/Tasks.md §2).
 ///
@@ -105,7 +107,8 @@ struct CronSchedule: Equatable, Sendable {
     var day = Self.floorDiv(start, 86_400)
     var fromSecond = Int(start - day * 86_400)
     for _ in 0..<(366 * 8) {
-      let (_, month, dayOfMonth) = Self.civil(fromDays: day)
+      let date = CalendarDate(daysSince1970: Int(day))
+      let (month, dayOfMonth) = (date.month, date.day)
       // 1970-01-01 was a Thursday (5 with 1 = Sunday).
       let weekday = Int(((day % 7) + 7 + 4) % 7) + 1
       if months.contains(month), daysOfMonth.contains(dayOfMonth), daysOfWeek.contains(weekday),
@@ -133,18 +136,5 @@ struct CronSchedule: Equatable, Sendable {
 
   private static func floorDiv(_ a: Int64, _ b: Int64) -> Int64 {
     a >= 0 ? a / b : -((-a + b - 1) / b)
-  }
-
-  /// Year, month (1–12) and day (1–31) of a day count since 1970-01-01 (proleptic Gregorian).
-  static func civil(fromDays days: Int64) -> (Int64, Int, Int) {
-    let z = days + 719_468
-    let era = floorDiv(z, 146_097)
-    let doe = z - era * 146_097
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-    let mp = (5 * doy + 2) / 153
-    let day = Int(doy - (153 * mp + 2) / 5 + 1)
-    let month = Int(mp < 10 ? mp + 3 : mp - 9)
-    return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
   }
 }

@@ -5,8 +5,8 @@ import ServerBeeTransport
 
 // Task mutations (Protocol/Tasks.md §2), admin only: create, change, run now, delete. The
 // simulator runs no command: a dispatch writes its result rows at once, on the simulator clock.
-// Its scheduler does not fire scheduled tasks when the clock moves; `run` and the control API's
-// finished runs (TasksArea+Runs.swift) are what record their runs.
+// Scheduled tasks also run when their time comes on the simulator clock
+// (SimulatorCore+ScheduledRuns.swift).
 
 extension TasksArea {
   /// `POST /api/tasks`. The checks run in the order Protocol/Tasks.md §2 lists them. A oneshot
@@ -55,6 +55,7 @@ extension TasksArea {
           nextRun.sql, (caller?.user.id).sql,
         ])
       if !scheduled { _ = try dispatch(taskID: id, targets: serverIDs, scheduled: false) }
+      core.nextScheduledRun.withLock { $0 = nil }
       if let caller { try core.audit(caller, "task_created", detail: id, context) }
       return Reply.data(Self.task(try taskRow(id)))
     }
@@ -105,6 +106,7 @@ extension TasksArea {
           .int(retryCount ?? row["retry_count"].int ?? 0),
           .int(retryInterval ?? row["retry_interval"].int ?? 60), nextRun.sql, .text(id),
         ])
+      core.nextScheduledRun.withLock { $0 = nil }
       return Reply.data(Self.task(try taskRow(id)))
     }
   }
