@@ -35,7 +35,8 @@ package enum Base64 {
         var input = 0
         var output = 0
         while input + 3 <= count {
-          let bits = UInt32(bytes[input]) << 16 | UInt32(bytes[input + 1]) << 8
+          let bits =
+            UInt32(bytes[input]) << 16 | UInt32(bytes[input + 1]) << 8
             | UInt32(bytes[input + 2])
           out[output] = alphabet[Int(bits >> 18 & 0x3f)]
           out[output + 1] = alphabet[Int(bits >> 12 & 0x3f)]
