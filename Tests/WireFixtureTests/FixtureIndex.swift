@@ -126,6 +126,31 @@ enum FixtureIndex {
     "asnStatus": geoStatus,
     "downloadGeoIP": geoDownload,
     "downloadASN": geoDownload,
+    // Network probes (Protocol/AppRoutes.md §6): the lists' target DTO and the stored row
+    // that create and update answer are two shapes (Protocol/AppRoutes.md §2.6).
+    "serverProbeSummary": FixtureSpec(
+      ["network_probes/probe_summary.json", "network_probes/probe_summary_no_records.json"],
+      orderFixed: true, "Protocol/AppRoutes.md §6"),
+    "serverProbeTargets": FixtureSpec(
+      ["network_probes/probe_targets.json"], orderFixed: true, "Protocol/AppRoutes.md §6"),
+    "serverProbeRecords": FixtureSpec(
+      ["network_probes/probe_records_raw.json", "network_probes/probe_records_hourly.json"],
+      orderFixed: true, "Protocol/AppRoutes.md §6"),
+    "serverProbeAnomalies": FixtureSpec(
+      ["network_probes/probe_anomalies.json"], orderFixed: true, "Protocol/AppRoutes.md §6"),
+    "probeOverview": FixtureSpec(
+      ["network_probes/probe_overview.json"], orderFixed: true,
+      mustHaveElements: ["data.targets"], "Protocol/AppRoutes.md §6"),
+    "probeTargets": FixtureSpec(
+      ["network_probes/probe_targets.json"], orderFixed: true, "Protocol/AppRoutes.md §6"),
+    "createProbeTarget": FixtureSpec(
+      ["network_probes/probe_target_row.json"], orderFixed: true, "Protocol/AppRoutes.md §6"),
+    "updateProbeTarget": FixtureSpec(
+      ["network_probes/probe_target_row.json"], orderFixed: true, "Protocol/AppRoutes.md §6"),
+    "probeSetting": FixtureSpec(
+      ["network_probes/probe_setting.json"], orderFixed: true, "Protocol/AppRoutes.md §6"),
+    "updateProbeSetting": FixtureSpec(
+      ["network_probes/probe_setting.json"], orderFixed: true, "Protocol/AppRoutes.md §6"),
     // Traffic, cost and uptime (Protocol/AppRoutes.md §5).
     "serverTraffic": FixtureSpec(
       ["insights/server_traffic.json", "insights/server_traffic_no_limit.json"],

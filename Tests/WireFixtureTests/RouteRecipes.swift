@@ -1,4 +1,7 @@
 import Foundation
+import ServerBeeModels
+
+@testable import ServerBeeSimulator
 
 /// One request of a catalogue route: the values of its path placeholders, its query, its body
 /// and its credential. The method and the path template come from the catalogue.
@@ -21,7 +24,7 @@ enum RouteRecipes {
     .merging(security) { a, _ in a }.merging(firewall) { a, _ in a }
     .merging(push) { a, _ in a }
     .merging(incidents) { a, _ in a }.merging(agents) { a, _ in a }
-    .merging(insights) { a, _ in a }
+    .merging(insights) { a, _ in a }.merging(networkProbes) { a, _ in a }
 
   static let proof = "sb-revoke-v1." + String(repeating: "A", count: 42) + "E"
 
@@ -201,6 +204,80 @@ enum RouteRecipes {
       ]), bearer: seed.admin.access)
     guard set.status == 200 else { throw FixtureProblem("billing: \(set.text)") }
   }
+
+  // MARK: Network probes
+
+  /// The hour, or the day, before the seeded world's clock, as query values.
+  private static func window(_ seed: Seed, seconds: Int64) -> [(String, String)] {
+    let now = Int64(seed.world.clock.now.timeIntervalSince1970)
+    return [
+      ("from", RFC3339Timestamp(secondsSince1970: now - seconds).formatted(.zulu)),
+      ("to", RFC3339Timestamp(secondsSince1970: now).formatted(.zulu)),
+    ]
+  }
+
+  /// A custom probe target made through the API (it has no control route); its id.
+  static func probeTarget(_ seed: Seed) async throws -> String {
+    let made = try await seed.world.send(
+      "POST", "/api/network-probes/targets",
+      body: seed.world.json([
+        "name": "Office", "provider": "ISP", "location": "Berlin",
+        "target": "office.example.com:443", "probe_type": "tcp",
+      ]),
+      bearer: seed.admin.access)
+    guard made.status == 200, let id = made.json?["data"]?["id"]?.stringValue else {
+      throw FixtureProblem("create probe target: \(made.text)")
+    }
+    return id
+  }
+
+  static let networkProbes: [String: Recipe] = [
+    "serverProbeSummary": { seed in Call(values: [seed.serverID], bearer: seed.admin.access) },
+    "serverProbeTargets": { seed in Call(values: [seed.serverID], bearer: seed.admin.access) },
+    "serverProbeRecords": { seed in
+      Call(values: [seed.serverID], query: window(seed, seconds: 3600), bearer: seed.admin.access)
+    },
+    "serverProbeAnomalies": { seed in
+      Call(
+        values: [seed.serverID], query: window(seed, seconds: 86_400), bearer: seed.admin.access)
+    },
+    "probeOverview": { seed in Call(bearer: seed.admin.access) },
+    "probeTargets": { seed in
+      _ = try await probeTarget(seed)
+      return Call(bearer: seed.admin.access)
+    },
+    "createProbeTarget": { seed in
+      Call(
+        body: seed.world.json([
+          "name": "Edge", "provider": "Hetzner", "location": "Falkenstein",
+          "target": "10.0.0.8", "probe_type": "icmp",
+        ]), bearer: seed.admin.access)
+    },
+    "updateProbeTarget": { seed in
+      Call(
+        values: [try await probeTarget(seed)], body: seed.world.json(["name": "HQ"]),
+        bearer: seed.admin.access)
+    },
+    "deleteProbeTarget": { seed in
+      Call(values: [try await probeTarget(seed)], bearer: seed.admin.access)
+    },
+    // With a default target, so the list has an element to compare.
+    "probeSetting": { seed in
+      let set = try await seed.world.send(
+        "PUT", "/api/network-probes/setting",
+        body: seed.world.json([
+          "interval": 60, "packet_count": 10, "default_target_ids": ["preset-google-dns"],
+        ]), bearer: seed.admin.access)
+      guard set.status == 200 else { throw FixtureProblem("probe setting: \(set.text)") }
+      return Call(bearer: seed.admin.access)
+    },
+    "updateProbeSetting": { seed in
+      Call(
+        body: seed.world.json([
+          "interval": 120, "packet_count": 10, "default_target_ids": ["preset-google-dns"],
+        ]), bearer: seed.admin.access)
+    },
+  ]
 
   static let insights: [String: Recipe] = [
     "serverTraffic": { seed in

@@ -20,7 +20,8 @@ enum CommandCatalog {
 
   /// Every command, in the order the help lists them.
   static let all: [CommandDeclaration] =
-    signIn + fleet + insights + agents + account + administration + incidents + pingTasks
+    signIn + fleet + insights + networkProbes + agents + account + administration + incidents
+    + pingTasks
     + serverMachinery
     + security + firewall + notifications + legacyPush + session
 

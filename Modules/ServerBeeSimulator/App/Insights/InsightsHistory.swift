@@ -107,29 +107,9 @@ struct InsightsHistory {
 
   // MARK: Randomness
 
-  /// A number in `0..<1` from the server, a salt and a number: FNV-1a over their bytes, mixed.
+  /// A number in `0..<1` from the server, a salt and a number (``SeededNoise``).
   private func unit(_ salt: String, _ number: Int) -> Double {
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    func mix(_ byte: UInt8) {
-      hash ^= UInt64(byte)
-      hash = hash &* 0x0000_0100_0000_01b3
-    }
-    for byte in serverID.utf8 { mix(byte) }
-    mix(0)
-    for byte in salt.utf8 { mix(byte) }
-    mix(0)
-    var value = UInt64(bitPattern: Int64(number))
-    for _ in 0..<8 {
-      mix(UInt8(truncatingIfNeeded: value))
-      value >>= 8
-    }
-    // A final avalanche (splitmix64's) so that neighbouring days differ in every bit.
-    hash ^= hash >> 30
-    hash = hash &* 0xbf58_476d_1ce4_e5b9
-    hash ^= hash >> 27
-    hash = hash &* 0x94d0_49bb_1331_11eb
-    hash ^= hash >> 31
-    return Double(hash >> 11) / Double(UInt64(1) << 53)
+    SeededNoise.unit(serverID, salt, number)
   }
 }
 

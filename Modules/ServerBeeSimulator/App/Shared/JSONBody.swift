@@ -110,6 +110,13 @@ struct JSONBody {
     return Int64(number)
   }
 
+  /// A required array of strings (no null).
+  func requiredStrings(_ key: String) throws -> [String] {
+    guard let field = value[key] else { throw missing(key) }
+    guard let items = try strings(key), field != .null else { throw wrongType(key) }
+    return items
+  }
+
   private func missing(_ key: String) -> APIError {
     .plain(422, "Failed to deserialize the JSON body into the target type: missing field `\(key)`")
   }
