@@ -35,7 +35,8 @@ import Testing
     let destructive = CommandCatalog.all.filter(\.isDestructive).map(\.fullName)
     #expect(
       destructive == [
-        "groups delete", "alerts rules disable", "devices revoke", "servers delete",
+        "groups delete", "alerts rules disable", "devices revoke", "traceroute delete",
+        "traceroute clear", "servers delete",
         "agent revoke", "account 2fa disable", "account api-keys delete", "users delete",
         "channels disable", "tasks delete", "maintenance delete",
         "incidents delete", "ping-tasks delete", "security delete", "firewall unblock",

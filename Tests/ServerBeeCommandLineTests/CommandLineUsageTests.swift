@@ -18,7 +18,8 @@ import Testing
     #expect(
       result.stdout.contains(
         "SERVERBEE_API_KEY  an API key instead of a session, with --server, for: servers, "
-          + "groups, watch, alerts, devices, traffic, cost, uptime, agent, account, users, "
+          + "groups, watch, alerts, devices, traffic, cost, uptime, traceroute, agent, account, "
+          + "users, "
           + "channels, audit, tasks, maintenance, incidents, status-page, ping-tasks, admin, "
           + "security, firewall, pair-code"))
   }

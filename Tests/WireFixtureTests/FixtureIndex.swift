@@ -144,6 +144,18 @@ enum FixtureIndex {
       ["insights/traffic_overview_daily.json"], orderFixed: false, "Protocol/AppRoutes.md §5"),
     "costOverview": FixtureSpec(
       ["insights/cost_overview.json"], orderFixed: false, "Protocol/AppRoutes.md §5"),
+    // Traceroute (Protocol/AppRoutes.md §7).
+    "startTraceroute": FixtureSpec(
+      ["traceroute/started.json"], orderFixed: false, "Protocol/AppRoutes.md §7.1"),
+    "traceroute": FixtureSpec(
+      [
+        "traceroute/snapshot_done.json", "traceroute/snapshot_running.json",
+        "traceroute/snapshot_legacy_failed.json",
+      ], orderFixed: false, mustHaveElements: ["hops"], "Protocol/AppRoutes.md §7.2"),
+    "tracerouteHistory": FixtureSpec(
+      ["traceroute/history.json"], orderFixed: false, "Protocol/AppRoutes.md §7.3"),
+    "clearTraceroutes": FixtureSpec(
+      ["traceroute/cleared.json"], orderFixed: false, "Protocol/AppRoutes.md §7.4"),
     // Servers (Protocol/Servers.md).
     "servers": FixtureSpec(["servers/servers.json"], orderFixed: true, "Protocol/Servers.md §1"),
     "server": FixtureSpec(
