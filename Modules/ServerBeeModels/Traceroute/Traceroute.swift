@@ -29,7 +29,7 @@ public struct TracerouteRequest: Codable, Hashable, Sendable {
   public func encode(to encoder: any Encoder) throws {
     var c = encoder.container(keyedBy: CodingKeys.self)
     try c.encode(target, forKey: .target)
-    try c.encodeIfPresent(`protocol`, forKey: .protocol)
+    if let `protocol` { try c.encode(`protocol`, forKey: .protocol) }
   }
 }
 
@@ -154,19 +154,19 @@ public struct TracerouteHop: Codable, Hashable, Sendable {
     try c.encode(hop, forKey: .hop)
     try c.encode(hostname, forKey: .hostname)
     try c.encode(asn, forKey: .asn)
-    try c.encodeIfPresent(ip, forKey: .ip)
-    try c.encodeIfPresent(rtt1, forKey: .rtt1)
-    try c.encodeIfPresent(rtt2, forKey: .rtt2)
-    try c.encodeIfPresent(rtt3, forKey: .rtt3)
+    if let ip { try c.encode(ip, forKey: .ip) }
+    if let rtt1 { try c.encode(rtt1, forKey: .rtt1) }
+    if let rtt2 { try c.encode(rtt2, forKey: .rtt2) }
+    if let rtt3 { try c.encode(rtt3, forKey: .rtt3) }
     if let ips, !ips.isEmpty { try c.encode(ips, forKey: .ips) }
-    try c.encodeIfPresent(totalSent, forKey: .totalSent)
-    try c.encodeIfPresent(totalRecv, forKey: .totalRecv)
-    try c.encodeIfPresent(lossPct, forKey: .lossPct)
-    try c.encodeIfPresent(bestMs, forKey: .bestMs)
-    try c.encodeIfPresent(worstMs, forKey: .worstMs)
-    try c.encodeIfPresent(avgMs, forKey: .avgMs)
-    try c.encodeIfPresent(stddevMs, forKey: .stddevMs)
-    try c.encodeIfPresent(jitterMs, forKey: .jitterMs)
+    if let totalSent { try c.encode(totalSent, forKey: .totalSent) }
+    if let totalRecv { try c.encode(totalRecv, forKey: .totalRecv) }
+    if let lossPct { try c.encode(lossPct, forKey: .lossPct) }
+    if let bestMs { try c.encode(bestMs, forKey: .bestMs) }
+    if let worstMs { try c.encode(worstMs, forKey: .worstMs) }
+    if let avgMs { try c.encode(avgMs, forKey: .avgMs) }
+    if let stddevMs { try c.encode(stddevMs, forKey: .stddevMs) }
+    if let jitterMs { try c.encode(jitterMs, forKey: .jitterMs) }
   }
 }
 
