@@ -22,6 +22,7 @@ enum RouteRecipes {
     .merging(push) { a, _ in a }
     .merging(incidents) { a, _ in a }.merging(agents) { a, _ in a }
     .merging(insights) { a, _ in a }.merging(traceroute) { a, _ in a }
+    .merging(ipQuality) { a, _ in a }
 
   static let proof = "sb-revoke-v1." + String(repeating: "A", count: 42) + "E"
 
@@ -260,6 +261,27 @@ enum RouteRecipes {
     "clearTraceroutes": { seed in
       _ = try await finishedTraceroute(seed)
       return Call(values: [seed.serverID], bearer: seed.admin.access)
+    },
+  ]
+
+  // MARK: IP quality
+
+  static let ipQuality: [String: Recipe] = [
+    "ipQualityOverview": { seed in Call(bearer: seed.admin.access) },
+    "serverIPQuality": { seed in Call(values: [seed.serverID], bearer: seed.admin.access) },
+    "unlockServices": { seed in Call(bearer: seed.admin.access) },
+    "updateUnlockService": { seed in
+      Call(
+        values: ["netflix"], body: seed.world.json(["enabled": false]),
+        bearer: seed.admin.access)
+    },
+    "checkIPQuality": { seed in Call(values: [seed.serverID], bearer: seed.admin.access) },
+    "deleteUnlockService": { seed in
+      Call(values: ["custom-status-page"], bearer: seed.admin.access)
+    },
+    "ipQualitySettings": { seed in Call(bearer: seed.admin.access) },
+    "updateIPQualitySettings": { seed in
+      Call(body: seed.world.json(["check_interval_hours": 24]), bearer: seed.admin.access)
     },
   ]
 

@@ -20,11 +20,12 @@ enum CommandCatalog {
 
   /// The groups whose sub-command may follow their first argument, the server
   /// (`traceroute SERVER history` is `traceroute history SERVER`).
-  static let subjectFirstGroups: Set<[String]> = [["traceroute"]]
+  static let subjectFirstGroups: Set<[String]> = [["traceroute"], ["ip-quality"]]
 
   /// Every command, in the order the help lists them.
   static let all: [CommandDeclaration] =
-    signIn + fleet + insights + traceroute + agents + account + administration + incidents
+    signIn + fleet + insights + traceroute + ipQuality + agents + account + administration
+    + incidents
     + pingTasks
     + serverMachinery
     + security + firewall + notifications + legacyPush + session
