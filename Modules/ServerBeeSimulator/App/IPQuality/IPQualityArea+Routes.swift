@@ -4,7 +4,7 @@ import ServerBeeTransport
 // The eight IP quality routes (Protocol/AppRoutes.md §9).
 //
 // [inferred], as Protocol/AppRoutes.md §9 records:
-// - before its first recheck a server has the check its agent made a minute after it was added;
+// - before its first recheck a server has the check its agent made when it was added;
 // - the results cover the enabled services, in the services' order;
 // - the 409's sentence after "IP Quality is disabled by the agent." is the simulator's;
 // - a custom service takes `enabled`, `name`, `category` and `popularity` here; its request
@@ -138,7 +138,7 @@ extension IPQualityArea {
       let row = try db.query(
         "SELECT * FROM ip_quality_checks WHERE server_id = ?", [.text(serverID)]
       ).first
-    else { return (0, createdAt + 60 * SimulatorCore.second) }
+    else { return (0, createdAt) }
     var generation = row["generation"].int ?? 0
     var checkedAt = row["checked_at"].int ?? createdAt
     if let pending = row["pending_at"].int, pending <= now {
