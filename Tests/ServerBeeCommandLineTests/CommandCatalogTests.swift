@@ -36,7 +36,7 @@ import Testing
     #expect(
       destructive == [
         "groups delete", "alerts rules disable", "devices revoke", "probes targets delete",
-        "servers delete",
+        "traceroute delete", "traceroute clear", "ip-quality services delete", "servers delete",
         "agent revoke", "account 2fa disable", "account api-keys delete", "users delete",
         "channels disable", "tasks delete", "maintenance delete",
         "incidents delete", "ping-tasks delete", "security delete", "firewall unblock",

@@ -169,6 +169,37 @@ enum FixtureIndex {
       ["insights/traffic_overview_daily.json"], orderFixed: false, "Protocol/AppRoutes.md §5"),
     "costOverview": FixtureSpec(
       ["insights/cost_overview.json"], orderFixed: false, "Protocol/AppRoutes.md §5"),
+    // Traceroute (Protocol/AppRoutes.md §7).
+    "startTraceroute": FixtureSpec(
+      ["traceroute/started.json"], orderFixed: false, "Protocol/AppRoutes.md §7.1"),
+    "traceroute": FixtureSpec(
+      [
+        "traceroute/snapshot_done.json", "traceroute/snapshot_running.json",
+        "traceroute/snapshot_legacy_failed.json",
+      ], orderFixed: false, mustHaveElements: ["hops"], "Protocol/AppRoutes.md §7.2"),
+    "tracerouteHistory": FixtureSpec(
+      ["traceroute/history.json"], orderFixed: false, "Protocol/AppRoutes.md §7.3"),
+    "clearTraceroutes": FixtureSpec(
+      ["traceroute/cleared.json"], orderFixed: false, "Protocol/AppRoutes.md §7.4"),
+    // IP quality (Protocol/AppRoutes.md §9).
+    "ipQualityOverview": FixtureSpec(
+      ["ip_quality/overview.json"], orderFixed: false, mustHaveElements: ["unlock_results"],
+      "Protocol/AppRoutes.md §9"),
+    "serverIPQuality": FixtureSpec(
+      [
+        "ip_quality/server.json", "ip_quality/server_sparse.json",
+        "ip_quality/server_unchecked.json",
+      ], orderFixed: false, mustHaveElements: ["unlock_results"], "Protocol/AppRoutes.md §9"),
+    "unlockServices": FixtureSpec(
+      ["ip_quality/services.json"], orderFixed: false, "Protocol/AppRoutes.md §9"),
+    "updateUnlockService": FixtureSpec(
+      ["ip_quality/services.json"], .elements, orderFixed: false, "Protocol/AppRoutes.md §9"),
+    "checkIPQuality": ok,
+    "deleteUnlockService": ok,
+    "ipQualitySettings": FixtureSpec(
+      ["ip_quality/settings.json"], orderFixed: false, "Protocol/AppRoutes.md §9"),
+    "updateIPQualitySettings": FixtureSpec(
+      ["ip_quality/settings.json"], orderFixed: false, "Protocol/AppRoutes.md §9"),
     // Servers (Protocol/Servers.md).
     "servers": FixtureSpec(["servers/servers.json"], orderFixed: true, "Protocol/Servers.md §1"),
     "server": FixtureSpec(

@@ -25,6 +25,7 @@ enum RouteRecipes {
     .merging(push) { a, _ in a }
     .merging(incidents) { a, _ in a }.merging(agents) { a, _ in a }
     .merging(insights) { a, _ in a }.merging(networkProbes) { a, _ in a }
+    .merging(traceroute) { a, _ in a }.merging(ipQuality) { a, _ in a }
 
   static let proof = "sb-revoke-v1." + String(repeating: "A", count: 42) + "E"
 
@@ -299,6 +300,65 @@ enum RouteRecipes {
     "costOverview": { seed in
       try await bill(seed)
       return Call(bearer: seed.admin.access)
+    },
+  ]
+
+  // MARK: Traceroute
+
+  /// A traceroute an admin started on the seeded server, followed to its end on the clock;
+  /// its id.
+  static func finishedTraceroute(_ seed: Seed) async throws -> String {
+    let started = try await seed.world.send(
+      "POST", "/api/servers/\(seed.serverID)/traceroute",
+      body: seed.world.json(["target": "example.com", "protocol": "tcp"]),
+      bearer: seed.admin.access)
+    guard let id = started.json?["data"]?["request_id"]?.stringValue else {
+      throw FixtureProblem("start traceroute: \(started.text)")
+    }
+    try await seed.world.control("POST", "/clock/advance", ["seconds": 20])
+    return id
+  }
+
+  static let traceroute: [String: Recipe] = [
+    "startTraceroute": { seed in
+      Call(
+        values: [seed.serverID], body: seed.world.json(["target": "1.1.1.1"]),
+        bearer: seed.admin.access)
+    },
+    "traceroute": { seed in
+      Call(values: [seed.serverID, try await finishedTraceroute(seed)], bearer: seed.admin.access)
+    },
+    "tracerouteHistory": { seed in
+      _ = try await finishedTraceroute(seed)
+      return Call(values: [seed.serverID], query: [("limit", "20")], bearer: seed.admin.access)
+    },
+    "deleteTraceroute": { seed in
+      Call(values: [seed.serverID, try await finishedTraceroute(seed)], bearer: seed.admin.access)
+    },
+    "clearTraceroutes": { seed in
+      _ = try await finishedTraceroute(seed)
+      return Call(values: [seed.serverID], bearer: seed.admin.access)
+    },
+  ]
+
+  // MARK: IP quality
+
+  static let ipQuality: [String: Recipe] = [
+    "ipQualityOverview": { seed in Call(bearer: seed.admin.access) },
+    "serverIPQuality": { seed in Call(values: [seed.serverID], bearer: seed.admin.access) },
+    "unlockServices": { seed in Call(bearer: seed.admin.access) },
+    "updateUnlockService": { seed in
+      Call(
+        values: ["netflix"], body: seed.world.json(["enabled": false]),
+        bearer: seed.admin.access)
+    },
+    "checkIPQuality": { seed in Call(values: [seed.serverID], bearer: seed.admin.access) },
+    "deleteUnlockService": { seed in
+      Call(values: ["custom-status-page"], bearer: seed.admin.access)
+    },
+    "ipQualitySettings": { seed in Call(bearer: seed.admin.access) },
+    "updateIPQualitySettings": { seed in
+      Call(body: seed.world.json(["check_interval_hours": 24]), bearer: seed.admin.access)
     },
   ]
 

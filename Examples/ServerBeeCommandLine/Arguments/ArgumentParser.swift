@@ -26,6 +26,12 @@ enum ArgumentParser {
         throw CommandLineError(.usage, "unknown option '\(argument)'")
       } else if parsed.positionals.isEmpty && CommandCatalog.isKnown(parsed.words + [argument]) {
         parsed.words.append(argument)
+      } else if parsed.positionals.count == 1
+        && CommandCatalog.subjectFirstGroups.contains(parsed.words)
+        && CommandCatalog.isKnown(parsed.words + [argument])
+      {
+        // `traceroute SERVER history`: the sub-command after the group's subject.
+        parsed.words.append(argument)
       } else if parsed.words.isEmpty {
         throw CommandLineError(.usage, "unknown command '\(argument)' (see 'serverbee --help')")
       } else {

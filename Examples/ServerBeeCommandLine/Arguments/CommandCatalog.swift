@@ -18,9 +18,14 @@ enum CommandCatalog {
     OptionSpec(name: "version", valueName: nil, help: "show the version"),
   ]
 
+  /// The groups whose sub-command may follow their first argument, the server
+  /// (`traceroute SERVER history` is `traceroute history SERVER`).
+  static let subjectFirstGroups: Set<[String]> = [["traceroute"], ["ip-quality"]]
+
   /// Every command, in the order the help lists them.
   static let all: [CommandDeclaration] =
-    signIn + fleet + insights + networkProbes + agents + account + administration + incidents
+    signIn + fleet + insights + networkProbes + traceroute + ipQuality + agents + account
+    + administration + incidents
     + pingTasks
     + serverMachinery
     + security + firewall + notifications + legacyPush + session

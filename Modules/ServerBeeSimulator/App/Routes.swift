@@ -8,7 +8,8 @@ extension SimulatorCore {
   static let areas: [any SimulatorArea.Type] = [
     AuthArea.self, PushArea.self, ServersArea.self, AlertsArea.self, TasksArea.self,
     SecurityArea.self, AccountArea.self, ClockArea.self, IncidentsArea.self, AgentsArea.self,
-    FirewallArea.self, InsightsArea.self, NetworkProbesArea.self,
+    FirewallArea.self, InsightsArea.self, NetworkProbesArea.self, TracerouteArea.self,
+    IPQualityArea.self,
   ]
 
   /// Every public route (`api/...`), each area's in the order of ``areas``. `GET /healthz` is

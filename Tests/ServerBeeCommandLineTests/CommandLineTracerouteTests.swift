@@ -1,0 +1,69 @@
+import Foundation
+import ServerBeeTestHarness
+import Testing
+
+/// `serverbee traceroute`, run as the built executable against the built simulator
+/// (Protocol/AppRoutes.md §7): a run followed live to its end, the history, deleting one run
+/// (with --yes off a terminal) and clearing, and the one-line errors.
+@Suite(.timeLimit(.minutes(5))) struct CommandLineTracerouteTests {
+  @Test func aTracerouteIsFollowedToItsEndThenListedDeletedAndCleared() async throws {
+    let temporary = try TemporaryDirectory()
+    let home = temporary.url.appendingPathComponent("home")
+    let simulator = try await SimulatorProcess(
+      data: temporary.url.appendingPathComponent("data"), servers: 1)
+    defer { simulator.terminate() }
+    let login = try await serverbee(
+      ["login", "--server", simulator.url, "--username", "admin", "--password", "admin-password"],
+      home: home)
+    #expect(login.status == 0, "\(login.stderr)")
+
+    let run = try await serverbee(
+      ["traceroute", "server-1", "example.com", "--protocol", "udp"], home: home)
+    #expect(run.status == 0, "\(run.stderr)")
+    let lines = run.stdout.split(separator: "\n").map(String.init)
+    #expect(
+      lines.first?.hasPrefix("traceroute to example.com from server-1 (udp), run ") == true,
+      "\(run.stdout)")
+    #expect(lines.dropFirst().first?.hasPrefix(" 1  10.0.") == true, "\(run.stdout)")
+    #expect(lines.last?.hasPrefix("done: ") == true, "\(run.stdout)")
+    let hops = lines.dropFirst().dropLast()
+    #expect((6...12).contains(hops.count), "\(run.stdout)")
+    #expect(hops.last?.contains("(example.com)") == true, "\(run.stdout)")
+    let id = String(try #require(lines.first?.split(separator: " ").last))
+
+    // The server before the sub-command, as the app's screens read.
+    let history = try await serverbee(["traceroute", "server-1", "history", "--json"], home: home)
+    #expect(history.status == 0, "\(history.stderr)")
+    let runs = try #require(
+      try JSONSerialization.jsonObject(with: Data(history.stdout.utf8)) as? [[String: Any]])
+    #expect(runs.first?["request_id"] as? String == id)
+    #expect(runs.first?["hop_count"] as? Int == hops.count)
+    let table = try await serverbee(["traceroute", "history", "server-1"], home: home)
+    #expect(table.stdout.contains("example.com"), "\(table.stdout)")
+    #expect(table.stdout.contains("done"), "\(table.stdout)")
+
+    let asked = try await serverbee(["traceroute", "server-1", "delete", id], home: home)
+    #expect(asked.status != 0)
+    #expect(asked.stderr.contains("--yes"), "\(asked.stderr)")
+    let deleted = try await serverbee(
+      ["traceroute", "server-1", "delete", id, "--yes"], home: home)
+    #expect(deleted.status == 0, "\(deleted.stderr)")
+    #expect(deleted.stdout == "Deleted traceroute \(id) of server-1.\n")
+    let again = try await serverbee(
+      ["traceroute", "server-1", "delete", id, "--yes"], home: home)
+    #expect(again.status == 1)
+    #expect(
+      again.stderr == "serverbee: server-1 has no traceroute '\(id)' (see 'serverbee traceroute "
+        + "server-1 history')\n")
+    let cleared = try await serverbee(["traceroute", "server-1", "clear", "--yes"], home: home)
+    #expect(cleared.stdout == "Deleted 0 traceroute(s) of server-1.\n", "\(cleared.stderr)")
+
+    let invalid = try await serverbee(["traceroute", "server-1", "a;b"], home: home)
+    #expect(invalid.status == 1)
+    #expect(invalid.stderr.contains("Invalid target"), "\(invalid.stderr)")
+    let kind = try await serverbee(
+      ["traceroute", "server-1", "example.com", "--protocol", "sctp"], home: home)
+    #expect(kind.status == 64)
+    #expect(kind.stderr == "serverbee: --protocol takes icmp, udp or tcp, got 'sctp'\n")
+  }
+}
