@@ -10,7 +10,8 @@ extension SimulatorCore {
   static let userByID = "SELECT \(UserRow.columns) FROM users WHERE id = ?"
 
   /// The SQL of ``mobileSession(id:)``.
-  static let mobileSessionByID = "SELECT \(MobileSessionRow.columns) FROM mobile_sessions WHERE id = ?"
+  static let mobileSessionByID =
+    "SELECT \(MobileSessionRow.columns) FROM mobile_sessions WHERE id = ?"
 
   /// The user with this id, or `nil`.
   func user(id: String) throws -> UserRow? {
