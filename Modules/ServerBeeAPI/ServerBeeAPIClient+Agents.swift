@@ -162,7 +162,7 @@ extension ServerBeeAPIClient {
   /// - Parameters:
   ///   - serverID: The server.
   ///   - version: SemVer, with or without a leading `v` (`latest` is refused).
-  /// - Throws: ``ServerBeeAPIError`` (its failure's ``APIFailure/upgradeRefusal`` names the
+  /// - Throws: ``ServerBeeAPIError`` (its failure's `APIFailure.upgradeRefusal` names the
   ///   documented refusals: unknown server, capability off, bad version, agent offline, an
   ///   upgrade already running), or `CancellationError`.
   public func upgradeAgent(serverID: String, version: String) async throws {
