@@ -10,7 +10,7 @@ import ServerBeeSimulator
 #endif
 
 // serverbee-simulator --port 0 --data DIR --admin NAME:PASSWORD [--member NAME:PASSWORD]
-//   [--servers N] [--metrics-interval SECONDS] [--tls-cert FILE --tls-key FILE]
+//   [--servers N] [--history DAYS] [--metrics-interval SECONDS] [--tls-cert FILE --tls-key FILE]
 //   [--relay-url URL] [--outbox-workers N]
 // Prints one JSON line {"url":…,"control_token":…} on stdout once listening; logs to stderr.
 // With --data, the control token is kept in DIR/control-token (0600) and reused on restart, and
@@ -22,7 +22,7 @@ import ServerBeeSimulator
 
 let usage = """
   usage: serverbee-simulator --admin NAME:PASSWORD [--port N] [--data DIR]
-           [--member NAME:PASSWORD]… [--servers N] [--metrics-interval SECONDS]
+           [--member NAME:PASSWORD]… [--servers N] [--history DAYS] [--metrics-interval SECONDS]
            [--tls-cert FILE --tls-key FILE] [--relay-url URL] [--outbox-workers N]
 
   A local ServerBee-compatible server (mobile API of v1 and v2 servers) for tests and demos.
@@ -37,6 +37,8 @@ let usage = """
     --member NAME:PASSWORD   a member account (repeatable; default none)
     --servers N              servers named server-1…server-N; those missing are created
                              (default 0)
+    --history DAYS           a made-up past of 0 to 31 days for every server: a record a
+                             minute before its oldest one, for history charts (default 0)
     --metrics-interval S     seconds between simulated agent reports, 0 for none (default 3)
     --tls-cert FILE          serve HTTPS and WSS with this PEM certificate and --tls-key
                              (default none: plain HTTP)
@@ -79,7 +81,8 @@ while let flag = arguments.popFirst() {
   options[String(flag.dropFirst(2)), default: []].append(value)
 }
 let known: Set<String> = [
-  "port", "data", "admin", "member", "servers", "metrics-interval", "tls-cert", "tls-key",
+  "port", "data", "admin", "member", "servers", "history", "metrics-interval", "tls-cert",
+  "tls-key",
   "relay-url", "outbox-workers",
 ]
 for name in options.keys where !known.contains(name) {
@@ -112,6 +115,9 @@ guard let port = UInt16(options["port"]?.first ?? "0") else {
 }
 guard let servers = Int(options["servers"]?.first ?? "0"), servers >= 0 else {
   fail("--servers takes a number from 0")
+}
+guard let history = Int(options["history"]?.first ?? "0"), (0...31).contains(history) else {
+  fail("--history takes a number of days from 0 to 31")
 }
 var configuration = Simulator.Configuration(
   dataDirectory: options["data"]?.first.map { URL(fileURLWithPath: $0) })
@@ -168,6 +174,7 @@ do {
     log("could not keep the control token in \(tokenFile.path)")
   }
   if servers > 0 { try simulator.ensureServers(count: servers) }
+  if history > 0 { try simulator.backfillHistory(days: history) }
   let url = try simulator.start(port: port, tls: tls)
   try process.announce(url: url, controlToken: simulator.controlToken)
   log("listening on \(url.absoluteString) (data: \(configuration.dataDirectory.path))")

@@ -293,6 +293,23 @@ public final class Simulator: Sendable {
     }
   }
 
+  /// Gives every server a made-up past: a record a minute for the last `days` days (at most
+  /// 31) before its oldest record, with a daily wave and seeded noise, so history charts have
+  /// something to draw at once. Idempotent: a second call, or a restart with the same data
+  /// directory, writes nothing already covered.
+  ///
+  /// ```swift
+  /// try simulator.ensureServers(count: 3)
+  /// try simulator.backfillHistory(days: 7)  // 3 × 7 × 1,440 rows
+  /// ```
+  /// - Parameter days: How many days back, 0 to 31.
+  /// - Returns: How many rows were written.
+  /// - Throws: ``ServerBeeSimulatorError`` with code `storageFailed`.
+  @discardableResult
+  public func backfillHistory(days: Int) throws -> Int {
+    try core.db.serial { try core.backfillHistory(days: days) }
+  }
+
   /// Produces one simulated agent report for every online server (one `update` frame each).
   /// - Throws: ``ServerBeeSimulatorError`` with code `storageFailed`.
   public func tick() throws { try core.db.serial { try core.tick() } }

@@ -119,6 +119,17 @@ extension SimulatorCore {
     try db.execute(
       "UPDATE servers SET live_json = ?, live_numbers = ?, online = 1 WHERE id = ?",
       [.text(try liveJSON(live)), .blob(live.packed), .text(serverID)])
+    try insertRecord(serverID: serverID, time: now, live)
+    if !wasOnline {
+      hub.broadcast(
+        try WireJSON.encode(LiveStreamMessage.presence(online: true, serverID: serverID)))
+    }
+    let metrics = live.metrics(id: row.id, name: row.name, nowSeconds: now / Self.second)
+    hub.broadcast(try WireJSON.encode(LiveStreamMessage.update(metrics)))
+  }
+
+  /// Appends one row to a server's history (`GET /api/servers/{id}/records`).
+  func insertRecord(serverID: String, time: Int64, _ live: LiveNumbers) throws {
     try db.execute(
       """
       INSERT INTO records (server_id, time, cpu, mem_used, swap_used, disk_used, net_in_speed,
@@ -127,7 +138,7 @@ extension SimulatorCore {
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       """,
       [
-        .text(serverID), .int(now), .real(live.cpu), .int(live.memUsed), .int(live.swapUsed),
+        .text(serverID), .int(time), .real(live.cpu), .int(live.memUsed), .int(live.swapUsed),
         .int(live.diskUsed), .int(live.netInSpeed), .int(live.netOutSpeed),
         .int(live.netInTransfer), .int(live.netOutTransfer), .real(live.load1),
         .real(live.load5), .real(live.load15), .int(live.tcpConn), .int(live.udpConn),
@@ -136,12 +147,6 @@ extension SimulatorCore {
           "[{\"name\":\"sda\",\"read_bytes_per_sec\":\(live.diskReadBytesPerSec),"
             + "\"write_bytes_per_sec\":\(live.diskWriteBytesPerSec)}]"),
       ])
-    if !wasOnline {
-      hub.broadcast(
-        try WireJSON.encode(LiveStreamMessage.presence(online: true, serverID: serverID)))
-    }
-    let metrics = live.metrics(id: row.id, name: row.name, nowSeconds: now / Self.second)
-    hub.broadcast(try WireJSON.encode(LiveStreamMessage.update(metrics)))
   }
 
   func setPresence(serverID: String, online: Bool) throws {
