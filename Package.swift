@@ -364,7 +364,7 @@ let package = Package(
         "ServerBeeCommandLine", "ServerBeeQR", "ServerBeeSocketTransport", "ServerBeeTestHarness",
         "ServerBeeRoutes",
       ],
-      path: "Tests/ServerBeeCommandLineTests"),
+      path: "Tests/ServerBeeCommandLineTests", exclude: ["Screens"]),
     .testTarget(
       name: "ServerBeeSimulatorTests",
       dependencies: [

@@ -23,7 +23,8 @@ import Testing
     let local = CommandCatalog.all.filter(\.routeKeys.isEmpty).map(\.fullName)
     #expect(local == ["notifications privacy", "push decrypt", "status", "help"])
     let live = CommandCatalog.all.filter { $0.routeKeys.contains("GET /api/ws/servers") }
-    #expect(live.map(\.fullName) == ["demo", "servers", "watch", "servers upgrade"])
+    #expect(
+      live.map(\.fullName) == ["demo", "servers", "watch", "server", "insights", "servers upgrade"])
     #expect(
       CommandCatalog.declaration(["alerts", "rules", "disable"])?.routeKeys
         == ["PUT /api/alert-rules/{}"])

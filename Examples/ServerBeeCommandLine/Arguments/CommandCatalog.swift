@@ -24,7 +24,7 @@ enum CommandCatalog {
 
   /// Every command, in the order the help lists them.
   static let all: [CommandDeclaration] =
-    signIn + fleet + insights + networkProbes + traceroute + ipQuality + agents + account
+    signIn + fleet + screens + insights + networkProbes + traceroute + ipQuality + agents + account
     + administration + incidents
     + pingTasks
     + serverMachinery

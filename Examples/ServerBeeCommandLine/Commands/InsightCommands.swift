@@ -280,9 +280,9 @@ enum InsightCommands {
       TerminalText.safe(
         "\(server.name), the last \(entries.count) day(s): \(share) online, "
           + "\(outages) outage(s)"))
-    console.line(entries.map(mark).joined())
+    console.line(entries.map { Meter.uptimeMark($0).mark }.joined())
     if let first = entries.first, let last = entries.last {
-      console.line("\(first.date) … \(last.date)   █ all day  ▆ ≥ 99 %  ▃ less  · no data")
+      console.line("\(first.date) … \(last.date)   \(Meter.uptimeLegend)")
     }
     let down = entries.filter { $0.downtimeIncidents > 0 }
     guard !down.isEmpty else { return }
@@ -296,13 +296,6 @@ enum InsightCommands {
       ])
     }
     console.line(table.render())
-  }
-
-  /// One day as a mark.
-  private static func mark(_ day: UptimeDay) -> String {
-    guard let availability = day.availability else { return "·" }
-    if availability >= 1 { return "█" }
-    return availability >= 0.99 ? "▆" : "▃"
   }
 
   /// A whole-number option in `range`, or `default`.

@@ -19,7 +19,7 @@ struct LiveTable {
   let mode: Mode
   /// The server shown in the heading.
   let server: ServerURL
-  private var previousLineCount = 0
+  private var frames = InPlaceFrames()
 
   /// Creates a table for a server.
   init(mode: Mode, server: ServerURL) {
@@ -58,13 +58,9 @@ struct LiveTable {
         "\(server)\(state) · \(rows.count) servers, \(online) online · \(Formatting.time(date))"
       let text = heading + "\n" + Tables.servers(rows)
       guard mode == .redraw else { return text + "\n\n" }
-      let body =
+      return frames.frame(
         text.split(separator: "\n", omittingEmptySubsequences: false)
-        .map { line in width.map { String(line.prefix(max($0 - 1, 1))) } ?? String(line) }
-        .joined(separator: "\n") + "\n"
-      let erase = previousLineCount > 0 ? "\u{1B}[\(previousLineCount)F\u{1B}[J" : ""
-      previousLineCount = body.reduce(0) { $1 == "\n" ? $0 + 1 : $0 }
-      return erase + body
+          .map { line in width.map { String(line.prefix(max($0 - 1, 1))) } ?? String(line) })
     }
   }
 

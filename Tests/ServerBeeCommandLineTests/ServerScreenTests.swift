@@ -1,0 +1,122 @@
+import Foundation
+import ServerBeeModels
+import Testing
+
+@testable import ServerBeeCommandLine
+
+/// `serverbee server`'s drawing: fixed data gives exactly the pinned screens (in
+/// `Screens/`), at 80 and 160 columns, with and without colour, and as SVG.
+///
+/// After a deliberate change of the drawing, write the files anew with
+/// `SERVERBEE_WRITE_SCREENS=1 swift test --filter ServerScreenTests` and review the diff.
+@Suite struct ServerScreenTests {
+  @Test(arguments: [80, 160])
+  func theScreenDrawsExactlyThePinnedTextWithoutColour(width: Int) throws {
+    let canvas = ServerScreen.draw(Self.content(), width: width)
+    let text = CanvasText.lines(canvas, colors: false).joined(separator: "\n") + "\n"
+    try Self.expectPinned(text, "server-\(width).txt")
+    #expect(!text.contains("\u{1B}"))
+    #expect(text.split(separator: "\n").allSatisfy { Canvas.columns(of: String($0)) <= width })
+  }
+
+  @Test(arguments: [80, 160])
+  func theScreenDrawsExactlyThePinnedTextInColour(width: Int) throws {
+    let canvas = ServerScreen.draw(Self.content(), width: width)
+    let text = CanvasText.lines(canvas, colors: true).joined(separator: "\n") + "\n"
+    try Self.expectPinned(text, "server-\(width).ansi")
+    #expect(text.contains("\u{1B}[36m"))  // the CPU chart
+  }
+
+  @Test(arguments: [80, 160])
+  func theSVGPictureIsTheSameDrawing(width: Int) throws {
+    let canvas = ServerScreen.draw(Self.content(), width: width)
+    let svg = CanvasSVG.document(canvas)
+    try Self.expectPinned(svg, "server-\(width).svg")
+    #expect(svg.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\""))
+  }
+
+  @Test func anOfflineServerWithoutHistorySaysSoInsteadOfDrawingEmptyCharts() {
+    var content = Self.content()
+    content.status?.online = false
+    content.records = []
+    content.traffic = .failure(ScreenSectionError(sentence: "the server has no traffic route"))
+    let text = CanvasText.lines(ServerScreen.draw(content, width: 80), colors: false)
+      .joined(separator: "\n")
+    #expect(text.contains("○ web-1  offline"))
+    #expect(text.contains("No live state: the server's agent is not connected."))
+    #expect(text.contains("No history from 2026-12-05 11:00:00Z to 2026-12-05 12:00:00Z."))
+    #expect(text.contains("Traffic  the server has no traffic route"))
+    #expect(!text.contains("⣀"))
+  }
+
+  @Test func aHostileServerNameCannotReachTheTerminal() {
+    var content = Self.content()
+    content.server.name = "evil\u{1B}]0;pwned\u{07}\u{202E}x"
+    let text = CanvasText.lines(ServerScreen.draw(content, width: 80), colors: true)
+      .joined(separator: "\n")
+    #expect(!text.contains("\u{1B}]"))
+    #expect(!text.contains("\u{07}"))
+    #expect(!text.contains("\u{202E}"))
+  }
+
+  // MARK: - Fixed data
+
+  static let end = Date(timeIntervalSince1970: 1_796_472_000)  // 2026-12-05 12:00:00Z
+
+  /// One hour of minute samples with a daily-looking CPU wave, memory creeping up, a flat
+  /// disk and a burst of traffic in the middle; a 10-minute gap where the agent was away.
+  static func content() -> ServerScreenContent {
+    let start = end.addingTimeInterval(-3600)
+    let gib: Int64 = 1 << 30
+    let records = (0...60).compactMap { minute -> ServerRecord? in
+      guard !(30..<40).contains(minute) else { return nil }
+      let phase = Double(minute) / 60 * 2 * Double.pi
+      let burst = (20..<28).contains(minute) ? Int64(48 << 20) : 0
+      return ServerRecord(
+        time: RFC3339Timestamp(start.addingTimeInterval(Double(minute) * 60)),
+        cpu: 35 + 25 * sin(phase), memUsed: 2 * gib + Int64(minute) * (8 << 20),
+        diskUsed: 31 * gib, netInSpeed: (3 << 20) + burst, netOutSpeed: (1 << 20) + burst / 4,
+        load1: 0.8)
+    }
+    let server = ServerResponse(
+      id: "9ebb0c1e", name: "web-1", cpuName: "AMD EPYC 7763", cpuCores: 4, cpuArch: "x86_64",
+      os: "Debian 12", memTotal: 8 * gib, diskTotal: 80 * gib, ipv4: "203.0.113.10",
+      region: "Frankfurt", countryCode: "de", virtualization: "kvm", agentVersion: "1.4.0",
+      billingCycle: "monthly", trafficLimit: 1 << 40, trafficLimitType: "sum",
+      createdAt: RFC3339Timestamp(end.addingTimeInterval(-90 * 86_400)),
+      updatedAt: RFC3339Timestamp(end))
+    let status = ServerStatus(
+      id: "9ebb0c1e", name: "web-1", online: true, uptime: 3 * 86_400 + 4 * 3600 + 120,
+      cpu: 35, memUsed: 2 * gib + 60 * (8 << 20), memTotal: 8 * gib, diskUsed: 31 * gib,
+      diskTotal: 80 * gib,
+      netInSpeed: 3 << 20, netOutSpeed: 1 << 20, load1: 0.82, load5: 0.64, load15: 0.51,
+      tcpConn: 42, udpConn: 7, processCount: 183, tags: ["prod", "eu"])
+    let traffic = ServerTraffic(
+      cycleStart: CalendarDate(daysSince1970: 20_788),
+      cycleEnd: CalendarDate(daysSince1970: 20_818),
+      bytesIn: 310 * gib, bytesOut: 96 * gib, bytesTotal: 406 * gib, trafficLimit: 1 << 40,
+      trafficLimitType: "sum", usagePercent: 39.6, prediction: nil, daily: [], hourly: [])
+    let uptime = (0..<30).map { day in
+      let down = [3: 14, 11: 95, 26: 4][day] ?? 0
+      return UptimeDay(
+        date: CalendarDate(daysSince1970: 20_763 + day), totalMinutes: day == 5 ? 0 : 1440,
+        onlineMinutes: day == 5 ? 0 : 1440 - down, downtimeIncidents: down > 0 ? 1 : 0)
+    }
+    return ServerScreenContent(
+      server: server, status: status, records: records, start: start, end: end,
+      traffic: .success(traffic), uptime: .success(uptime))
+  }
+
+  // MARK: - Pinned files
+
+  static func expectPinned(_ text: String, _ name: String) throws {
+    let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .appendingPathComponent("Screens").appendingPathComponent(name)
+    if ProcessInfo.processInfo.environment["SERVERBEE_WRITE_SCREENS"] == "1" {
+      try text.write(to: url, atomically: true, encoding: .utf8)
+      return
+    }
+    let pinned = try String(contentsOf: url, encoding: .utf8)
+    #expect(text == pinned, "\(name) differs from the pinned drawing")
+  }
+}
