@@ -66,13 +66,21 @@ actor CountingTokenProvider: AccessTokenProvider {
     await client.stop()
   }
 
-  @Test func securityEventsAndPresenceArriveAsEvents() async throws {
+  /// A started client subscribed to its events before it connected, and the server end of its
+  /// connection.
+  private func connectedWithEvents() async throws -> (
+    MetricsStreamClient, AsyncStream<MetricsStreamClient.Event>.Iterator, FakeWebSocketPeer
+  ) {
     let transport = FakeWebSocketTransport()
     let client = try makeClient(transport)
-    var events = await client.events().makeAsyncIterator()
+    let events = await client.events().makeAsyncIterator()
     var peers = transport.peers.makeAsyncIterator()
     await client.start()
-    let peer = try #require(await peers.next())
+    return (client, events, try #require(await peers.next()))
+  }
+
+  @Test func securityEventsAndPresenceArriveAsEvents() async throws {
+    var (client, events, peer) = try await connectedWithEvents()
     peer.send(Self.fullSync)
     peer.send(#"{"type":"server_offline","server_id":"a"}"#)
     peer.send(
@@ -92,12 +100,7 @@ actor CountingTokenProvider: AccessTokenProvider {
   /// Authority changes and upgrade frames are events in order, also when they change the
   /// fleet (a known server, a job listed by `full_sync`): snapshots keep only the latest state.
   @Test func authorityAndUpgradeStepsArriveAsEventsInOrder() async throws {
-    let transport = FakeWebSocketTransport()
-    let client = try makeClient(transport)
-    var events = await client.events().makeAsyncIterator()
-    var peers = transport.peers.makeAsyncIterator()
-    await client.start()
-    let peer = try #require(await peers.next())
+    var (client, events, peer) = try await connectedWithEvents()
     let job =
       #"{"server_id":"a","job_id":"j1","target_version":"1.5.0","stage":"verifying","status":"running","error":null,"backup_path":null,"started_at":"2027-01-15T08:00:00Z","finished_at":null}"#
     peer.send(
