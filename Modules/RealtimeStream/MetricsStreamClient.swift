@@ -76,7 +76,9 @@ public actor MetricsStreamClient {
     case serverOnline(id: String)
     /// A server went offline.
     case serverOffline(id: String)
-    /// Any other message that does not change the fleet (Docker, probes, firewall…).
+    /// Any other message that does not change the fleet (Docker, probes, firewall…), and each
+    /// step a client may follow in order although it changes the fleet too:
+    /// `agent_authority_changed`, `upgrade_progress` and `upgrade_result`.
     case message(LiveStreamMessage)
     /// A frame could not be decoded; it was skipped.
     case undecodableFrame(String)
@@ -378,9 +380,21 @@ public actor MetricsStreamClient {
     case .changed(let serverID):
       if case .serverOnline = message { publish(.serverOnline(id: serverID)) }
       if case .serverOffline = message { publish(.serverOffline(id: serverID)) }
+      if Self.isStep(message) { publish(.message(message)) }
       publishFleet()
     default:
+      if Self.isStep(message) { publish(.message(message)) }
       publishFleet()
+    }
+  }
+
+  /// A frame that is one step of something a client follows in order (an agent's enrolment,
+  /// an upgrade): an event whether or not it changed the fleet, since snapshots keep only the
+  /// latest state.
+  private static func isStep(_ message: LiveStreamMessage) -> Bool {
+    switch message {
+    case .agentAuthorityChanged, .upgradeProgress, .upgradeResult: true
+    default: false
     }
   }
 

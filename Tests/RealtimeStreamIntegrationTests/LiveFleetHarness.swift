@@ -13,13 +13,18 @@ import Testing
 /// `MetricsStreamClient` over the native WebSocket transport — the whole live path.
 final class LiveFleetHarness: Sendable {
   let directory: URL
-  let serverClock = SimulatorClock(base: { Date() })
+  let serverClock: SimulatorClock
   let simulator: Simulator
   let baseURL: URL
   let auth: AuthClient
   let serverIDs: [String]
 
-  init(servers: Int = 3) async throws {
+  /// - Parameters:
+  ///   - servers: Seeded servers (claimed, online).
+  ///   - clock: The simulator's clock; the wall clock by default.
+  /// - Throws: When the simulator does not start or the admin cannot sign in.
+  init(servers: Int = 3, clock: SimulatorClock = SimulatorClock(base: { Date() })) async throws {
+    serverClock = clock
     directory = FileManager.default.temporaryDirectory
       .appendingPathComponent("live-it-\(UUID().uuidString)", isDirectory: true)
     simulator = try Self.makeSimulator(directory: directory, clock: serverClock)
@@ -56,6 +61,19 @@ final class LiveFleetHarness: Sendable {
     return MetricsStreamClient(
       server: try ServerURL(baseURL.absoluteString), tokens: auth, transport: transport,
       configuration: configuration)
+  }
+
+  /// Calls an `/api` route in process as the signed-in admin.
+  /// - Returns: The status.
+  func api(_ method: HTTPMethod, _ path: String, _ object: [String: Any]) async throws -> Int {
+    let url = try #require(URL(string: baseURL.absoluteString + path))
+    let token = try await auth.validAccessToken()
+    let response = await simulator.handle(
+      HTTPRequest(
+        method: method, url: url,
+        headers: ["authorization": "Bearer \(token)", "content-type": "application/json"],
+        body: try JSONSerialization.data(withJSONObject: object)))
+    return response.status
   }
 
   /// Calls the control API in process.

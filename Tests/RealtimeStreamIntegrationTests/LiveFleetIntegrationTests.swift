@@ -34,6 +34,37 @@ import Testing
     await stream.stop()
   }
 
+  /// A client that connects while an agent upgrades (Protocol/Agents.md §11) finds the job in
+  /// its first `full_sync`, at the stage it reached, and follows it by `job_id` to its result.
+  @Test func aClientConnectingMidUpgradeSeesTheJobInItsFullSync() async throws {
+    let start = Date(timeIntervalSince1970: 1_800_000_000)
+    let h = try await LiveFleetHarness(servers: 2, clock: SimulatorClock(start: start))
+    let target = h.serverIDs[1]
+    #expect(try await h.api(.post, "/api/servers/\(target)/upgrade", ["version": "1.5.0"]) == 200)
+    h.serverClock.advance(by: 3)
+
+    let stream = try h.makeStream()
+    var snapshots = await stream.snapshots().makeAsyncIterator()
+    await stream.start()
+    let synced = try #require(await first(&snapshots) { $0.isSynchronized })
+    let job = try #require(synced.upgrades.first, "no job in the full_sync")
+    #expect(synced.upgrades.count == 1)
+    #expect(job.serverID == target && job.targetVersion == "1.5.0")
+    #expect(job.stage == .installing && job.status == .running)
+    #expect(job.error == nil && job.backupPath == nil && job.finishedAt == nil)
+    #expect(job.startedAt == RFC3339Timestamp(start))
+    #expect(!job.jobID.isEmpty)
+
+    // The frames after it move the same job on.
+    h.serverClock.advance(by: 2)
+    let done = try #require(
+      await first(&snapshots) { $0.upgrades.first?.status == .succeeded }, "no result")
+    #expect(done.upgrades.map(\.jobID) == [job.jobID])
+    #expect(done.upgrades.first?.stage == .restarting)
+    #expect(done.upgrades.first?.backupPath == "/usr/local/bin/serverbee-agent.bak")
+    await stream.stop()
+  }
+
   @Test func theTokenExpiringMidStreamRefreshesAndResumes() async throws {
     let h = try await LiveFleetHarness(servers: 2)
     let stream = try h.makeStream()

@@ -66,13 +66,21 @@ actor CountingTokenProvider: AccessTokenProvider {
     await client.stop()
   }
 
-  @Test func securityEventsAndPresenceArriveAsEvents() async throws {
+  /// A started client subscribed to its events before it connected, and the server end of its
+  /// connection.
+  private func connectedWithEvents() async throws -> (
+    MetricsStreamClient, AsyncStream<MetricsStreamClient.Event>.Iterator, FakeWebSocketPeer
+  ) {
     let transport = FakeWebSocketTransport()
     let client = try makeClient(transport)
-    var events = await client.events().makeAsyncIterator()
+    let events = await client.events().makeAsyncIterator()
     var peers = transport.peers.makeAsyncIterator()
     await client.start()
-    let peer = try #require(await peers.next())
+    return (client, events, try #require(await peers.next()))
+  }
+
+  @Test func securityEventsAndPresenceArriveAsEvents() async throws {
+    var (client, events, peer) = try await connectedWithEvents()
     peer.send(Self.fullSync)
     peer.send(#"{"type":"server_offline","server_id":"a"}"#)
     peer.send(
@@ -86,6 +94,31 @@ actor CountingTokenProvider: AccessTokenProvider {
       return
     }
     #expect(event.eventID == "e1")
+    await client.stop()
+  }
+
+  /// Authority changes and upgrade frames are events in order, also when they change the
+  /// fleet (a known server, a job listed by `full_sync`): snapshots keep only the latest state.
+  @Test func authorityAndUpgradeStepsArriveAsEventsInOrder() async throws {
+    var (client, events, peer) = try await connectedWithEvents()
+    let job =
+      #"{"server_id":"a","job_id":"j1","target_version":"1.5.0","stage":"verifying","status":"running","error":null,"backup_path":null,"started_at":"2027-01-15T08:00:00Z","finished_at":null}"#
+    peer.send(
+      Self.fullSync.replacingOccurrences(of: #""upgrades":[]"#, with: #""upgrades":["# + job + "]"))
+    let steps = [
+      #"{"type":"agent_authority_changed","server_id":"a","agent_authority":{"status":"unclaimed","outstanding_offer":null}}"#,
+      #"{"type":"upgrade_progress","server_id":"a","job_id":"j1","target_version":"1.5.0","stage":"pre_flight"}"#,
+      #"{"type":"upgrade_result","server_id":"a","job_id":"j1","target_version":"1.5.0","status":"failed","stage":"pre_flight","error":"agent disconnected","backup_path":null}"#,
+    ]
+    for step in steps { peer.send(step) }
+    var seen: [LiveStreamMessage] = []
+    while seen.count < steps.count, let event = await events.next() {
+      if case .message(let message) = event { seen.append(message) }
+    }
+    #expect(try seen == steps.map { try LiveFrameDecoder.decode($0) })
+    let fleet = await client.currentFleet
+    #expect(fleet.server(id: "a")?.hasToken == false)
+    #expect(fleet.upgrades.first?.status == .failed && fleet.upgrades.first?.stage == .preFlight)
     await client.stop()
   }
 

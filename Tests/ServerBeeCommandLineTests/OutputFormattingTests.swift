@@ -93,7 +93,31 @@ import Testing
         == #"{"id":"s1","name":"web-1","online":true,"cpu":50.0,"mem_used":1,"mem_total":4,"#
         + #""disk_used":null,"disk_total":null,"net_in_speed":null,"net_out_speed":null,"#
         + #""load1":0.5,"uptime":null,"os":"Debian","region":null,"country_code":null,"group_id":null,"#
-        + #""agent_version":null,"tags":[]}"#)
+        + #""agent_version":null,"tags":[],"agent_authority":null,"has_token":null,"#
+        + #""outstanding_enrollment":null}"#)
+  }
+
+  /// The agent's authority comes from the live status (kept current by
+  /// `agent_authority_changed`), and from the REST configuration when the live entry has none
+  /// (an older server's `full_sync`).
+  @Test func serverRowsTakeTheAgentsAuthorityLiveElseFromTheConfiguration() throws {
+    let time = RFC3339Timestamp(secondsSince1970: 1_800_000_000)
+    let offer = OutstandingOffer(
+      id: "o1", codePrefix: "sb_enr_6", expiresAt: time, createdAt: time)
+    let configuration = ServerResponse(
+      id: "s1", name: "web-1",
+      agentAuthority: AgentAuthority(status: .unclaimed, outstandingOffer: offer),
+      hasToken: false, outstandingEnrollment: offer, createdAt: time, updatedAt: time)
+    let bare = ServerRow(
+      status: ServerStatus(id: "s1", name: "web-1"), configuration: configuration)
+    #expect(bare.agentAuthority == AgentAuthority(status: .unclaimed, outstandingOffer: offer))
+    #expect(bare.hasToken == false && bare.outstandingEnrollment == offer)
+    var status = ServerStatus(id: "s1", name: "web-1")
+    status.agentAuthority = AgentAuthority(status: .claimed)
+    status.hasToken = true
+    let live = ServerRow(status: status, configuration: configuration)
+    #expect(live.agentAuthority == AgentAuthority(status: .claimed))
+    #expect(live.hasToken == true && live.outstandingEnrollment == nil)
   }
 
   private func row(name: String, online: Bool) -> ServerRow {

@@ -188,6 +188,46 @@ import Testing
           + #""agent_version":"1.5.0"}"#), "\(texts)")
   }
 
+  @Test func aFullSyncListsTheUpgradesInFlightAsFarAsTheClockMovedThem() async throws {
+    let w = try await world()
+    let core = w.h.simulator.core
+    #expect(try core.fullSync().hasSuffix(#"],"upgrades":[]}"#))
+    #expect(await upgrade(w, #"{"version":"v1.5.0"}"#).status == 200)
+    let job = try #require(core.runningUpgrade(w.server)).jobID
+    // Two seconds in: the job is at `pre_flight`, running, with no end yet.
+    w.h.clock.advance(by: 2)
+    let started = RFC3339Timestamp(w.h.clock.now.addingTimeInterval(-2)).formatted(.zulu)
+    let frame = try core.fullSync()
+    #expect(
+      frame.hasSuffix(
+        #"],"upgrades":[{"server_id":"\#(w.server)","job_id":"\#(job)","#
+          + #""target_version":"1.5.0","stage":"pre_flight","status":"running","error":null,"#
+          + #""backup_path":null,"started_at":"\#(started)","finished_at":null}]}"#), "\(frame)")
+    // The SDK's models read it back as the job in flight.
+    guard
+      case .fullSync(let sync) = try WireJSON.decode(LiveStreamMessage.self, from: Data(frame.utf8))
+    else {
+      Issue.record("not a full_sync: \(frame)")
+      return
+    }
+    #expect(sync.upgrades.map(\.jobID) == [job])
+    #expect(sync.upgrades.first?.stage == .preFlight && sync.upgrades.first?.status == .running)
+    #expect(sync.upgrades.first?.finishedAt == nil)
+    // A second job on another server comes after it; a finished job is gone.
+    let other = try #require(
+      await w.h.control(.post, "/servers", ["name": "vps-b"])?["data"]?["id"]?.stringValue)
+    #expect(await upgrade(w, #"{"version":"1.4.0"}"#, server: other).status == 200)
+    let both = try WireJSON.decode(LiveStreamMessage.self, from: Data(try core.fullSync().utf8))
+    guard case .fullSync(let two) = both else {
+      Issue.record("not a full_sync")
+      return
+    }
+    #expect(two.upgrades.map(\.serverID) == [w.server, other])
+    #expect(two.upgrades.map(\.stage) == [.preFlight, .downloading])
+    w.h.clock.advance(by: 10)
+    #expect(try core.fullSync().hasSuffix(#"],"upgrades":[]}"#))
+  }
+
   @Test func aVersionTheReleaseSourceLacksFailsAtDownloading() async throws {
     let w = try await world()
     let subscriber = w.h.simulator.core.hub.subscribe()

@@ -31,24 +31,11 @@ enum AccountCommands {
 
   /// `account api-keys`: this account's keys.
   static func apiKeys(_ context: CommandContext) async throws {
-    let console = context.console
-    let api = try await APICredential.client(context)
-    let keys = try await APIRequest.run("Loading API keys", console: console) {
-      try await api.apiKeys()
-    }
-    if console.json {
-      console.json(try WireJSON.encode(keys))
-    } else if keys.isEmpty {
-      console.line("No API keys.")
-    } else {
-      var table = TextTable(columns: [
-        .left("NAME"), .left("PREFIX"), .left("CREATED"), .left("ID"),
-      ])
-      for key in keys {
-        table.append([key.name, key.keyPrefix, Formatting.time(key.createdAt), key.id])
-      }
-      console.line(table.render())
-    }
+    let keys = try await ListOutput.load(context, "Loading API keys") { try await $0.apiKeys() }
+    try await ListOutput.print(
+      keys, empty: "No API keys.", console: context.console,
+      columns: [.left("NAME"), .left("PREFIX"), .left("CREATED"), .left("ID")]
+    ) { key in [key.name, key.keyPrefix, Formatting.time(key.createdAt), key.id] }
   }
 
   /// `account api-keys create NAME --output FILE` (admins): the key goes to a new file only.
@@ -139,27 +126,21 @@ enum AccountCommands {
       try await api.auditLog(
         limit: limit, offset: offset, action: values["action"], userID: userID)
     }
-    if context.console.json {
-      context.console.json(try WireJSON.encode(page))
-      return
+    // The table, then which entries of how many it shows.
+    try await ListOutput.print(
+      page.entries, json: page, empty: "No audit entries (\(page.total) match).",
+      console: context.console
+    ) { entries in
+      let first = (offset ?? 0) + 1
+      return ListOutput.table(
+        entries,
+        columns: [.left("TIME"), .left("USER"), .left("ACTION"), .left("IP"), .left("DETAIL")]
+      ) { entry in
+        [
+          Formatting.time(entry.createdAt), names[entry.userID] ?? entry.userID, entry.action,
+          entry.ip, entry.detail ?? "",
+        ]
+      } + "\nEntries \(first)–\(first + entries.count - 1) of \(page.total)."
     }
-    guard !page.entries.isEmpty else {
-      context.console.line("No audit entries (\(page.total) match).")
-      return
-    }
-    var table = TextTable(columns: [
-      .left("TIME"), .left("USER"), .left("ACTION"), .left("IP"), .left("DETAIL"),
-    ])
-    for entry in page.entries {
-      table.append([
-        Formatting.time(entry.createdAt), names[entry.userID] ?? entry.userID, entry.action,
-        entry.ip,
-        entry.detail ?? "",
-      ])
-    }
-    context.console.line(table.render())
-    let first = (offset ?? 0) + 1
-    context.console.line(
-      "Entries \(first)–\(first + page.entries.count - 1) of \(page.total).")
   }
 }

@@ -31,26 +31,17 @@ enum AlertCommands {
 
   /// `alerts rules` (admins): the alert rules.
   static func rules(_ context: CommandContext) async throws {
-    let console = context.console
-    let api = try await APICredential.client(context)
-    let rules = try await APIRequest.run(
-      "Loading alert rules", console: console, forbidden: forbidden
-    ) { try await api.alertRules() }
-    if console.json {
-      console.json(try WireJSON.encode(rules))
-    } else if rules.isEmpty {
-      console.line("No alert rules.")
-    } else {
-      var table = TextTable(columns: [
-        .left("RULE"), .left("ON"), .left("CHECKS"), .left("MODE"), .left("ID"),
-      ])
-      for rule in rules {
-        table.append([
-          rule.name, rule.enabled ? "yes" : "no", rule.ruleTypes.joined(separator: ","),
-          rule.triggerMode?.rawValue ?? "", rule.id,
-        ])
-      }
-      console.line(table.render())
+    let rules = try await ListOutput.load(context, "Loading alert rules", forbidden: forbidden) {
+      try await $0.alertRules()
+    }
+    try await ListOutput.print(
+      rules, empty: "No alert rules.", console: context.console,
+      columns: [.left("RULE"), .left("ON"), .left("CHECKS"), .left("MODE"), .left("ID")]
+    ) { rule in
+      [
+        rule.name, rule.enabled ? "yes" : "no", rule.ruleTypes.joined(separator: ","),
+        rule.triggerMode?.rawValue ?? "", rule.id,
+      ]
     }
   }
 
@@ -74,31 +65,30 @@ enum AlertCommands {
 
   /// `alerts rules states ID` (admins): the rule's current cycle on each server, firing first.
   static func ruleStates(_ context: CommandContext) async throws {
-    let console = context.console
-    let api = try await APICredential.client(context)
     let id = context.arguments.argument(0)
-    let states = try await APIRequest.run(
-      "Loading the rule's states", console: console,
+    let states = try await ListOutput.load(
+      context, "Loading the rule's states",
       notFound: "no alert rule '\(id)' (see 'serverbee alerts rules')", forbidden: forbidden
-    ) { try await api.alertRuleStates(ruleID: id) }
-    if console.json {
-      console.json(try WireJSON.encode(states))
-    } else if states.isEmpty {
-      console.line(TerminalText.safe("Alert rule \(id) has not fired on any server."))
-    } else {
-      var table = TextTable(columns: [
-        .left("SERVER"), .left("STATUS"), .left("SINCE"), .right("COUNT"), .left("RESOLVED"),
-        .left("NOTIFIED"), .left("SERVER ID"),
-      ])
-      for state in states.filter({ !$0.resolved }) + states.filter(\.resolved) {
-        table.append([
+    ) { try await $0.alertRuleStates(ruleID: id) }
+    // Firing first.
+    try await ListOutput.print(
+      states, empty: TerminalText.safe("Alert rule \(id) has not fired on any server."),
+      console: context.console
+    ) { states in
+      ListOutput.table(
+        states.filter { !$0.resolved } + states.filter(\.resolved),
+        columns: [
+          .left("SERVER"), .left("STATUS"), .left("SINCE"), .right("COUNT"), .left("RESOLVED"),
+          .left("NOTIFIED"), .left("SERVER ID"),
+        ]
+      ) { state in
+        [
           state.serverName, state.resolved ? "resolved" : "firing",
           Formatting.time(state.firstTriggeredAt), "\(state.count)",
           state.resolvedAt.map(Formatting.time) ?? (state.resolved ? "yes" : "-"),
           state.lastNotifiedAt.map(Formatting.time) ?? "-", state.serverID,
-        ])
+        ]
       }
-      console.line(table.render())
     }
   }
 }

@@ -12,24 +12,16 @@ enum ChannelCommands {
 
   /// `channels`: every channel, without its configuration.
   static func list(_ context: CommandContext) async throws {
-    let console = context.console
-    let api = try await APICredential.client(context)
-    let channels = try await APIRequest.run(
-      "Loading notification channels", console: console, forbidden: forbidden
-    ) { try await api.notificationChannels() }
+    let channels = try await ListOutput.load(
+      context, "Loading notification channels", forbidden: forbidden
+    ) { try await $0.notificationChannels() }
     let sorted = channels.sorted { ($0.name, $0.id) < ($1.name, $1.id) }
-    if console.json {
-      console.json(try WireJSON.encode(sorted.map(ChannelSummary.init)))
-    } else if sorted.isEmpty {
-      console.line("No notification channels.")
-    } else {
-      var table = TextTable(columns: [.left("CHANNEL"), .left("TYPE"), .left("ON"), .left("ID")])
-      for channel in sorted {
-        table.append([
-          channel.name, channel.notifyType.rawValue, channel.enabled ? "yes" : "no", channel.id,
-        ])
-      }
-      console.line(table.render())
+    try await ListOutput.print(
+      sorted, json: sorted.map(ChannelSummary.init), empty: "No notification channels.",
+      console: context.console,
+      columns: [.left("CHANNEL"), .left("TYPE"), .left("ON"), .left("ID")]
+    ) { channel in
+      [channel.name, channel.notifyType.rawValue, channel.enabled ? "yes" : "no", channel.id]
     }
   }
 

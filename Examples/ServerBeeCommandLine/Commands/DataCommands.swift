@@ -30,7 +30,7 @@ enum DataCommands {
     let events = try await Spinner.run("Loading alert events", console: context.console) {
       try await api.alertEvents(limit: limit)
     }
-    printAlerts(events, console: context.console)
+    try await printAlerts(events, console: context.console)
   }
 
   /// Lists this account's mobile sessions.
@@ -39,28 +39,22 @@ enum DataCommands {
     let devices = try await Spinner.run("Loading devices", console: context.console) {
       try await api.devices()
     }
-    printDevices(devices, current: identity?.installationID, console: context.console)
+    try await printDevices(devices, current: identity?.installationID, console: context.console)
   }
 
   /// Prints alert events as a table or JSON.
-  static func printAlerts(_ events: [AlertEvent], console: Console) {
-    if console.json, let data = try? WireJSON.encode(events) {
-      console.json(data)
-    } else if events.isEmpty {
-      console.line("No alert events.")
-    } else {
-      console.line(Tables.alerts(events))
+  static func printAlerts(_ events: [AlertEvent], console: Console) async throws {
+    try await ListOutput.print(events, empty: "No alert events.", console: console) {
+      Tables.alerts($0)
     }
   }
 
   /// Prints devices as a table or JSON.
-  static func printDevices(_ devices: [MobileDevice], current: String?, console: Console) {
-    if console.json, let data = try? WireJSON.encode(devices) {
-      console.json(data)
-    } else if devices.isEmpty {
-      console.line("No mobile devices.")
-    } else {
-      console.line(Tables.devices(devices, currentInstallation: current))
+  static func printDevices(_ devices: [MobileDevice], current: String?, console: Console)
+    async throws
+  {
+    try await ListOutput.print(devices, empty: "No mobile devices.", console: console) {
+      Tables.devices($0, currentInstallation: current)
     }
   }
 }

@@ -46,26 +46,24 @@ enum FirewallCommands {
       let page = try await api.firewallBlockPage(query)
       return (page.items, page.nextCursor != nil)
     }
-    if context.console.json {
-      context.console.json(try WireJSON.encode(blocks))
-      return
+    try await ListOutput.print(
+      blocks, empty: query.origin == nil ? "Nothing is blocked." : "No such entries.",
+      console: context.console
+    ) { blocks in
+      let table = ListOutput.table(
+        blocks,
+        columns: [
+          .left("TARGET"), .left("ORIGIN"), .left("SERVERS"), .left("COMMENT"), .left("ADDED"),
+          .left("ID"),
+        ]
+      ) { block in
+        [
+          block.target, block.origin.rawValue, coverCell(block),
+          Formatting.excerpt(block.comment ?? ""), Formatting.time(block.createdAt), block.id,
+        ]
+      }
+      return more ? table + "\nMore entries are older: add --all to list every one." : table
     }
-    guard !blocks.isEmpty else {
-      context.console.line(query.origin == nil ? "Nothing is blocked." : "No such entries.")
-      return
-    }
-    var table = TextTable(columns: [
-      .left("TARGET"), .left("ORIGIN"), .left("SERVERS"), .left("COMMENT"), .left("ADDED"),
-      .left("ID"),
-    ])
-    for block in blocks {
-      table.append([
-        block.target, block.origin.rawValue, coverCell(block),
-        Formatting.excerpt(block.comment ?? ""), Formatting.time(block.createdAt), block.id,
-      ])
-    }
-    context.console.line(table.render())
-    if more { context.console.line("More entries are older: add --all to list every one.") }
   }
 
   /// `firewall block TARGET [--comment C] [--server IDS] [--cover all|include|exclude]`.

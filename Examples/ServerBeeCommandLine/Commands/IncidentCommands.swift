@@ -13,33 +13,24 @@ enum IncidentCommands {
 
   /// `incidents [--status S]`: newest first.
   static func list(_ context: CommandContext) async throws {
-    let console = context.console
     let status = try IncidentArguments.status(context.arguments)
-    let api = try await APICredential.client(context)
-    let incidents = try await APIRequest.run(
-      "Loading incidents", console: console, forbidden: forbidden
-    ) { try await api.incidents(status: status) }
-    if console.json {
-      console.json(try WireJSON.encode(incidents))
-      return
+    let incidents = try await ListOutput.load(context, "Loading incidents", forbidden: forbidden) {
+      try await $0.incidents(status: status)
     }
-    guard !incidents.isEmpty else {
-      console.line("No incidents.")
-      return
-    }
-    var table = TextTable(columns: [
-      .left("TITLE"), .left("STATUS"), .left("SEVERITY"), .left("SERVERS"), .left("PUBLIC"),
-      .left("CREATED"), .left("RESOLVED"), .left("ID"),
-    ])
-    for incident in incidents {
-      table.append([
+    try await ListOutput.print(
+      incidents, empty: "No incidents.", console: context.console,
+      columns: [
+        .left("TITLE"), .left("STATUS"), .left("SEVERITY"), .left("SERVERS"), .left("PUBLIC"),
+        .left("CREATED"), .left("RESOLVED"), .left("ID"),
+      ]
+    ) { incident in
+      [
         Formatting.excerpt(incident.title), incident.status.rawValue, incident.severity.rawValue,
         IncidentArguments.serversCell(incident.serverIDs), incident.isPublic ? "yes" : "no",
         Formatting.time(incident.createdAt), incident.resolvedAt.map(Formatting.time) ?? "-",
         incident.id,
-      ])
+      ]
     }
-    console.line(table.render())
   }
 
   /// `incidents create TITLE [--status S] [--severity S] [--servers IDS] [--public]`.

@@ -13,31 +13,22 @@ enum MaintenanceCommands {
 
   /// `maintenance`: every window, newest created first.
   static func list(_ context: CommandContext) async throws {
-    let console = context.console
-    let api = try await APICredential.client(context)
-    let windows = try await APIRequest.run(
-      "Loading maintenance windows", console: console, forbidden: forbidden
-    ) { try await api.maintenances() }
-    if console.json {
-      console.json(try WireJSON.encode(windows))
-      return
-    }
-    guard !windows.isEmpty else {
-      console.line("No maintenance windows.")
-      return
-    }
-    var table = TextTable(columns: [
-      .left("TITLE"), .left("START"), .left("END"), .left("SERVERS"), .left("ACTIVE"),
-      .left("PUBLIC"), .left("ID"),
-    ])
-    for window in windows {
-      table.append([
+    let windows = try await ListOutput.load(
+      context, "Loading maintenance windows", forbidden: forbidden
+    ) { try await $0.maintenances() }
+    try await ListOutput.print(
+      windows, empty: "No maintenance windows.", console: context.console,
+      columns: [
+        .left("TITLE"), .left("START"), .left("END"), .left("SERVERS"), .left("ACTIVE"),
+        .left("PUBLIC"), .left("ID"),
+      ]
+    ) { window in
+      [
         Formatting.excerpt(window.title), Formatting.time(window.startAt),
         Formatting.time(window.endAt), IncidentArguments.serversCell(window.serverIDs),
         window.active ? "yes" : "no", window.isPublic ? "yes" : "no", window.id,
-      ])
+      ]
     }
-    console.line(table.render())
   }
 
   /// `maintenance create TITLE --start T --end T [--description D] [--servers IDS] [--public]

@@ -43,11 +43,7 @@ enum NetworkProbeCommands {
       let overview = try await APIRequest.run("Loading the fleet's probes", console: console) {
         try await api.networkProbeOverview()
       }
-      if console.json {
-        console.json(try WireJSON.encode(overview))
-        return
-      }
-      fleet(overview, console)
+      try await fleet(overview, console)
       return
     }
     let server = try await APIRequest.run("Finding the server", console: console) {
@@ -61,20 +57,12 @@ enum NetworkProbeCommands {
       let records = try await APIRequest.run("Loading the records", console: console) {
         try await api.networkProbeRecords(serverID: server.id, from: from, to: to, targetID: target)
       }
-      if console.json {
-        console.json(try WireJSON.encode(records))
-        return
-      }
-      self.records(records, hourly: seconds >= 86_400, of: server, console)
+      try await self.records(records, hourly: seconds >= 86_400, of: server, console)
     case "anomalies":
       let anomalies = try await APIRequest.run("Loading the anomalies", console: console) {
         try await api.networkProbeAnomalies(serverID: server.id, from: from, to: to)
       }
-      if console.json {
-        console.json(try WireJSON.encode(anomalies))
-        return
-      }
-      self.anomalies(anomalies, of: server, console)
+      try await self.anomalies(anomalies, of: server, console)
     default:
       let summary = try await APIRequest.run("Loading the probes", console: console) {
         try await api.networkProbeSummary(serverID: server.id)
@@ -112,112 +100,104 @@ enum NetworkProbeCommands {
     console.line(table.render())
   }
 
-  private static func fleet(_ servers: [NetworkProbeFleetOverview], _ console: Console) {
-    guard !servers.isEmpty else {
-      console.line("No servers.")
-      return
+  /// The fleet's overview (`--json`: as the server sent it), by server name.
+  private static func fleet(_ servers: [NetworkProbeFleetOverview], _ console: Console)
+    async throws
+  {
+    try await ListOutput.print(servers, empty: "No servers.", console: console) { servers in
+      ListOutput.table(
+        servers.sorted { ($0.serverName, $0.serverID) < ($1.serverName, $1.serverID) },
+        columns: [
+          .left("SERVER"), .left("STATE"), .right("TARGETS"), .right("AVG"), .right("LOSS"),
+          .right("ANOMALIES"), .left("LATENCY (30 SLOTS)"),
+        ]
+      ) { server in
+        let latencies = server.targets.compactMap(\.avgLatency)
+        let average = latencies.isEmpty ? nil : latencies.reduce(0, +) / Double(latencies.count)
+        let loss =
+          server.targets.isEmpty
+          ? nil : server.targets.map(\.packetLoss).reduce(0, +) / Double(server.targets.count)
+        return [
+          Formatting.excerpt(server.serverName), server.online ? "online" : "offline",
+          "\(server.targets.count)", milliseconds(average),
+          Formatting.percent(loss.map { $0 * 100 }), "\(server.anomalyCount)",
+          sparkline(server.latencySparkline),
+        ]
+      }
     }
-    var table = TextTable(columns: [
-      .left("SERVER"), .left("STATE"), .right("TARGETS"), .right("AVG"), .right("LOSS"),
-      .right("ANOMALIES"), .left("LATENCY (30 SLOTS)"),
-    ])
-    for server in servers.sorted(by: { ($0.serverName, $0.serverID) < ($1.serverName, $1.serverID) }
-    ) {
-      let latencies = server.targets.compactMap(\.avgLatency)
-      let average = latencies.isEmpty ? nil : latencies.reduce(0, +) / Double(latencies.count)
-      let loss =
-        server.targets.isEmpty
-        ? nil : server.targets.map(\.packetLoss).reduce(0, +) / Double(server.targets.count)
-      table.append([
-        Formatting.excerpt(server.serverName), server.online ? "online" : "offline",
-        "\(server.targets.count)", milliseconds(average), Formatting.percent(loss.map { $0 * 100 }),
-        "\(server.anomalyCount)", sparkline(server.latencySparkline),
-      ])
-    }
-    console.line(table.render())
   }
 
+  /// A line naming the server and the count, then the records, oldest first.
   private static func records(
     _ records: [NetworkProbeRecord], hourly: Bool, of server: ServerResponse, _ console: Console
-  ) {
-    guard !records.isEmpty else {
-      console.line(TerminalText.safe("No probe records for \(server.name) in this window."))
-      return
-    }
-    console.line(
+  ) async throws {
+    try await ListOutput.print(
+      records, empty: TerminalText.safe("No probe records for \(server.name) in this window."),
+      console: console
+    ) { records in
       TerminalText.safe(
         "\(server.name): \(records.count) \(hourly ? "hourly aggregate(s)" : "record(s)"), "
-          + "oldest first"))
-    var table = TextTable(columns: [
-      .left(hourly ? "HOUR" : "TIME"), .left("TARGET"), .right("AVG"), .right("MIN"),
-      .right("MAX"), .right("LOSS"), .right(hourly ? "SAMPLES" : "RECEIVED"),
-    ])
-    for record in records {
-      table.append([
-        Formatting.time(record.timestamp), record.targetID, milliseconds(record.avgLatency),
-        milliseconds(record.minLatency), milliseconds(record.maxLatency),
-        Formatting.percent(record.packetLoss * 100),
-        hourly ? "\(record.packetSent)" : "\(record.packetReceived)/\(record.packetSent)",
-      ])
+          + "oldest first") + "\n"
+        + ListOutput.table(
+          records,
+          columns: [
+            .left(hourly ? "HOUR" : "TIME"), .left("TARGET"), .right("AVG"), .right("MIN"),
+            .right("MAX"), .right("LOSS"), .right(hourly ? "SAMPLES" : "RECEIVED"),
+          ]
+        ) { record in
+          [
+            Formatting.time(record.timestamp), record.targetID, milliseconds(record.avgLatency),
+            milliseconds(record.minLatency), milliseconds(record.maxLatency),
+            Formatting.percent(record.packetLoss * 100),
+            hourly ? "\(record.packetSent)" : "\(record.packetReceived)/\(record.packetSent)",
+          ]
+        }
     }
-    console.line(table.render())
   }
 
   private static func anomalies(
     _ anomalies: [NetworkProbeAnomaly], of server: ServerResponse, _ console: Console
-  ) {
-    guard !anomalies.isEmpty else {
-      console.line(TerminalText.safe("No probe anomalies for \(server.name) in this window."))
-      return
-    }
-    var table = TextTable(columns: [
-      .left("TIME"), .left("TARGET"), .left("ANOMALY"), .right("VALUE"),
-    ])
-    for anomaly in anomalies {
+  ) async throws {
+    try await ListOutput.print(
+      anomalies,
+      empty: TerminalText.safe("No probe anomalies for \(server.name) in this window."),
+      console: console,
+      columns: [.left("TIME"), .left("TARGET"), .left("ANOMALY"), .right("VALUE")]
+    ) { anomaly in
       let value: String =
         switch anomaly.anomalyType {
         case .highLatency, .veryHighLatency: milliseconds(anomaly.value)
         case .unreachable: "all lost"
         default: Formatting.percent(anomaly.value * 100)
         }
-      table.append([
+      return [
         Formatting.time(anomaly.timestamp), Formatting.excerpt(anomaly.targetName),
         anomaly.anomalyType.rawValue, value,
-      ])
+      ]
     }
-    console.line(table.render())
   }
 
   // MARK: probes targets
 
   /// `probes targets`: every target.
   static func targets(_ context: CommandContext) async throws {
-    let console = context.console
-    let api = try await APICredential.client(context)
-    let targets = try await APIRequest.run("Loading probe targets", console: console) {
-      try await api.networkProbeTargets()
+    let targets = try await ListOutput.load(context, "Loading probe targets") {
+      try await $0.networkProbeTargets()
     }
-    if console.json {
-      console.json(try WireJSON.encode(targets))
-      return
-    }
-    guard !targets.isEmpty else {
-      console.line("No probe targets.")
-      return
-    }
-    var table = TextTable(columns: [
-      .left("NAME"), .left("TYPE"), .left("TARGET"), .left("PROVIDER"), .left("LOCATION"),
-      .left("KIND"), .left("ID"),
-    ])
-    for target in targets {
-      table.append([
+    try await ListOutput.print(
+      targets, empty: "No probe targets.", console: context.console,
+      columns: [
+        .left("NAME"), .left("TYPE"), .left("TARGET"), .left("PROVIDER"), .left("LOCATION"),
+        .left("KIND"), .left("ID"),
+      ]
+    ) { target in
+      [
         Formatting.excerpt(target.name), target.probeType.rawValue,
         Formatting.excerpt(target.target), Formatting.excerpt(target.provider, limit: 20),
         Formatting.excerpt(target.location, limit: 20), target.isPreset ? "preset" : "custom",
         target.id,
-      ])
+      ]
     }
-    console.line(table.render())
   }
 
   /// `probes targets create NAME --target X --type T [--provider P] [--location L]`.

@@ -13,31 +13,22 @@ enum PingTaskCommands {
 
   /// `ping-tasks`: every ping task.
   static func list(_ context: CommandContext) async throws {
-    let console = context.console
-    let api = try await APICredential.client(context)
-    let tasks = try await APIRequest.run("Loading ping tasks", console: console) {
-      try await api.pingTasks()
+    let tasks = try await ListOutput.load(context, "Loading ping tasks") {
+      try await $0.pingTasks()
     }
-    if console.json {
-      console.json(try WireJSON.encode(tasks))
-      return
-    }
-    guard !tasks.isEmpty else {
-      console.line("No ping tasks.")
-      return
-    }
-    var table = TextTable(columns: [
-      .left("NAME"), .left("TYPE"), .left("TARGET"), .right("EVERY"), .left("SERVERS"),
-      .left("ENABLED"), .left("ID"),
-    ])
-    for task in tasks {
-      table.append([
+    try await ListOutput.print(
+      tasks, empty: "No ping tasks.", console: context.console,
+      columns: [
+        .left("NAME"), .left("TYPE"), .left("TARGET"), .right("EVERY"), .left("SERVERS"),
+        .left("ENABLED"), .left("ID"),
+      ]
+    ) { task in
+      [
         Formatting.excerpt(task.name), task.probeType.rawValue, Formatting.excerpt(task.target),
         "\(task.interval) s", IncidentArguments.serversCell(task.serverIDs),
         task.enabled ? "yes" : "no", task.id,
-      ])
+      ]
     }
-    console.line(table.render())
   }
 
   /// `ping-tasks create NAME --type T --target X [--interval S] [--servers IDS] [--disabled]`.

@@ -29,13 +29,8 @@ enum SecurityCommands {
       }
       return Array(events.prefix(limit))
     }
-    if context.console.json {
-      context.console.json(try WireJSON.encode(events))
-    } else if events.isEmpty {
-      context.console.line("No security events.")
-    } else {
-      let names = await APIRequest.serverNames(api)
-      context.console.line(Tables.securityEvents(events, serverNames: names))
+    try await ListOutput.print(events, empty: "No security events.", console: context.console) {
+      Tables.securityEvents($0, serverNames: await APIRequest.serverNames(api))
     }
   }
 
@@ -102,15 +97,10 @@ enum SecurityCommands {
         "the server cannot count by '\(grouping.rawValue)' (try event_type, source_ip or day)",
         underlying: error)
     }
-    if context.console.json {
-      context.console.json(try WireJSON.encode(rows))
-    } else if rows.isEmpty {
-      context.console.line("No security events.")
-    } else {
-      var table = TextTable(columns: [.left(grouping.rawValue.uppercased()), .right("EVENTS")])
-      for row in rows { table.append([row.key, "\(row.count)"]) }
-      context.console.line(table.render())
-    }
+    try await ListOutput.print(
+      rows, empty: "No security events.", console: context.console,
+      columns: [.left(grouping.rawValue.uppercased()), .right("EVENTS")]
+    ) { [$0.key, "\($0.count)"] }
   }
 
   /// `security delete ID` (admins, asks first): removes one event.

@@ -18,32 +18,30 @@ enum ServerCommands {
     let records = try await APIRequest.run("Loading the history", console: context.console) {
       try await api.records(serverID: server.id, query: query)
     }
-    if context.console.json {
-      context.console.json(try WireJSON.encode(records))
-      return
-    }
     let span = "\(Formatting.time(query.from)) to \(Formatting.time(query.to))"
-    guard !records.isEmpty else {
-      context.console.line(TerminalText.safe("No records of \(server.name) from \(span)."))
-      return
+    try await ListOutput.print(
+      records, empty: TerminalText.safe("No records of \(server.name) from \(span)."),
+      console: context.console
+    ) { records in
+      ListOutput.table(
+        records,
+        columns: [
+          .left("TIME"), .right("CPU"), .right("MEMORY"), .right("DISK"), .right("NET IN"),
+          .right("NET OUT"), .right("LOAD"),
+        ]
+      ) { record in
+        [
+          Formatting.time(record.time), Formatting.percent(record.cpu),
+          Formatting.share(record.memUsed, of: server.memTotal),
+          Formatting.share(record.diskUsed, of: server.diskTotal),
+          Formatting.rate(record.netInSpeed), Formatting.rate(record.netOutSpeed),
+          record.load1.map { String(format: "%.2f", $0) } ?? "-",
+        ]
+      } + "\n"
+        + TerminalText.safe(
+          "\(records.count) record(s) of \(server.name) from \(span) "
+            + "(\(query.interval.rawValue))")
     }
-    var table = TextTable(columns: [
-      .left("TIME"), .right("CPU"), .right("MEMORY"), .right("DISK"), .right("NET IN"),
-      .right("NET OUT"), .right("LOAD"),
-    ])
-    for record in records {
-      table.append([
-        Formatting.time(record.time), Formatting.percent(record.cpu),
-        Formatting.share(record.memUsed, of: server.memTotal),
-        Formatting.share(record.diskUsed, of: server.diskTotal),
-        Formatting.rate(record.netInSpeed), Formatting.rate(record.netOutSpeed),
-        record.load1.map { String(format: "%.2f", $0) } ?? "-",
-      ])
-    }
-    context.console.line(table.render())
-    context.console.line(
-      TerminalText.safe(
-        "\(records.count) record(s) of \(server.name) from \(span) (\(query.interval.rawValue))"))
   }
 
   /// `--interval raw|hourly|auto`.
@@ -102,25 +100,22 @@ enum ServerCommands {
     let groups = try await APIRequest.run("Loading server groups", console: context.console) {
       try await api.serverGroups()
     }
-    if context.console.json {
-      context.console.json(try WireJSON.encode(groups))
-      return
+    try await ListOutput.print(groups, empty: "No server groups.", console: context.console) {
+      groups in
+      // The members are counted only for a table.
+      let servers = (try? await api.servers()) ?? []
+      return ListOutput.table(
+        groups,
+        columns: [
+          .left("GROUP"), .right("WEIGHT"), .right("SERVERS"), .left("CREATED"), .left("ID"),
+        ]
+      ) { group in
+        let members = servers.filter { $0.groupID == group.id }.count
+        return [
+          group.name, "\(group.weight)", "\(members)", Formatting.time(group.createdAt), group.id,
+        ]
+      }
     }
-    guard !groups.isEmpty else {
-      context.console.line("No server groups.")
-      return
-    }
-    let servers = (try? await api.servers()) ?? []
-    var table = TextTable(columns: [
-      .left("GROUP"), .right("WEIGHT"), .right("SERVERS"), .left("CREATED"), .left("ID"),
-    ])
-    for group in groups {
-      let members = servers.filter { $0.groupID == group.id }.count
-      table.append([
-        group.name, "\(group.weight)", "\(members)", Formatting.time(group.createdAt), group.id,
-      ])
-    }
-    context.console.line(table.render())
   }
 }
 

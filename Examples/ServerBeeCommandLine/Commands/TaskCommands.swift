@@ -15,16 +15,11 @@ enum TaskCommands {
       }
       type = TaskType(rawValue: text)
     }
-    let api = try await APICredential.client(context)
-    let tasks = try await APIRequest.run(
-      "Loading tasks", console: context.console, forbidden: adminOnly
-    ) { [type] in try await api.tasks(type: type) }
-    if context.console.json {
-      context.console.json(try WireJSON.encode(tasks))
-    } else if tasks.isEmpty {
-      context.console.line("No tasks.")
-    } else {
-      context.console.line(Tables.tasks(tasks))
+    let tasks = try await ListOutput.load(context, "Loading tasks", forbidden: adminOnly) {
+      [type] in try await $0.tasks(type: type)
+    }
+    try await ListOutput.print(tasks, empty: "No tasks.", console: context.console) {
+      Tables.tasks($0)
     }
   }
 
@@ -46,24 +41,26 @@ enum TaskCommands {
       if let runID { return try await api.taskResults(taskID: taskID, runID: runID) }
       return try await api.taskResults(taskID: taskID)
     }
-    if context.console.json {
-      context.console.json(try WireJSON.encode(rows))
-      return
+    try await ListOutput.print(
+      rows, empty: "No results for task '\(TerminalText.safe(taskID))'.",
+      console: context.console
+    ) {
+      results($0, serverNames: await APIRequest.serverNames(api), showRun: runID == nil)
     }
-    guard !rows.isEmpty else {
-      context.console.line("No results for task '\(TerminalText.safe(taskID))'.")
-      return
-    }
-    let names = await APIRequest.serverNames(api)
-    printResults(rows, serverNames: names, showRun: runID == nil, console: context.console)
   }
 
   /// Prints result rows as a table, then one summary line per run.
   static func printResults(
     _ rows: [TaskResult], serverNames: [String: String], showRun: Bool, console: Console
   ) {
-    console.line(Tables.taskResults(rows, serverNames: serverNames, showRun: showRun))
-    console.line()
-    for line in Tables.runSummaries(rows) { console.line(line) }
+    console.line(results(rows, serverNames: serverNames, showRun: showRun))
+  }
+
+  /// Result rows as a table, a blank line, then one summary line per run.
+  private static func results(
+    _ rows: [TaskResult], serverNames: [String: String], showRun: Bool
+  ) -> String {
+    ([Tables.taskResults(rows, serverNames: serverNames, showRun: showRun), ""]
+      + Tables.runSummaries(rows)).joined(separator: "\n")
   }
 }

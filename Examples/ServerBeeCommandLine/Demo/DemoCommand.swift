@@ -64,11 +64,12 @@ enum DemoCommand {
 
     let api = ServerBeeAPIClient(server: identity.server, transport: session.api)
     steps.begin("Alerts: GET /api/alert-events")
-    DataCommands.printAlerts(try await api.alertEvents(limit: 20), console: console)
+    try await DataCommands.printAlerts(try await api.alertEvents(limit: 20), console: console)
 
     steps.begin("Devices: GET /api/mobile/auth/devices (* marks this client)")
     let devicesBefore = try await api.devices()
-    DataCommands.printDevices(devicesBefore, current: identity.installationID, console: console)
+    try await DataCommands.printDevices(
+      devicesBefore, current: identity.installationID, console: console)
 
     let oldToken = try await session.auth.validAccessToken()
     steps.begin("Logging out with revocation: AuthClient.logout()")

@@ -4,7 +4,8 @@ import ServerBeeModels
 /// One server as `servers` and `watch` show it: live state merged with its configuration.
 ///
 /// Encoded with snake_case keys in declaration order for `--json`; a metric the server did not
-/// send is `null` (unknown), never `0`.
+/// send is `null` (unknown), never `0`. The agent's authority (Protocol/Agents.md §10) is the
+/// live one (`full_sync`, then `agent_authority_changed`), else the configuration's.
 struct ServerRow: Codable, Sendable, Hashable {
   var id: String
   var name: String
@@ -24,6 +25,12 @@ struct ServerRow: Codable, Sendable, Hashable {
   var groupID: String?
   var agentVersion: String?
   var tags: [String]
+  /// Claimed or not, and the open enrolment offer.
+  var agentAuthority: AgentAuthority?
+  /// Whether an agent holds the server (`agent_authority.status == "claimed"`).
+  var hasToken: Bool?
+  /// The open offer: the same object as `agent_authority.outstanding_offer`.
+  var outstandingEnrollment: OutstandingOffer?
 
   enum CodingKeys: String, CodingKey {
     case id, name, online, cpu
@@ -38,6 +45,9 @@ struct ServerRow: Codable, Sendable, Hashable {
     case groupID = "group_id"
     case agentVersion = "agent_version"
     case tags
+    case agentAuthority = "agent_authority"
+    case hasToken = "has_token"
+    case outstandingEnrollment = "outstanding_enrollment"
   }
 
   /// Merges one live status with its configuration, if known.
@@ -61,6 +71,15 @@ struct ServerRow: Codable, Sendable, Hashable {
     groupID = status.groupID ?? configuration?.groupID
     agentVersion = configuration?.agentVersion
     tags = status.tags ?? []
+    if let live = status.agentAuthority {
+      agentAuthority = live
+      hasToken = status.hasToken ?? (live.status == .claimed)
+      outstandingEnrollment = status.outstandingEnrollment ?? live.outstandingOffer
+    } else if let configuration {
+      agentAuthority = configuration.agentAuthority
+      hasToken = configuration.hasToken
+      outstandingEnrollment = configuration.outstandingEnrollment
+    }
   }
 
   /// The rows of a fleet snapshot, in the server's order.

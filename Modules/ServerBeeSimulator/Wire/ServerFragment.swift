@@ -122,7 +122,7 @@ extension WireWriter {
         frame.append(tail)
       }
     }
-    frame.append("],\"upgrades\":[]}")
+    frame.append("\(fullSyncClosing)")
     return frame
   }
 

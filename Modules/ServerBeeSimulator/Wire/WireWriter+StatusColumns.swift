@@ -120,8 +120,8 @@ extension WireWriter {
 
   /// Opens a `full_sync` frame, up to its first server.
   static let fullSyncOpening: StaticString = "{\"type\":\"full_sync\",\"servers\":["
-  /// Closes a `full_sync` frame after its last server; `upgrades` is always empty in the
-  /// simulator (see What is not simulated).
+  /// Closes a `full_sync` frame after its last server, with an empty `upgrades`: the jobs in
+  /// flight take its place as the frame is sent (``SimulatorCore/fullSyncSource()``).
   static let fullSyncClosing: StaticString = "],\"upgrades\":[]}"
 
   /// A whole `full_sync` frame written as SQLite steps through the rows, in list order

@@ -14,7 +14,8 @@ import ServerBeeModels
 //   fails one second in, at `downloading`, with `release v<version> not found`;
 // - an agent that is cut off or goes offline while upgrading ends the job `failed` at the
 //   stage it reached, with `agent disconnected`;
-// - jobs live in memory (lost on restart) and `full_sync.upgrades` stays empty.
+// - jobs live in memory (lost on restart); `full_sync.upgrades` lists the jobs in flight, each
+//   `running` at the stage last broadcast, oldest first (``upgradeJobsInFlight()``).
 
 /// One running agent self-upgrade.
 struct UpgradeRun: Sendable, Hashable {
@@ -54,6 +55,20 @@ extension SimulatorCore {
     upgrades.withLock { $0[serverID] = run }
     try broadcastProgress(run)
     return run
+  }
+
+  /// The jobs in flight as `full_sync.upgrades` lists them (Protocol/Agents.md §11): each
+  /// `running`, at the stage last broadcast, with no error, backup path or end, oldest first.
+  /// The caller moves them to the clock first (``advanceUpgrades()``).
+  func upgradeJobsInFlight() -> [UpgradeJob] {
+    upgrades.withLock { Array($0.values) }
+      .sorted { ($0.startedAt, $0.serverID) < ($1.startedAt, $1.serverID) }
+      .map { run in
+        UpgradeJob(
+          serverID: run.serverID, jobID: run.jobID, targetVersion: run.targetVersion,
+          stage: Self.upgradeStages[run.stage], status: .running,
+          startedAt: timestamp(run.startedAt, .zulu))
+      }
   }
 
   /// The running upgrade of a server, if any.

@@ -34,25 +34,48 @@ extension SimulatorCore {
   /// is written from the rows, under the lock, as before. The rows cache is neither used nor
   /// filled here.
   func fullSyncSource() throws -> () throws -> String {
-    // A lapsed offer is gone from the frame (Protocol/Agents.md §10).
+    // A lapsed offer is gone from the frame (Protocol/Agents.md §10), and the upgrades in
+    // flight are where the clock says (Protocol/Agents.md §11).
     try expireLapsedOffers()
+    try advanceUpgrades()
+    let upgrades = try Self.upgradesArray(upgradeJobsInFlight())
     let seconds = now / Self.second
     let version = db.serversVersion
     if let version, let frame = serverCache.fullSync(at: version, seconds: seconds) {
-      return { frame }
+      return { try Self.withUpgrades(frame, upgrades) }
     }
     guard let version, let fragments = try serverCache.fragments.current(db, needing: .frame)
     else {
       let frame = try WireWriter.fullSync(rowsOf: db, nowSeconds: seconds)
-      return { frame }
+      return { try Self.withUpgrades(frame, upgrades) }
     }
     return { [serverCache] in
       guard let frame = WireWriter.fullSync(fragments, nowSeconds: seconds) else {
         throw ServerBeeSimulatorError(.storageFailed, "the kept server objects are incomplete")
       }
+      // Kept without the upgrades: they move on their own clock, not the rows'.
       serverCache.store(fullSync: frame, seconds: seconds, at: version)
-      return frame
+      return try Self.withUpgrades(frame, upgrades)
     }
+  }
+
+  /// `jobs` as the text of `full_sync.upgrades`; `nil` when there are none.
+  private static func upgradesArray(_ jobs: [UpgradeJob]) throws -> String? {
+    guard !jobs.isEmpty else { return nil }
+    return String(decoding: try WireJSON.encode(jobs), as: UTF8.self)
+  }
+
+  /// A `full_sync` frame written with an empty `upgrades` (``WireWriter/fullSyncClosing``),
+  /// with `upgrades` in its place instead.
+  /// - Throws: ``ServerBeeSimulatorError`` (`storageFailed`) when the frame does not end as
+  ///   written (a broken writer, never the data).
+  private static func withUpgrades(_ frame: String, _ upgrades: String?) throws -> String {
+    guard let upgrades else { return frame }
+    let closing = "\(WireWriter.fullSyncClosing)"
+    guard frame.hasSuffix(closing) else {
+      throw ServerBeeSimulatorError(.storageFailed, "a full_sync frame ends unexpectedly")
+    }
+    return String(frame.dropLast(closing.count)) + "],\"upgrades\":" + upgrades + "}"
   }
 
   /// A `full_sync` frame, read and written in one go.
