@@ -3,7 +3,7 @@ import ServerBeeTestHarness
 import Testing
 
 /// `serverbee server` and `serverbee insights`, run as the built executable against the built
-/// simulator with a week of made-up history (`--history 7`): the screen's sections, its
+/// simulator with a day of made-up history (`--history 1`): the screen's sections, its
 /// width, JSON and SVG, `--watch` with a duration, and the one-line errors.
 @Suite(.timeLimit(.minutes(5))) struct CommandLineScreenTests {
   @Test func aServerScreenDrawsEverySectionAtTheWidthAskedFor() async throws {
@@ -11,7 +11,7 @@ import Testing
     let home = temporary.url.appendingPathComponent("home")
     let simulator = try await SimulatorProcess(
       data: temporary.url.appendingPathComponent("data"), servers: 2,
-      extra: ["--history", "7"])
+      extra: ["--history", "1"])
     defer { simulator.terminate() }
     let login = try await serverbee(
       ["login", "--server", simulator.url, "--username", "admin", "--password", "admin-password"],

@@ -1,5 +1,15 @@
 import ServerBeeRoutes
 
+extension OptionSpec {
+  /// `--width COLUMNS` of a screen.
+  fileprivate static let width = OptionSpec(
+    name: "width", valueName: "COLUMNS",
+    help: "draw this wide (default: the terminal's width, else 100)")
+  /// `--svg` of a screen.
+  fileprivate static let svg = OptionSpec(
+    name: "svg", help: "write the screen as an SVG picture instead of text")
+}
+
 extension CommandCatalog {
   /// Screens that gather several routes into one picture (anyone signed in).
   static let screens: [CommandDeclaration] = [
@@ -14,10 +24,7 @@ extension CommandCatalog {
           name: "interval", valueName: "SECONDS", help: "with --watch: seconds between frames (2)"),
         OptionSpec(
           name: "duration", valueName: "SECONDS", help: "with --watch: stop after this long"),
-        OptionSpec(
-          name: "width", valueName: "COLUMNS",
-          help: "draw this wide (default: the terminal's width, else 100)"),
-        OptionSpec(name: "svg", help: "write the screen as an SVG picture instead of text"),
+        .width, .svg,
         .apiKey,
       ],
       discussion: """
@@ -45,10 +52,7 @@ extension CommandCatalog {
     CommandDeclaration(
       "insights", summary: "the fleet at a glance: traffic, cost, network, IP quality, incidents",
       options: [
-        OptionSpec(
-          name: "width", valueName: "COLUMNS",
-          help: "draw this wide (default: the terminal's width, else 100)"),
-        OptionSpec(name: "svg", help: "write the screen as an SVG picture instead of text"),
+        .width, .svg,
         .apiKey,
       ],
       discussion: """

@@ -98,7 +98,6 @@ enum ServerScreen {
       return
     }
     let server = content.server
-    let barWidth = min(40, max(10, (canvas.width - 44) / 2))
     let memoryTotal = status.memTotal ?? server.memTotal
     let diskTotal = status.diskTotal ?? server.diskTotal
     let rows: [(String, Double?, Ink, String)] = [
@@ -113,16 +112,8 @@ enum ServerScreen {
       ("Disk", fraction(status.diskUsed, diskTotal), .disk, amount(status.diskUsed, of: diskTotal)),
     ]
     for (index, row) in rows.enumerated() {
-      let line = y + index
-      canvas.write(row.0, x: 0, y: line, ink: .heading)
-      canvas.write("▕", x: 8, y: line, ink: .faint)
-      canvas.write(
-        Meter.bar(row.1, width: barWidth), x: 9, y: line,
-        ink: Meter.ink(forShare: row.1, normal: row.2))
-      canvas.write("▏", x: 9 + barWidth, y: line, ink: .faint)
-      let share = row.1.map { Formatting.percent($0 * 100) } ?? "-"
-      let x = canvas.write(pad(share, 7), x: 11 + barWidth, y: line)
-      canvas.write("  " + row.3, x: x, y: line, ink: .faint)
+      canvas.write(row.0, x: 0, y: y + index, ink: .heading)
+      share(row.1, note: "  " + row.3, ink: row.2, y: y + index, into: &canvas)
     }
     let line = y + rows.count
     canvas.write("Network", x: 0, y: line, ink: .heading)
@@ -245,17 +236,10 @@ enum ServerScreen {
           ink: .faint)
         return
       }
-      let share = traffic.usagePercent.map { $0 / 100 }
-      let barWidth = min(40, max(10, (canvas.width - 44) / 2))
-      canvas.write("▕", x: 8, y: y + 2, ink: .faint)
-      canvas.write(
-        Meter.bar(share, width: barWidth), x: 9, y: y + 2,
-        ink: Meter.ink(forShare: share, normal: .netIn))
-      canvas.write("▏", x: 9 + barWidth, y: y + 2, ink: .faint)
-      let used = share.map { Formatting.percent($0 * 100) } ?? "-"
-      let end = canvas.write(pad(used, 7), x: 11 + barWidth, y: y + 2)
       let type = traffic.trafficLimitType.map { " (counting \($0))" } ?? ""
-      canvas.write("  of " + Formatting.bytes(limit) + type, x: end, y: y + 2, ink: .faint)
+      share(
+        traffic.usagePercent.map { $0 / 100 }, note: "  of " + Formatting.bytes(limit) + type,
+        ink: .netIn, y: y + 2, into: &canvas)
     }
   }
 
@@ -289,6 +273,21 @@ enum ServerScreen {
   }
 
   // MARK: - Helpers
+
+  /// A bar of `fraction` from column 8 of row `y`, its percentage and `note` after it.
+  private static func share(
+    _ fraction: Double?, note: String, ink: Ink, y: Int, into canvas: inout Canvas
+  ) {
+    let barWidth = min(40, max(10, (canvas.width - 44) / 2))
+    canvas.write("▕", x: 8, y: y, ink: .faint)
+    canvas.write(
+      Meter.bar(fraction, width: barWidth), x: 9, y: y,
+      ink: Meter.ink(forShare: fraction, normal: ink))
+    canvas.write("▏", x: 9 + barWidth, y: y, ink: .faint)
+    let percent = fraction.map { Formatting.percent($0 * 100) } ?? "-"
+    let x = canvas.write(pad(percent, 7), x: 11 + barWidth, y: y)
+    canvas.write(note, x: x, y: y, ink: .faint)
+  }
 
   private static func pad(_ text: String, _ width: Int) -> String {
     String(repeating: " ", count: max(0, width - Canvas.columns(of: text))) + text
