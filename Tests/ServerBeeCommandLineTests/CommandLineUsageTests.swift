@@ -17,9 +17,9 @@ import Testing
     // from their routes' credentials; `push listen` and `open` need this installation's key.
     let keyLine =
       "SERVERBEE_API_KEY  an API key instead of a session, with --server, for: servers, groups, "
-      + "watch, alerts, devices, traffic, cost, uptime, probes, traceroute, ip-quality, agent, "
-      + "account, users, channels, audit, tasks, maintenance, incidents, status-page, ping-tasks, "
-      + "admin, security, firewall, pair-code"
+      + "watch, alerts, devices, traffic, cost, uptime, probes, traceroute, ip-quality, monitors, "
+      + "agent, account, users, channels, audit, tasks, maintenance, incidents, status-page, "
+      + "ping-tasks, admin, security, firewall, pair-code"
     #expect(result.stdout.contains(keyLine))
   }
 
