@@ -66,4 +66,63 @@ import Testing
     #expect(kind.status == 64)
     #expect(kind.stderr == "serverbee: --protocol takes icmp, udp or tcp, got 'sctp'\n")
   }
+
+  /// A signed-in admin's home, the simulator with one server, and that server's id.
+  private func signedIn(_ temporary: borrowing TemporaryDirectory) async throws -> (
+    SimulatorProcess, URL, String
+  ) {
+    let home = temporary.url.appendingPathComponent("home")
+    let simulator = try await SimulatorProcess(
+      data: temporary.url.appendingPathComponent("data"), servers: 1)
+    let login = try await serverbee(
+      ["login", "--server", simulator.url, "--username", "admin", "--password", "admin-password"],
+      home: home)
+    #expect(login.status == 0, "\(login.stderr)")
+    let servers = try await serverbee(["servers", "--json"], home: home)
+    let list = try JSONSerialization.jsonObject(with: Data(servers.stdout.utf8)) as? [[String: Any]]
+    let id = try #require(list?.first { $0["name"] as? String == "server-1" }?["id"] as? String)
+    return (simulator, home, id)
+  }
+
+  /// The agent is not connected: the server's 404 becomes one sentence and exit 1, and no run
+  /// is left behind.
+  @Test func anOfflineAgentCannotTrace() async throws {
+    let temporary = try TemporaryDirectory()
+    let (simulator, home, server) = try await signedIn(temporary)
+    defer { simulator.terminate() }
+    _ = try await simulator.control("POST", "/__simulator/servers/\(server)/offline")
+    let run = try await serverbee(["traceroute", "server-1", "example.com"], home: home)
+    #expect(run.status == 1)
+    #expect(run.stdout.isEmpty, "\(run.stdout)")
+    #expect(
+      run.stderr == "serverbee: the agent of server-1 is not connected, so it cannot trace\n")
+    let history = try await serverbee(["traceroute", "server-1", "history", "--json"], home: home)
+    #expect(history.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[]")
+  }
+
+  /// The agent stalls (the simulator's control API): the run never finishes, and after the
+  /// app's 30 polls 2 s apart the command gives up with a sentence and exit 1; the run is
+  /// still listed as running.
+  @Test func aRunThatNeverFinishesTimesOutAfterThirtyPolls() async throws {
+    let temporary = try TemporaryDirectory()
+    let (simulator, home, server) = try await signedIn(temporary)
+    defer { simulator.terminate() }
+    let stalled = try await simulator.control(
+      "POST", "/__simulator/servers/\(server)/traceroute-agent", ["stalled": true])
+    #expect(stalled["stalled"] as? Bool == true)
+    let began = ContinuousClock.now
+    let run = try await serverbee(["traceroute", "server-1", "example.com"], home: home)
+    let waited = ContinuousClock.now - began
+    #expect(run.status == 1)
+    #expect(
+      run.stderr == "serverbee: the traceroute did not finish within 30 polls 2 s apart; it may "
+        + "still finish ('serverbee traceroute server-1 history')\n", "\(run.stderr)")
+    let lines = run.stdout.split(separator: "\n")
+    #expect(lines.count == 1, "\(run.stdout)")
+    #expect(lines.first?.hasPrefix("traceroute to example.com from server-1 (icmp), run ") == true)
+    // 30 polls 2 s apart (the first right away).
+    #expect(waited >= .seconds(58), "\(waited)")
+    let history = try await serverbee(["traceroute", "server-1", "history"], home: home)
+    #expect(history.stdout.contains("running"), "\(history.stdout)")
+  }
 }
