@@ -34,6 +34,14 @@ import Testing
       badType.stderr
         == "serverbee: --type takes ssl, dns, http_keyword, tcp or whois, got 'icmp'\n")
 
+    let limitAlone = try await serverbee(["monitors", "--limit", "5"], home: home)
+    #expect(limitAlone.status == 64)
+    #expect(
+      limitAlone.stderr
+        == "serverbee: --limit needs a MONITOR ('serverbee monitors MONITOR --limit N')\n")
+    let typeAndOne = try await serverbee(["monitors", "tcp-database", "--type", "tcp"], home: home)
+    #expect(typeAndOne.status == 64, "\(typeAndOne.stderr)")
+
     // By name (any case), with its checks newest first.
     let one = try await serverbee(["monitors", "database port", "--limit", "5"], home: home)
     #expect(one.status == 0, "\(one.stderr)")

@@ -13,8 +13,17 @@ enum ServiceMonitorCommands {
     let console = context.console
     let type = try typeOption(context)
     let limit = try limitOption(context)
+    let named = context.arguments.positionals.first
+    if named == nil, context.arguments.values["limit"] != nil {
+      throw CommandLineError(
+        .usage, "--limit needs a MONITOR ('serverbee monitors MONITOR --limit N')")
+    }
+    if named != nil, type != nil {
+      throw CommandLineError(
+        .usage, "--type lists monitors: leave out MONITOR ('serverbee monitors --type T')")
+    }
     let api = try await APICredential.client(context)
-    guard let named = context.arguments.positionals.first else {
+    guard let named else {
       let monitors = try await APIRequest.run("Loading the monitors", console: console) {
         try await api.serviceMonitors(type: type)
       }
