@@ -2,6 +2,10 @@ import Foundation
 import ServerBeeTestHarness
 import Testing
 
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
 /// `serverbee traceroute`, run as the built executable against the built simulator
 /// (Protocol/AppRoutes.md §7): a run followed live to its end, the history, deleting one run
 /// (with --yes off a terminal) and clearing, and the one-line errors.
@@ -124,5 +128,41 @@ import Testing
     #expect(waited >= .seconds(58), "\(waited)")
     let history = try await serverbee(["traceroute", "server-1", "history"], home: home)
     #expect(history.stdout.contains("running"), "\(history.stdout)")
+  }
+
+  /// The agent goes away while the command follows a run (stalled first, so the run cannot
+  /// finish before): the next poll reads the failure, and the command ends with it and exit 1.
+  @Test func anAgentThatGoesAwayMidRunFailsTheRun() async throws {
+    let temporary = try TemporaryDirectory()
+    let (simulator, home, server) = try await signedIn(temporary)
+    defer { simulator.terminate() }
+    _ = try await simulator.control(
+      "POST", "/__simulator/servers/\(server)/traceroute-agent", ["stalled": true])
+    // An API key of another admin, to see the run start without touching the command's home.
+    let ops = try await simulator.control(
+      "POST", "/__simulator/users", ["username": "ops", "password": "pw", "role": "admin"])
+    let opsID = try #require(ops["id"] as? String)
+    let key = try #require(
+      try await simulator.control("POST", "/__simulator/users/\(opsID)/api-key")["api_key"]
+        as? String)
+    let history = try #require(URL(string: simulator.url + "/api/servers/\(server)/traceroute"))
+    async let run = serverbee(["traceroute", "server-1", "example.com"], home: home)
+    var started = false
+    for _ in 0..<150 where !started {
+      var request = URLRequest(url: history)
+      request.setValue(key, forHTTPHeaderField: "X-API-Key")
+      let (data, _) = try await URLSession.shared.data(for: request)
+      let runs = (try? JSONSerialization.jsonObject(with: data) as? [String: Any])?["data"]
+      started = (runs as? [Any])?.isEmpty == false
+      if !started { try await Task.sleep(for: .milliseconds(200)) }
+    }
+    #expect(started)
+    _ = try await simulator.control("POST", "/__simulator/servers/\(server)/offline")
+    let result = try await run
+    #expect(result.status == 1)
+    #expect(
+      result.stderr == "serverbee: the traceroute failed after 0 hop(s): agent disconnected\n",
+      "\(result.stderr)")
+    #expect(result.stdout.hasPrefix("traceroute to example.com from server-1 (icmp), run "))
   }
 }
