@@ -18,7 +18,7 @@ public enum RouteCatalogue {
   public static let all: [AnyAPIRoute] =
     Auth.all + Account.all + Administration.all + Servers.all + Alerts.all + Tasks.all
     + Security.all + Firewall.all + Push.all + Incidents.all + Agents.all + Insights.all
-    + NetworkProbes.all + Traceroute.all + IPQuality.all
+    + NetworkProbes.all + Traceroute.all + IPQuality.all + ServiceMonitors.all
 
   /// Every WebSocket route.
   public static let sockets: [SocketRoute] = [Live.fleetStream]

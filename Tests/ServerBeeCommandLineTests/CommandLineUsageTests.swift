@@ -18,9 +18,8 @@ import Testing
     let keyLine =
       "SERVERBEE_API_KEY  an API key instead of a session, with --server, for: servers, groups, "
       + "watch, alerts, devices, server, insights, traffic, cost, uptime, probes, traceroute, "
-      + "ip-quality, agent, "
-      + "account, users, channels, audit, tasks, maintenance, incidents, status-page, ping-tasks, "
-      + "admin, security, firewall, pair-code"
+      + "ip-quality, monitors, agent, account, users, channels, audit, tasks, maintenance, "
+      + "incidents, status-page, ping-tasks, admin, security, firewall, pair-code"
     #expect(result.stdout.contains(keyLine))
   }
 

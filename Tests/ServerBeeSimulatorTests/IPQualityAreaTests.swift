@@ -103,4 +103,64 @@ import Testing
       await w.send(.get, "/api/ip-quality/settings").text
         == #"{"data":{"check_interval_hours":24}}"#)
   }
+
+  /// The seeded custom service's row, as the services list shows it.
+  func customService(_ w: World) async -> JSONValue? {
+    guard case .array(let rows) = await w.send(.get, "/api/ip-quality/services").data else {
+      return nil
+    }
+    return rows.first { $0["id"]?.stringValue == "custom-status-page" }
+  }
+
+  @Test func aCustomServicesChangeIsCheckedLikeACreationAndARefusalChangesNothing() async throws {
+    let w = try await world()
+    let path = "/api/ip-quality/services/custom-status-page"
+    let before = try #require(await customService(w))
+    // Each refusal comes with other changes in the same body, which must not be written.
+    let refusals: [(String, String)] = [
+      (#""url":"ftp://status.example.com/""#, "URL scheme must be http or https"),
+      (#""url":"http://status.example.com:8080/""#, "URL port must be 80 or 443 (or absent)"),
+      (#""url":"https://status.example.com:0/""#, "URL port must be 80 or 443 (or absent)"),
+      (#""url":"status.example.com/health""#, "Invalid URL: relative URL without a base"),
+      (#""url":"https://:443/""#, "Invalid URL: empty host"),
+      (#""url":"https://status.example.com:99999/""#, "Invalid URL: invalid port number"),
+      (#""rules":[]"#, "rules must not be empty for a custom service"),
+      (
+        #""url":"https://ok.example.com/","rules":[]"#,
+        "rules must not be empty for a custom service"
+      ),
+    ]
+    for (change, message) in refusals {
+      let reply = await w.send(
+        .put, path, #"{"enabled":false,"name":"Renamed","popularity":99,"# + change + "}")
+      #expect(reply.status == 422, "\(change): \(reply.text)")
+      #expect(reply.message == "Validation error: " + message, "\(change)")
+      #expect(await customService(w) == before, "\(change) changed the stored row")
+    }
+    // The ports a URL may name, and a change that passes.
+    for url in ["http://status.example.com:80/", "https://status.example.com:443/x"] {
+      let reply = await w.send(.put, path, #"{"url":""# + url + #""}"#)
+      #expect(reply.status == 200, "\(url): \(reply.text)")
+    }
+    let changed = await w.send(
+      .put, path,
+      #"{"name":"Health","url":"https://health.example.com/","headers":[["Accept","text/html"]],"rules":[{"status":"blocked","when":{"status_code":403}}]}"#
+    )
+    #expect(changed.status == 200, "\(changed.text)")
+    #expect(changed.data?["name"]?.stringValue == "Health")
+    #expect(
+      changed.data?["request"]?.stringValue
+        == #"{"url":"https://health.example.com/","method":"GET","headers":[["Accept","text/html"]],"timeout_ms":5000}"#
+    )
+    #expect(
+      changed.data?["rules"]?.stringValue
+        == #"[{"status":"blocked","when":{"status_code":403}}]"#)
+    let wrongType = await w.send(.put, path, #"{"rules":"none"}"#)
+    #expect(wrongType.status == 422 && wrongType.json == nil)
+    // A built-in service ignores the request and rules silently, invalid or not.
+    let builtin = await w.send(
+      .put, "/api/ip-quality/services/netflix", #"{"url":"ftp://x","rules":[]}"#)
+    #expect(builtin.status == 200, "\(builtin.text)")
+    #expect(builtin.data?["request"] == .null && builtin.data?["rules"] == .null)
+  }
 }

@@ -298,4 +298,47 @@ import Testing
     let later = try #require(await a.get("/api/servers/\(a.server)/network-probes/summary").data)
     #expect(later["last_probe_at"]?.stringValue == "2027-01-15T08:02:00+00:00")
   }
+
+  /// A week holds far more than 500 anomalous records: the anomalies come from the newest 500
+  /// of them only, found here from the raw records themselves (half-day windows, newest first)
+  /// with the documented thresholds.
+  @Test func anomaliesComeFromTheNewest500AnomalousRecordsOnly() async throws {
+    let w = try await world()
+    let order = items(await w.get("/api/network-probes/targets")).compactMap {
+      $0["id"]?.stringValue
+    }
+    #expect(order.count == 4)
+    var expected: [(time: String, target: String)] = []
+    var end = Self.start
+    while expected.count < 600 {
+      let window = items(
+        await w.get(
+          "/api/servers/\(w.server)/network-probes/records?" + w.window(43_199, end: end)))
+      #expect(window.count == 720 * 4)
+      let anomalous = window.filter {
+        (number($0["avg_latency"]) ?? 0) > 500 || (number($0["packet_loss"]) ?? 0) > 0.1
+      }
+      let newestFirst = anomalous.compactMap { record -> (String, String, Int)? in
+        guard let time = record["timestamp"]?.stringValue,
+          let target = record["target_id"]?.stringValue, let index = order.firstIndex(of: target)
+        else { return nil }
+        return (time, target, index)
+      }.sorted { ($0.0, -$0.2) > ($1.0, -$1.2) }
+      expected += newestFirst.map { ($0.0, $0.1) }
+      end -= 43_200
+    }
+    let reply = await w.get(
+      "/api/servers/\(w.server)/network-probes/anomalies?" + w.window(7 * 86_400))
+    // One record may give two anomalies (latency and loss), one after the other.
+    var records: [(time: String, target: String)] = []
+    for anomaly in items(reply) {
+      let key = (anomaly["timestamp"]?.stringValue ?? "", anomaly["target_id"]?.stringValue ?? "")
+      if records.last.map({ $0 != key }) ?? true { records.append(key) }
+    }
+    #expect(records.count == NetworkProbesArea.anomalousRecordLimit)
+    #expect(records.count == 500)
+    #expect(records.elementsEqual(expected.prefix(500)) { $0 == $1 })
+    // The oldest anomaly is at or after the 500th newest anomalous record, not a week back.
+    #expect(records.last?.time == expected[499].time)
+  }
 }

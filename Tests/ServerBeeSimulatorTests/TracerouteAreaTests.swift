@@ -179,6 +179,49 @@ import Testing
     #expect(cleared.text == #"{"data":{"deleted":2}}"#)
     #expect(await w.get("/api/servers/\(w.server)/traceroute").data == .array([]))
   }
+
+  /// The control API's stalled agent: a run keeps the hops it had and never completes, one
+  /// started later shows none, and the agent going away still fails them; once it answers
+  /// again the runs go on by the clock.
+  @Test func aStalledAgentLeavesARunUnfinished() async throws {
+    let w = try await world()
+    let started = await w.start(#"{"target":"example.com"}"#)
+    let id = try #require(started.data?["request_id"]?.stringValue)
+    let path = "/api/servers/\(w.server)/traceroute/\(id)"
+    w.h.clock.advance(by: 1.5)
+    let stall = await w.h.control(.post, "/servers/\(w.server)/traceroute-agent", ["stalled": true])
+    #expect(stall?["stalled"] == .bool(true), "\(String(describing: stall))")
+    w.h.clock.advance(by: 120)
+    let held = try #require(await w.get(path).data)
+    #expect(held["hops"]?.items?.count == 2)
+    #expect(held["completed"] == .bool(false) && held["error"] == .null)
+    let later = try #require(
+      await w.start(#"{"target":"1.1.1.1"}"#).data?["request_id"]?.stringValue)
+    w.h.clock.advance(by: 60)
+    let none = try #require(await w.get("/api/servers/\(w.server)/traceroute/\(later)").data)
+    #expect(none["hops"]?.items?.isEmpty == true && none["completed"] == .bool(false))
+    let history = await w.get("/api/servers/\(w.server)/traceroute")
+    #expect(
+      history.data?[0]?["completed_at"] == .null && history.data?[1]?["hop_count"] == .number(2))
+
+    _ = await w.h.control(.post, "/servers/\(w.server)/traceroute-agent", ["stalled": false])
+    let resumed = try #require(await w.get(path).data)
+    #expect(resumed["completed"] == .bool(true))
+    let unknown = await w.h.send(
+      .post, "/__simulator/servers/nope/traceroute-agent", raw: Data("{}".utf8), control: true)
+    #expect(unknown.status == 404)
+
+    // Stalled, then offline: the run fails with the hops it had.
+    let third = try #require(
+      await w.start(#"{"target":"example.org"}"#).data?["request_id"]?.stringValue)
+    w.h.clock.advance(by: 0.8)
+    _ = await w.h.control(.post, "/servers/\(w.server)/traceroute-agent")
+    _ = await w.h.control(.post, "/servers/\(w.server)/offline")
+    w.h.clock.advance(by: 30)
+    let failed = try #require(await w.get("/api/servers/\(w.server)/traceroute/\(third)").data)
+    #expect(failed["error"]?.stringValue == "agent disconnected")
+    #expect(failed["hops"]?.items?.count == 1)
+  }
 }
 
 extension JSONValue {

@@ -200,6 +200,20 @@ enum FixtureIndex {
       ["ip_quality/settings.json"], orderFixed: false, "Protocol/AppRoutes.md §9"),
     "updateIPQualitySettings": FixtureSpec(
       ["ip_quality/settings.json"], orderFixed: false, "Protocol/AppRoutes.md §9"),
+    // Service monitors (Protocol/AppRoutes.md §11).
+    "serviceMonitors": FixtureSpec(
+      ["service_monitors/monitors.json"], orderFixed: false, "Protocol/AppRoutes.md §11"),
+    "serviceMonitor": FixtureSpec(
+      [
+        "service_monitors/monitor.json", "service_monitors/monitor_up.json",
+        "service_monitors/monitor_unchecked.json",
+      ],
+      orderFixed: false, "Protocol/AppRoutes.md §11 (MonitorWithRecord)"),
+    "serviceMonitorRecords": FixtureSpec(
+      ["service_monitors/records.json"], orderFixed: false, "Protocol/AppRoutes.md §11"),
+    "checkServiceMonitor": FixtureSpec(
+      ["service_monitors/records.json"], .elements, orderFixed: false,
+      "Protocol/AppRoutes.md §11"),
     // Servers (Protocol/Servers.md).
     "servers": FixtureSpec(["servers/servers.json"], orderFixed: true, "Protocol/Servers.md §1"),
     "server": FixtureSpec(

@@ -26,6 +26,7 @@ enum RouteRecipes {
     .merging(incidents) { a, _ in a }.merging(agents) { a, _ in a }
     .merging(insights) { a, _ in a }.merging(networkProbes) { a, _ in a }
     .merging(traceroute) { a, _ in a }.merging(ipQuality) { a, _ in a }
+    .merging(serviceMonitors) { a, _ in a }
 
   static let proof = "sb-revoke-v1." + String(repeating: "A", count: 42) + "E"
 
@@ -360,6 +361,17 @@ enum RouteRecipes {
     "updateIPQualitySettings": { seed in
       Call(body: seed.world.json(["check_interval_hours": 24]), bearer: seed.admin.access)
     },
+  ]
+
+  // MARK: Service monitors
+
+  static let serviceMonitors: [String: Recipe] = [
+    "serviceMonitors": { seed in Call(bearer: seed.admin.access) },
+    "serviceMonitor": { seed in Call(values: ["http-status-page"], bearer: seed.admin.access) },
+    "serviceMonitorRecords": { seed in
+      Call(values: ["tcp-database"], query: [("limit", "50")], bearer: seed.admin.access)
+    },
+    "checkServiceMonitor": { seed in Call(values: ["dns-example"], bearer: seed.admin.access) },
   ]
 
   // MARK: Servers

@@ -20,11 +20,12 @@ enum CommandCatalog {
 
   /// The groups whose sub-command may follow their first argument, the server
   /// (`traceroute SERVER history` is `traceroute history SERVER`).
-  static let subjectFirstGroups: Set<[String]> = [["traceroute"], ["ip-quality"]]
+  static let subjectFirstGroups: Set<[String]> = [["traceroute"], ["ip-quality"], ["monitors"]]
 
   /// Every command, in the order the help lists them.
   static let all: [CommandDeclaration] =
-    signIn + fleet + screens + insights + networkProbes + traceroute + ipQuality + agents + account
+    signIn + fleet + screens + insights + networkProbes + traceroute + ipQuality
+    + serviceMonitors + agents + account
     + administration + incidents
     + pingTasks
     + serverMachinery

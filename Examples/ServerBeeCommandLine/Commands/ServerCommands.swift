@@ -124,18 +124,8 @@ extension [ServerResponse] {
   /// - Throws: ``CommandLineError`` `.notFound` for no match, `.usage` for a name several
   ///   servers share.
   func resolve(_ text: String) throws -> ServerResponse {
-    if let server = first(where: { $0.id == text }) { return server }
-    let named = filter { $0.name.lowercased() == text.lowercased() }
-    switch named.count {
-    case 1:
-      return named[0]
-    case 0:
-      throw CommandLineError(.notFound, "no server '\(text)' (see 'serverbee servers')")
-    default:
-      throw CommandLineError(
-        .usage,
-        "\(named.count) servers are named '\(text)': give the id instead ("
-          + named.map(\.id).joined(separator: ", ") + ")")
-    }
+    try NamedChoice.pick(
+      text, in: self, noun: ("server", "servers"), list: "serverbee servers", id: \.id,
+      name: \.name)
   }
 }

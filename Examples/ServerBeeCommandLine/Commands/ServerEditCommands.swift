@@ -257,18 +257,8 @@ extension [ServerGroup] {
   /// - Throws: ``CommandLineError`` `.notFound` for no match, `.usage` for a name several
   ///   groups share.
   func resolve(_ text: String) throws -> ServerGroup {
-    if let group = first(where: { $0.id == text }) { return group }
-    let named = filter { $0.name.lowercased() == text.lowercased() }
-    switch named.count {
-    case 1:
-      return named[0]
-    case 0:
-      throw CommandLineError(.notFound, "no group '\(text)' (see 'serverbee groups')")
-    default:
-      throw CommandLineError(
-        .usage,
-        "\(named.count) groups are named '\(text)': give the id instead ("
-          + named.map(\.id).joined(separator: ", ") + ")")
-    }
+    try NamedChoice.pick(
+      text, in: self, noun: ("group", "groups"), list: "serverbee groups", id: \.id,
+      name: \.name)
   }
 }

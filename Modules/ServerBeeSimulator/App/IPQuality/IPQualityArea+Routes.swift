@@ -1,3 +1,4 @@
+import Foundation
 import ServerBeeModels
 import ServerBeeTransport
 
@@ -7,8 +8,8 @@ import ServerBeeTransport
 // - before its first recheck a server has the check its agent made when it was added;
 // - the results cover the enabled services, in the services' order;
 // - the 409's sentence after "IP Quality is disabled by the agent." is the simulator's;
-// - a custom service takes `enabled`, `name`, `category` and `popularity` here; its request
-//   and rules are not editable in the simulator;
+// - a custom service's new request is written `{url, method, headers, timeout_ms}` in that
+//   order (headers and timeout back to [] and 5000 unless given, as the server does);
 // - an unknown service: 404 `Not found: Service <id> not found`, for PUT and DELETE.
 
 extension IPQualityArea {
@@ -55,7 +56,10 @@ extension IPQualityArea {
     return Reply.data(JSONValue.array(rows.map(Self.service)))
   }
 
-  /// `PUT /api/ip-quality/services/{id}` (admin): a built-in takes only `enabled`.
+  /// `PUT /api/ip-quality/services/{id}` (admin): a built-in takes only `enabled`; a custom
+  /// service also its name, category, popularity, request (`url`, `method`, `headers`,
+  /// `timeout_ms`) and `rules`, checked as on creation (``CustomServiceRules``) before anything
+  /// is written, so a refused change leaves the row as it was.
   func updateService(_ context: RequestContext, _ caller: Caller?) throws -> HTTPResponse {
     let id = context.parameter(0)
     let body = try context.jsonBody()
@@ -63,23 +67,78 @@ extension IPQualityArea {
     let name = try body.optionalString("name")
     let category = try body.optionalString("category")
     let popularity = try body.int("popularity")
+    let url = try body.optionalString("url")
+    let method = try body.optionalString("method")
+    let headers = try Self.headers(body)
+    let timeout = try body.int("timeout_ms")
+    if let timeout, !(0...Int64(UInt32.max)).contains(timeout) {
+      throw APIError.plain(
+        422, "Failed to deserialize the JSON body into the target type: timeout_ms: invalid value")
+    }
+    let rules = try Self.rules(body)
     guard
       let row = try db.query("SELECT * FROM ip_quality_services WHERE id = ?", [.text(id)]).first
     else { throw APIError.notFound("Service \(id) not found") }
     let builtin = row["is_builtin"].int == 1
+    var request = row["request"].text
+    var storedRules = row["rules"].text
+    if !builtin {
+      if url != nil || method != nil || headers != nil || timeout != nil {
+        let existing = request.flatMap { try? WireJSON.decode(JSONValue.self, from: Data($0.utf8)) }
+        let newURL = url ?? existing?["url"]?.stringValue ?? ""
+        if let url { try CustomServiceRules.check(url: url) }
+        let object = JSONValue.object([
+          ("url", .string(newURL)),
+          ("method", .string(method ?? existing?["method"]?.stringValue ?? "GET")),
+          ("headers", .array((headers ?? []).map { .array([.string($0.0), .string($0.1)]) })),
+          ("timeout_ms", .integer(timeout ?? 5000)),
+        ])
+        request = String(decoding: try WireJSON.encode(object), as: UTF8.self)
+      }
+      if let rules {
+        try CustomServiceRules.check(rules: rules)
+        storedRules = String(decoding: try WireJSON.encode(JSONValue.array(rules)), as: UTF8.self)
+      }
+    }
     try db.execute(
       """
       UPDATE ip_quality_services SET enabled = ?, name = ?, category = ?, popularity = ?,
-        updated_at = ? WHERE id = ?
+        request = ?, rules = ?, updated_at = ? WHERE id = ?
       """,
       [
         .int(enabled.map { $0 ? 1 : 0 } ?? row["enabled"].int ?? 1),
         .text((builtin ? nil : name) ?? row["name"].text ?? ""),
         .text((builtin ? nil : category) ?? row["category"].text ?? ""),
-        .int((builtin ? nil : popularity) ?? row["popularity"].int ?? 0), .int(now), .text(id),
+        .int((builtin ? nil : popularity) ?? row["popularity"].int ?? 0),
+        request.map { .text($0) } ?? .null, storedRules.map { .text($0) } ?? .null, .int(now),
+        .text(id),
       ])
     let updated = try db.query("SELECT * FROM ip_quality_services WHERE id = ?", [.text(id)])
     return Reply.data(updated.first.map(Self.service) ?? .null)
+  }
+
+  /// `headers` as serde reads `Option<Vec<(String, String)>>`: pairs of strings, or a 422.
+  private static func headers(_ body: JSONBody) throws -> [(String, String)]? {
+    guard let field = body.value["headers"], field != .null else { return nil }
+    let refusal = APIError.plain(
+      422, "Failed to deserialize the JSON body into the target type: headers: invalid type")
+    guard case .array(let items) = field else { throw refusal }
+    return try items.map { item in
+      guard case .array(let pair) = item, pair.count == 2, let name = pair[0].stringValue,
+        let value = pair[1].stringValue
+      else { throw refusal }
+      return (name, value)
+    }
+  }
+
+  /// `rules` as serde reads `Option<Vec<Value>>`: any array, or a 422.
+  private static func rules(_ body: JSONBody) throws -> [JSONValue]? {
+    guard let field = body.value["rules"], field != .null else { return nil }
+    guard case .array(let items) = field else {
+      throw APIError.plain(
+        422, "Failed to deserialize the JSON body into the target type: rules: invalid type")
+    }
+    return items
   }
 
   /// `DELETE /api/ip-quality/services/{id}` (admin) → `"ok"`; built-ins are refused.

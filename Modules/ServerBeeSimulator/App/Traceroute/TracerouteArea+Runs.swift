@@ -124,7 +124,10 @@ extension TracerouteArea {
     let started = row["started_at"].int ?? 0
     var error = row["error"].text
     var failedAt = row["failed_at"].int
-    let done = now - started >= plan.duration
+    // How long the agent has been working on the run at `time`: it sends nothing once stalled.
+    let stalledAt = try stalledSince(serverID)
+    func working(_ time: Int64) -> Int64 { max(0, min(time, stalledAt ?? time) - started) }
+    let done = working(now) >= plan.duration
     if error == nil, !done, try core.server(id: serverID)?.online != true {
       error = "agent disconnected"
       failedAt = now
@@ -133,7 +136,7 @@ extension TracerouteArea {
         [.text("agent disconnected"), .int(now), .text(requestID)])
     }
     // A failed run keeps the hops it had when the failure was seen.
-    let elapsed = error == nil ? now - started : (failedAt ?? started) - started
+    let elapsed = working(error == nil ? now : failedAt ?? started)
     let finished = error == nil && done
     return Progress(
       plan: plan, startedAt: started / 1_000_000,
@@ -152,5 +155,37 @@ extension TracerouteArea {
       ("hops", .array((0..<progress.hops).map { .object(progress.plan.hop($0 + 1)) })),
       ("error", .text(progress.error)),
     ])
+  }
+
+  // MARK: Stalled agents
+
+  /// The `simulator_state` key of a stalled agent (its value: the simulator time it stalled,
+  /// in seconds).
+  static func stallKey(_ serverID: String) -> String { "traceroute_stalled:" + serverID }
+
+  /// When the agent of `serverID` stalled (nanoseconds), or `nil` while it answers.
+  func stalledSince(_ serverID: String) throws -> Int64? {
+    try db.query(
+      "SELECT value FROM simulator_state WHERE key = ?", [.text(Self.stallKey(serverID))]
+    )
+    .first?["value"].real.map { Int64(($0 * 1e9).rounded()) }
+  }
+
+  /// `POST /__simulator/servers/{id}/traceroute-agent {stalled}` → `{server_id, stalled}`:
+  /// `stalled` (true by default) makes the server's agent stop sending hops from now: a run
+  /// in progress keeps the hops it had and never completes, and a run started later shows none;
+  /// `false` lets the runs go on as the clock says. 404 for an unknown server.
+  func controlStall(_ context: RequestContext) throws -> HTTPResponse {
+    let id = context.parameter(0)
+    guard try core.server(id: id) != nil else { throw APIError.notFound("Server not found") }
+    let stalled = try context.controlBody().bool("stalled") ?? true
+    if stalled {
+      try db.execute(
+        "INSERT OR IGNORE INTO simulator_state (key, value) VALUES (?, ?)",
+        [.text(Self.stallKey(id)), .real(Double(now) / 1e9)])
+    } else {
+      try db.execute("DELETE FROM simulator_state WHERE key = ?", [.text(Self.stallKey(id))])
+    }
+    return Reply.object([("server_id", .string(id)), ("stalled", .bool(stalled))])
   }
 }

@@ -6,7 +6,9 @@ import ServerBeeTransport
 ///
 /// The simulator has no agents: a run's hops are a pure function of (server, target, request
 /// id) (``TraceroutePlan``) and appear one by one on the simulator clock, so a fixed clock gives
-/// fixed answers. Its table `traceroutes` is its migration 17 (16 is the network probes').
+/// fixed answers. Its table `traceroutes` is its migration 17 (16 is the network probes'). The
+/// control API can stall a server's agent (the time it stalled is kept in `simulator_state`),
+/// to show a run that never finishes.
 struct TracerouteArea: SimulatorArea {
   let core: SimulatorCore
 
@@ -18,7 +20,11 @@ struct TracerouteArea: SimulatorArea {
     route(RouteCatalogue.Traceroute.clearTraceroutes, Self.clearTraceroutes),
   ]
 
-  static let controlRoutes: [Route] = []
+  /// `POST /__simulator/servers/{id}/traceroute-agent {stalled}`: a stalled agent accepts runs
+  /// but sends no more hops, so a run never finishes (Protocol/AppRoutes.md §7.2).
+  static let controlRoutes: [Route] = [
+    control("POST", "__simulator/servers/*/traceroute-agent", Self.controlStall)
+  ]
 
   static let migrations: [Migration] = [
     Migration(
