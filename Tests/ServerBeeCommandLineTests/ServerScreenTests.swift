@@ -102,9 +102,21 @@ import Testing
         date: CalendarDate(daysSince1970: 20_763 + day), totalMinutes: day == 5 ? 0 : 1440,
         onlineMinutes: day == 5 ? 0 : 1440 - down, downtimeIncidents: down > 0 ? 1 : 0)
     }
+    let checked = RFC3339Timestamp(end.addingTimeInterval(-60))
+    let monitors = [
+      ServiceMonitor(
+        id: "https-web", name: "Web front", monitorType: .httpKeyword,
+        target: "https://web-1.example.com/health", interval: 60,
+        serverIDsJSON: #"["9ebb0c1e"]"#, lastStatus: true, lastCheckedAt: checked,
+        createdAt: checked, updatedAt: checked),
+      ServiceMonitor(
+        id: "tcp-db", name: "Database port", monitorType: .tcp, target: "web-1.internal:5432",
+        interval: 60, serverIDsJSON: #"["9ebb0c1e"]"#, lastStatus: false,
+        consecutiveFailures: 3, lastCheckedAt: checked, createdAt: checked, updatedAt: checked),
+    ]
     return ServerScreenContent(
       server: server, status: status, records: records, start: start, end: end,
-      traffic: .success(traffic), uptime: .success(uptime))
+      traffic: .success(traffic), uptime: .success(uptime), monitors: .success(monitors))
   }
 
   // MARK: - Pinned files

@@ -42,11 +42,12 @@ enum FleetScreenCommand {
     async let cost = ServerScreenCommand.section { try await api.costOverview() }
     async let network = ServerScreenCommand.section { try await api.networkProbeOverview() }
     async let ipQuality = ServerScreenCommand.section { try await api.ipQualityOverview() }
+    async let monitors = ServerScreenCommand.section { try await api.serviceMonitors() }
     async let incidents = ServerScreenCommand.section { try await api.incidents() }
     return FleetScreenContent(
       time: Date(), serverCount: rows.count, onlineCount: rows.filter(\.online).count,
       traffic: await traffic, cost: await cost, network: await network,
-      ipQuality: await ipQuality, incidents: await incidents,
+      ipQuality: await ipQuality, monitors: await monitors, incidents: await incidents,
       names: Dictionary(rows.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first }))
   }
 }
@@ -57,12 +58,13 @@ struct FleetScreenDocument: Encodable {
   var content: FleetScreenContent
 
   private enum Keys: String, CodingKey {
-    case time, servers, online, traffic, cost, network, incidents
+    case time, servers, online, traffic, cost, network, monitors, incidents
     case ipQuality = "ip_quality"
     case trafficError = "traffic_error"
     case costError = "cost_error"
     case networkError = "network_error"
     case ipQualityError = "ip_quality_error"
+    case monitorsError = "monitors_error"
     case incidentsError = "incidents_error"
   }
 
@@ -75,6 +77,7 @@ struct FleetScreenDocument: Encodable {
     try encode(content.cost, .cost, .costError, &container)
     try encode(content.network, .network, .networkError, &container)
     try encode(content.ipQuality, .ipQuality, .ipQualityError, &container)
+    try encode(content.monitors, .monitors, .monitorsError, &container)
     try encode(content.incidents, .incidents, .incidentsError, &container)
   }
 

@@ -92,12 +92,15 @@ enum ServerScreenCommand {
     let id = server.id
     async let traffic = section { try await api.traffic(serverID: id) }
     async let uptime = section { try await api.uptimeDaily(serverID: id, days: 90) }
+    async let monitors = section {
+      try await api.serviceMonitors().filter { $0.serverIDs?.contains(id) == true }
+    }
     let records = try await APIRequest.run("Loading the history", console: console) {
       try await api.records(serverID: id, query: query)
     }
     return ServerScreenContent(
       server: server, status: nil, records: records, start: query.from.date, end: query.to.date,
-      traffic: await traffic, uptime: await uptime)
+      traffic: await traffic, uptime: await uptime, monitors: await monitors)
   }
 
   /// The answer of `work`, or the sentence saying why a section could not be loaded.
@@ -120,9 +123,10 @@ struct ServerScreenDocument: Encodable {
   init(_ content: ServerScreenContent) { self.content = content }
 
   private enum Keys: String, CodingKey {
-    case server, live, from, to, records, traffic, uptime
+    case server, live, from, to, records, traffic, uptime, monitors
     case trafficError = "traffic_error"
     case uptimeError = "uptime_error"
+    case monitorsError = "monitors_error"
   }
 
   /// Every key is present: `live` is `null` without live state, and a section that could not
@@ -138,6 +142,8 @@ struct ServerScreenDocument: Encodable {
     try container.encode(Self.error(content.traffic), forKey: .trafficError)
     try container.encode(try? content.uptime?.get(), forKey: .uptime)
     try container.encode(Self.error(content.uptime), forKey: .uptimeError)
+    try container.encode(try? content.monitors?.get(), forKey: .monitors)
+    try container.encode(Self.error(content.monitors), forKey: .monitorsError)
   }
 
   private static func error<T>(_ result: Result<T, ScreenSectionError>?) -> String? {

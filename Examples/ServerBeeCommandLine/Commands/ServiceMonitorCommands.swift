@@ -141,7 +141,8 @@ enum ServiceMonitorCommands {
     "no monitor '\(text)' (see 'serverbee monitors')"
   }
 
-  private static func state(_ monitor: ServiceMonitor) -> String {
+  /// `up`, `down` or `never checked`, with ` (disabled)` for a disabled monitor.
+  static func state(_ monitor: ServiceMonitor) -> String {
     let state = monitor.lastStatus.map { $0 ? "up" : "down" } ?? "never checked"
     return monitor.enabled ? state : state + " (disabled)"
   }

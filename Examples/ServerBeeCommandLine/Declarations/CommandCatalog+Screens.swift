@@ -32,7 +32,8 @@ extension CommandCatalog {
         state from the stream with bars, charts of CPU, memory, disk and network over the \
         range (GET /api/servers/{id}/records: raw samples below a day, hourly from a day on; \
         gaps where there was no data), the billing cycle's traffic against its limit \
-        (GET /api/servers/{id}/traffic) and uptime by day (GET /api/servers/{id}/uptime-daily). \
+        (GET /api/servers/{id}/traffic), uptime by day (GET /api/servers/{id}/uptime-daily) \
+        and the service monitors that watch it (GET /api/service-monitors). \
         From 140 columns on the charts stand two by two. Colour only on a terminal and \
         without NO_COLOR. --json prints the numbers behind the screen; --svg the same \
         drawing as a picture. \(apiKeyNote)
@@ -46,6 +47,7 @@ extension CommandCatalog {
         RouteCatalogue.Servers.servers.erased, RouteCatalogue.Servers.records.erased,
         RouteCatalogue.Insights.serverTraffic.erased,
         RouteCatalogue.Insights.serverUptimeDaily.erased,
+        RouteCatalogue.ServiceMonitors.serviceMonitors.erased,
       ],
       sockets: [RouteCatalogue.Live.fleetStream],
       run: ServerScreenCommand.run),
@@ -60,8 +62,8 @@ extension CommandCatalog {
         traffic of every billing cycle against its limit (GET /api/traffic/overview), what \
         the fleet costs per currency and its advisories (GET /api/cost/overview), network \
         probes with their anomalies and latency (GET /api/network-probes/overview), IP \
-        quality and streaming unlocks (GET /api/ip-quality/overview) and open incidents \
-        (GET /api/incidents). A section that cannot be read says why and the rest is shown. \
+        quality and streaming unlocks (GET /api/ip-quality/overview), service monitors that \
+        are down (GET /api/service-monitors) and open incidents (GET /api/incidents). A section that cannot be read says why and the rest is shown. \
         --json prints each section's answer. \(apiKeyNote)
         """,
       examples: [
@@ -72,6 +74,7 @@ extension CommandCatalog {
         RouteCatalogue.Insights.trafficOverview.erased, RouteCatalogue.Insights.costOverview.erased,
         RouteCatalogue.NetworkProbes.probeOverview.erased,
         RouteCatalogue.IPQuality.ipQualityOverview.erased,
+        RouteCatalogue.ServiceMonitors.serviceMonitors.erased,
         RouteCatalogue.Incidents.incidents.erased,
       ],
       sockets: [RouteCatalogue.Live.fleetStream],

@@ -18,6 +18,8 @@ struct FleetScreenContent: Sendable {
   var network: Result<[NetworkProbeFleetOverview], ScreenSectionError>
   /// `GET /api/ip-quality/overview`, with the servers' names by id.
   var ipQuality: Result<[ServerIPQuality], ScreenSectionError>
+  /// `GET /api/service-monitors`.
+  var monitors: Result<[ServiceMonitor], ScreenSectionError>
   /// `GET /api/incidents`.
   var incidents: Result<[Incident], ScreenSectionError>
   /// Server names by id, for the sections that carry only ids.
@@ -52,6 +54,7 @@ enum FleetScreen {
     section("IP quality", content.ipQuality, into: &canvas) {
       ipQuality($0, names: content.names, &$1)
     }
+    section("Monitors", content.monitors, into: &canvas, monitors)
     section("Incidents", content.incidents, into: &canvas, incidents)
     return canvas
   }
@@ -236,6 +239,38 @@ enum FleetScreen {
             "  " + TerminalText.safe(report.ipType)
               + (flags.isEmpty ? "" : ", " + flags.joined(separator: ", ")), .faint
           ),
+        ])
+    }
+    more(ranked.count, &canvas)
+  }
+
+  private static func monitors(_ monitors: [ServiceMonitor], _ canvas: inout Canvas) {
+    let enabled = monitors.filter(\.enabled)
+    guard !enabled.isEmpty else {
+      line(&canvas, [("no service monitors", .faint)], first: true)
+      return
+    }
+    let down = enabled.filter { $0.lastStatus == false }
+    let up = enabled.filter { $0.lastStatus == true }.count
+    let unchecked = enabled.count - up - down.count
+    line(
+      &canvas,
+      [
+        ("\(enabled.count) monitor(s): ", .faint), ("\(up) up", .good),
+        (", ", .faint), ("\(down.count) down", down.isEmpty ? .faint : .bad),
+        (unchecked > 0 ? ", \(unchecked) not checked yet" : "", .faint),
+      ], first: true)
+    let ranked = down.sorted {
+      ($0.consecutiveFailures, $1.name) > ($1.consecutiveFailures, $0.name)
+    }
+    for monitor in ranked.prefix(rowsPerSection) {
+      line(
+        &canvas,
+        [
+          (name(monitor.name, 22), .plain),
+          (TerminalText.safe(monitor.monitorType.rawValue) + " ", .faint),
+          (Formatting.excerpt(TerminalText.safe(monitor.target), limit: 30), .plain),
+          ("  down, \(monitor.consecutiveFailures) failure(s) in a row", .bad),
         ])
     }
     more(ranked.count, &canvas)

@@ -17,6 +17,9 @@ struct ServerScreenContent: Sendable {
   var traffic: Result<ServerTraffic, ScreenSectionError>?
   /// Its uptime by day, oldest first, or why it could not be read.
   var uptime: Result<[UptimeDay], ScreenSectionError>?
+  /// The service monitors that watch it (their `server_ids` name it), or why they could not
+  /// be read.
+  var monitors: Result<[ServiceMonitor], ScreenSectionError>? = nil
 }
 
 /// A section of a screen that could not be loaded: the screen shows the sentence in its place
@@ -52,6 +55,8 @@ enum ServerScreen {
     traffic(content, into: &canvas)
     canvas.skip()
     uptime(content, into: &canvas)
+    canvas.skip()
+    monitors(content, into: &canvas)
     return canvas
   }
 
@@ -268,6 +273,39 @@ enum ServerScreen {
       if let first = days.first, let last = days.last {
         canvas.write(
           "\(first.date) … \(last.date)   " + Meter.uptimeLegend, x: 9, y: y + 2, ink: .faint)
+      }
+    }
+  }
+
+  private static func monitors(_ content: ServerScreenContent, into canvas: inout Canvas) {
+    let y = canvas.height
+    let x = canvas.write("Monitors", x: 0, y: y, ink: .heading)
+    switch content.monitors {
+    case nil:
+      canvas.write("  not loaded", x: x, y: y, ink: .faint)
+    case .failure(let error)?:
+      canvas.write("  " + error.sentence, x: x, y: y, ink: .faint)
+    case .success(let monitors)? where monitors.isEmpty:
+      canvas.write("  no service monitor watches this server", x: x, y: y, ink: .faint)
+    case .success(let monitors)?:
+      let down = monitors.filter { $0.enabled && $0.lastStatus == false }.count
+      canvas.write(
+        "  \(monitors.count) watch this server, \(down) down", x: x, y: y,
+        ink: down > 0 ? .bad : .faint)
+      for (index, monitor) in monitors.enumerated() {
+        let row = y + 1 + index
+        let ink: Ink = monitor.lastStatus.map { $0 ? .good : .bad } ?? .faint
+        var column = canvas.write(monitor.lastStatus == false ? "○" : "●", x: 9, y: row, ink: ink)
+        column = canvas.write(" " + TerminalText.safe(monitor.name), x: column, y: row)
+        column = canvas.write(
+          "  " + TerminalText.safe(monitor.monitorType.rawValue) + " "
+            + Formatting.excerpt(TerminalText.safe(monitor.target), limit: 30), x: column, y: row,
+          ink: .faint)
+        column = canvas.write(
+          "  " + ServiceMonitorCommands.state(monitor), x: column, y: row, ink: ink)
+        if let checked = monitor.lastCheckedAt {
+          canvas.write("  checked " + Formatting.time(checked), x: column, y: row, ink: .faint)
+        }
       }
     }
   }
