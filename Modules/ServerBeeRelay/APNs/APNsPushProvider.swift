@@ -5,7 +5,7 @@ public import ServerBeeModels
 import ServerBeeTransport
 
 /// Delivers pushes to Apple Push Notification service over HTTP/2 with token (JWT)
-/// authentication, and maps APNs answers to ``ProviderAnswer`` (Protocol/Relay.md §4).
+/// authentication, and maps APNs answers to ``ProviderAnswer`` (Protocol/Relay.md §5).
 ///
 /// ```swift
 /// let key = try APNsSigningKey(pem: pem, keyID: "ABC123DEFG", teamID: "DEF123GHIJ")
@@ -186,7 +186,7 @@ public final class APNsPushProvider: PushProvider {
       headers: headers, body: Array(delivery.payload))
   }
 
-  /// Maps an APNs response to a ``ProviderAnswer`` (Protocol/Relay.md §4): 200 is accepted;
+  /// Maps an APNs response to a ``ProviderAnswer`` (Protocol/Relay.md §5): 200 is accepted;
   /// otherwise the JSON body's `reason` decides with the status; a reply without a readable
   /// reason, with another `apns-id` or an impossible status is malformed.
   static func answer(for response: HTTP2Response, eventID: String) -> ProviderAnswer {
