@@ -252,7 +252,7 @@ let package = Package(
     .executableTarget(
       name: "serverbee-relay",
       dependencies: ["ServerBeeRelay", "ServerBeeModels", "ServerBeeServerKit"],
-      path: "Examples/serverbee-relay", exclude: ["README.md"]),
+      path: "Examples/serverbee-relay", exclude: ["README.md", "serverbee-relay.service"]),
 
     // Tests: one target per module.
     .testTarget(
