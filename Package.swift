@@ -227,7 +227,7 @@ let package = Package(
     // The relay's cost per accepted send and its memory over many.
     .executableTarget(
       name: "relay-bench", dependencies: ["ServerBeeRelay", "ServerBeeModels"],
-      path: "Benchmarks/relay-bench", exclude: ["instructions.sh"]),
+      path: "Benchmarks/relay-bench", exclude: ["instructions.sh", "apns.sh"]),
     // A decode-only process for the live-stream memory floor (Documentation/Performance.md §1).
     .executableTarget(
       name: "decode-probe", dependencies: ["RealtimeStream", "ServerBeeModels"],
