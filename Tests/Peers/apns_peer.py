@@ -21,7 +21,9 @@ the connection is closed at once, without an answer (only the first time for tha
 request on it unanswered.
 
 Generic paths: POST /echo answers the body; GET /bytes/N answers N bytes (flow control);
-GET /headers/N answers N large headers (CONTINUATION); GET /slow/MS answers after MS ms.
+GET /headers/N answers N large headers (CONTINUATION); GET /slow/MS answers after MS ms;
+GET /raw/push-promise, /raw/no-status and /raw/bad-hpack answer with a raw frame that breaks
+HTTP/2 (a PUSH_PROMISE although push is off), the response rules (no :status) or HPACK.
 --max-streams N announces SETTINGS_MAX_CONCURRENT_STREAMS; the log records how many streams
 were open when each request arrived. --max-frame N announces SETTINGS_MAX_FRAME_SIZE.
 --goaway-after N sends GOAWAY (last stream = the Nth request's) once N requests arrived on the
@@ -285,11 +287,26 @@ class Server(asyncio.Protocol):
             count = int(path[len("/headers/"):])
             extra = [("x-filler-%d" % i, "v" * 200 + str(i)) for i in range(count)]
             self.respond(stream_id, 200, b"ok", {}, extra)
+        elif path == "/raw/push-promise":
+            # Forbidden: we never enabled push. A raw frame, behind h2's back.
+            payload = (2).to_bytes(4, "big") + bytes([0x88])
+            self.raw(5, 0x4, stream_id, payload)
+        elif path == "/raw/no-status":
+            # A response header block without :status (literal "x: y").
+            self.raw(1, 0x5, stream_id, bytes([0x00, 0x01, 0x78, 0x01, 0x79]))
+        elif path == "/raw/bad-hpack":
+            # Index 70 refers to an empty dynamic table: a COMPRESSION_ERROR.
+            self.raw(1, 0x5, stream_id, bytes([0xc6]))
         elif path.startswith("/slow/"):
             delay = int(path[len("/slow/"):]) / 1000
             asyncio.get_running_loop().call_later(delay, self.respond, stream_id, 200, b"slow", {})
         else:
             self.respond(stream_id, 404, b"", {})
+
+    def raw(self, frame_type, flags, stream_id, payload):
+        self.flush()
+        header = len(payload).to_bytes(3, "big") + bytes([frame_type, flags])
+        self.transport.write(header + stream_id.to_bytes(4, "big") + payload)
 
     def respond(self, stream_id, status, body, request_headers, extra=()):
         if self.closed or stream_id not in self.streams:

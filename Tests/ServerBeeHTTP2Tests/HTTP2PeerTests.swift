@@ -253,4 +253,31 @@ import Testing
     }
     #expect(!connection.isAcceptingRequests)
   }
+
+  /// Raw frames behind h2's back: a PUSH_PROMISE (push is off) and an undecodable header block
+  /// end the connection with a protocol error; a response without `:status` fails that request
+  /// only.
+  @Test func brokenAnswersAreRefused() async throws {
+    let peer = try await Peer.start()
+    let connection = try await peer.connect()
+    await #expect {
+      try await connection.send(
+        HTTP2Request(method: "GET", path: "/raw/no-status"), deadline: Self.later)
+    } throws: { error in
+      (error as? HTTP2Error) == .malformedResponse("the response has no valid :status")
+    }
+    let fine = try await connection.send(
+      HTTP2Request(method: "POST", path: "/echo", body: [7]), deadline: Self.later)
+    #expect(fine.body == [7])
+    for path in ["/raw/push-promise", "/raw/bad-hpack"] {
+      let fresh = try await peer.connect()
+      await #expect {
+        try await fresh.send(HTTP2Request(method: "GET", path: path), deadline: Self.later)
+      } throws: { error in
+        guard case .protocolViolation(let code, _) = error as? HTTP2Error else { return false }
+        return code == (path == "/raw/bad-hpack" ? .compressionError : .protocolError)
+      }
+      #expect(!fresh.isAcceptingRequests)
+    }
+  }
 }
