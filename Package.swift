@@ -81,6 +81,14 @@ let package = Package(
         "ServerBeeCore", "ServerBeeModels", "ServerBeeTransport", "COpenSSL", "CZlib",
       ],
       path: "Modules/ServerBeeSocketTransport"),
+    // Package-only: a small HTTP/2 client (RFC 9113 framing, RFC 7541 HPACK) over the native
+    // TLS stream, for the relay's APNs provider (Documentation/Decisions/0010).
+    .target(
+      name: "ServerBeeHTTP2",
+      dependencies: [
+        "ServerBeeCore", "ServerBeeModels", "ServerBeeTransport", "ServerBeeSocketTransport",
+      ],
+      path: "Modules/ServerBeeHTTP2"),
     // Package-only server pieces for the simulator and the relay.
     .target(
       name: "ServerBeeServerKit",
@@ -165,6 +173,7 @@ let package = Package(
       dependencies: [
         "ServerBeeCore",
         "ServerBeeModels", "ServerBeeTransport", "ServerBeeSocketTransport", "ServerBeeServerKit",
+        "ServerBeeHTTP2", "COpenSSL",
       ],
       path: "Modules/ServerBeeRelay"),
     // Public fakes for integrators' tests (a product): stub HTTP, fake WebSocket, manual clock,
@@ -218,7 +227,7 @@ let package = Package(
     // The relay's cost per accepted send and its memory over many.
     .executableTarget(
       name: "relay-bench", dependencies: ["ServerBeeRelay", "ServerBeeModels"],
-      path: "Benchmarks/relay-bench", exclude: ["instructions.sh"]),
+      path: "Benchmarks/relay-bench", exclude: ["instructions.sh", "apns.sh"]),
     // A decode-only process for the live-stream memory floor (Documentation/Performance.md §1).
     .executableTarget(
       name: "decode-probe", dependencies: ["RealtimeStream", "ServerBeeModels"],
@@ -243,7 +252,7 @@ let package = Package(
     .executableTarget(
       name: "serverbee-relay",
       dependencies: ["ServerBeeRelay", "ServerBeeModels", "ServerBeeServerKit"],
-      path: "Examples/serverbee-relay", exclude: ["README.md"]),
+      path: "Examples/serverbee-relay", exclude: ["README.md", "serverbee-relay.service"]),
 
     // Tests: one target per module.
     .testTarget(
@@ -402,6 +411,12 @@ let package = Package(
         "ServerBeeKit", "ServerBeeSimulator", "ServerBeeRelay", "ServerBeeTestSupport",
       ],
       path: "Tests/ServerBeeKitTests"),
+    .testTarget(
+      name: "ServerBeeHTTP2Tests",
+      dependencies: [
+        "ServerBeeHTTP2", "ServerBeeTransport", "ServerBeeTestHarness",
+      ],
+      path: "Tests/ServerBeeHTTP2Tests"),
     .testTarget(
       name: "ServerBeeRelayTests",
       dependencies: [

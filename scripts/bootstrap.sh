@@ -29,6 +29,14 @@ if ! python3 -c 'import websockets' 2>/dev/null; then
     || python3 -m pip install --quiet --break-system-packages websockets
 fi
 
+# The HTTP/2 and APNs provider tests run a mock APNs on the Python `h2` package and check its
+# JWTs with `cryptography` (Tests/Peers/apns_peer.py).
+if ! python3 -c 'import h2, cryptography' 2>/dev/null; then
+  echo "== installing the Python h2 and cryptography packages"
+  python3 -m pip install --quiet h2 cryptography \
+    || python3 -m pip install --quiet --break-system-packages h2 cryptography
+fi
+
 if ! command -v swift >/dev/null; then
   echo "bootstrap: the Swift toolchain (6.0 or later) is not on PATH" >&2
   exit 1

@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 modules=("$@")
 if [ ${#modules[@]} -eq 0 ]; then
   modules=(ServerBeeCore ServerBeeCrypto ServerBeeModels ServerBeeTransport ServerBeeRoutes ServerBeeURLSessionTransport ServerBeeSocketTransport SecureStore PushEnvelopeCrypto AuthSession
-    RealtimeStream ServerBeeAPI NotificationPreferences DeepLinkValidation ServerBeeSimulator ServerBeeRelay ServerBeeServerKit ServerBeeQR ServerBeeKit ServerBeeTestSupport)
+    RealtimeStream ServerBeeAPI NotificationPreferences DeepLinkValidation ServerBeeSimulator ServerBeeRelay ServerBeeServerKit ServerBeeHTTP2 ServerBeeQR ServerBeeKit ServerBeeTestSupport)
 fi
 swift package dump-symbol-graph --minimum-access-level public >/dev/null 2>&1 \
   || swift package dump-symbol-graph >/dev/null

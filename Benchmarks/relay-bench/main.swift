@@ -7,6 +7,8 @@
 //   .build/release/relay-bench sends 2000        # 2000 accepted sends, then one summary line
 //   .build/release/relay-bench memory 1000000 100000   # resident memory every 100,000 sends
 //   Benchmarks/relay-bench/instructions.sh 2000  # callgrind: instructions per accepted send
+//   Benchmarks/relay-bench/apns.sh 5000          # APNs sends/s, p50/p99, through one HTTP/2
+//                                                # connection to the mock APNs (APNsBench.swift)
 //
 // `--provider devices` (the default) is what `serverbee-relay` runs by default; `--provider
 // scripted` is a ScriptedPushProvider alone. `--capture N` keeps the last N sends, as
@@ -39,11 +41,13 @@ if let index = arguments.firstIndex(of: "--capture"), index + 1 < arguments.coun
 }
 guard arguments.count >= 2, let count = Int(arguments[1]), count >= 0 else {
   fail(
-    "usage: relay-bench sends COUNT | memory COUNT [EVERY] [--provider devices|scripted]"
+    "usage: relay-bench sends COUNT | memory COUNT [EVERY] | apns COUNT"
+      + " [--provider devices|scripted]"
       + " [--capture N]")
 }
 let mode = arguments[0]
 let every = arguments.count > 2 ? Int(arguments[2]) ?? count : count
+if mode == "apns" { APNsBench.run(count: count) }
 
 let token = String(repeating: "a1b2c3d4", count: 8)
 let bench = makeBenchProvider(mode: providerMode, deviceToken: token, capture: capture)

@@ -11,6 +11,7 @@ let usage = """
   usage: serverbee-relay [--port N] [--host ADDRESS] [--tls-cert FILE --tls-key FILE]
            [--control-token T] [--environments LIST] [--topic TOPIC] [--provider KIND]
            [--limits IP,RELAY,DEVICE] [--capture N]
+           [--apns-url ENVIRONMENT=URL]... [--apns-ca-file FILE]
 
   A ServerBee-compatible push relay: POST /v1/send as Protocol/Relay.md describes it, local
   devices (POST /v1/devices, GET /v1/devices/stream) and a control API under /__relay/.
@@ -26,15 +27,29 @@ let usage = """
     --environments LIST      sandbox and/or production, comma-separated
                              (default sandbox,production)
     --topic TOPIC            the apns-topic (default app.serverbee)
-    --provider KIND          devices: scripts first, then local devices; scripted: scripts
-                             first, then accepted (default devices)
+    --provider KIND          devices: scripts first, then local devices, then APNs when it
+                             is configured; scripted: scripts first, then accepted
+                             (default devices)
     --limits IP,RELAY,DEVICE requests per minute per client IP, requests per minute for the
                              whole relay, sends per minute per environment + device token;
                              the public relay's by default (default 120,600,60); raise them
                              for a self-hosted relay that serves many servers
     --capture N              keep the last N sends for GET /__relay/requests and
                              /__relay/deliveries (about 5 KiB each; default 0: none kept)
+    --apns-url ENV=URL       send ENV's (sandbox or production) APNs requests to URL
+                             (https://HOST[:PORT]) instead of Apple's host; repeatable
+                             (default: api.sandbox.push.apple.com, api.push.apple.com)
+    --apns-ca-file FILE      also trust the CA certificates in this PEM file for APNs
+                             connections (default: the system store only)
     -h, --help               this text
+
+  APNs (a relay for an app you build yourself), from the environment, with the Cloudflare
+  Worker's names: APNS_TEAM_ID, APNS_KEY_ID, APNS_TOPIC (the app's bundle id; it replaces
+  --topic), the .p8 key as APNS_PRIVATE_KEY (PKCS#8 PEM text) or APNS_PRIVATE_KEY_FILE, and
+  APNS_ENVIRONMENTS (sandbox,production by default; --environments wins when given). With them set,
+  tokens the relay did not issue go to APNs over HTTP/2; relay-issued local-device tokens keep
+  going to their device stream. A missing name, an unknown environment or a key that is not a
+  P-256 PKCS#8 key stops the relay at start with one line (exit 64).
 
   Fixed limits: 32 sends in flight, uploads included (then 503 RelayBusy; an upload that has
   held its slot over 1 s gives way to a new request with 408), bodies of 8192 bytes (413),
@@ -46,7 +61,8 @@ let usage = """
   with the simulator's (POST /__simulator/clock/advance), or it refuses pushes that expire more
   than 30 minutes after its own now.
 
-  Exit status: 0 after SIGINT or SIGTERM (or --help), 2 for a bad option or a failed start.
+  Exit status: 0 after SIGINT or SIGTERM (or --help), 2 for a bad option or a failed start,
+  64 for an APNs configuration that cannot work.
 
   """
 
@@ -54,10 +70,11 @@ let process = ServerProcess(name: "serverbee-relay", usage: usage)
 process.answerHelpAndVersion(CommandLine.arguments)
 
 var options: [String: String] = [:]
+var apnsURLs: [String] = []
 var arguments = CommandLine.arguments.dropFirst()
 let known: Set<String> = [
   "port", "host", "tls-cert", "tls-key", "control-token", "environments", "topic", "provider",
-  "limits", "capture",
+  "limits", "capture", "apns-url", "apns-ca-file",
 ]
 while let flag = arguments.popFirst() {
   guard flag.hasPrefix("--") else {
@@ -66,6 +83,10 @@ while let flag = arguments.popFirst() {
   let name = String(flag.dropFirst(2))
   guard known.contains(name) else { process.fail("unknown option \(flag) (see --help)") }
   guard let value = arguments.popFirst() else { process.fail("\(flag) needs a value") }
+  if name == "apns-url" {
+    apnsURLs.append(value)
+    continue
+  }
   guard options[name] == nil else { process.fail("\(flag) given twice") }
   options[name] = value
 }
@@ -112,6 +133,21 @@ case (let cert?, let key?):
 case (nil, nil): tls = nil
 default: process.fail("--tls-cert and --tls-key go together")
 }
+// APNs, checked now (never at the first send): exit 64 with one line that never holds the key.
+let apnsSettings: APNsSettings?
+do {
+  apnsSettings = try APNsSettings(
+    environment: ProcessInfo.processInfo.environment, urls: apnsURLs,
+    caFile: options["apns-ca-file"])
+} catch let error as ServerBeeRelayError {
+  process.fail(error.message, status: 64)
+} catch {
+  process.fail("the APNs settings could not be read", status: 64)
+}
+if let apnsSettings {
+  configuration.topic = apnsSettings.topic
+  if options["environments"] == nil { configuration.environments = apnsSettings.environments }
+}
 // One clock for the relay and its providers, moved by the control API's clock routes.
 let clock = RelayClock.adjustable()
 // Both kinds script through the control API; `devices` falls back to local devices for tokens
@@ -119,8 +155,17 @@ let clock = RelayClock.adjustable()
 let provider: ScriptedPushProvider
 switch options["provider"] ?? "devices" {
 case "devices":
-  provider = ScriptedPushProvider(
-    fallback: LocalDevicePushProvider(clock: clock), clock: clock, maximumReceived: capture)
+  let devices = LocalDevicePushProvider(clock: clock)
+  var fallback: any PushProvider = devices
+  if let apnsSettings {
+    let apns = APNsPushProvider(
+      configuration: apnsSettings.providerConfiguration(log: { line in process.log(line) }),
+      clock: clock)
+    fallback = DeviceRoutingPushProvider(local: devices, remote: apns)
+    let environments = configuration.environments.map(\.rawValue).sorted().joined(separator: ",")
+    process.log("apns: topic \(apnsSettings.topic), environments \(environments)")
+  }
+  provider = ScriptedPushProvider(fallback: fallback, clock: clock, maximumReceived: capture)
 case "scripted": provider = ScriptedPushProvider(clock: clock, maximumReceived: capture)
 default: process.fail("--provider takes devices or scripted")
 }

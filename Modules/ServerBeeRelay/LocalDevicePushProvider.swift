@@ -202,6 +202,14 @@ public final class LocalDevicePushProvider: PushProvider {
     case badDeviceToken, unregistered
   }
 
+  /// Whether `deviceToken` is one of this relay's local devices (issued, subscribed or
+  /// unregistered since): ``DeviceRoutingPushProvider`` sends it here rather than to APNs.
+  /// - Parameter deviceToken: The lowercase hex token.
+  /// - Returns: Whether the provider knows it.
+  public func knows(deviceToken: String) -> Bool {
+    state.withLock { $0.devices[deviceToken] != nil }
+  }
+
   /// Issues a token for a new device, known (offline) from now on: 32 random bytes as lowercase
   /// hex. This is what `POST /v1/devices` does.
   ///

@@ -26,4 +26,9 @@ extension ServerBeeError.Code where Domain == ServerBeeRelayDomain {
   /// ``LocalDevicePushProvider`` already knows ``LocalDevicePushProvider/Limits/maximumDevices``
   /// devices, so it issues no new token.
   public static let deviceLimitReached = Self("device_limit_reached")
+  /// The APNs configuration is incomplete or wrong: a missing `APNS_*` name, an unknown
+  /// environment, a bad `--apns-url`; the message names the problem, never the key.
+  public static let invalidConfiguration = Self("invalid_configuration")
+  /// The APNs signing key is not a P-256 PKCS#8 PEM key, or OpenSSL could not sign with it.
+  public static let invalidSigningKey = Self("invalid_signing_key")
 }

@@ -81,7 +81,7 @@ struct ExecutableOptionsTests {
     let text = String(decoding: result.stdout, as: UTF8.self)
     for option in [
       "--port", "--host", "--tls-cert", "--tls-key", "--control-token", "--environments",
-      "--topic", "--provider", "--limits", "--capture", "--help",
+      "--topic", "--provider", "--limits", "--capture", "--apns-url", "--apns-ca-file", "--help",
     ] {
       let listed = text.split(separator: "\n").contains { line in
         let trimmed = line.drop { $0 == " " }

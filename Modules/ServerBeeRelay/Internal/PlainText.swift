@@ -79,3 +79,13 @@ enum PlainText {
     return index - offset
   }
 }
+
+extension PlainText {
+  /// A remote string made safe for one log line: printable ASCII only (anything else becomes
+  /// `?`), at most 128 characters.
+  static func loggable(_ text: String) -> String {
+    String(
+      decoding: text.utf8.prefix(128).map { (0x20..<0x7f).contains($0) ? $0 : UInt8(ascii: "?") },
+      as: UTF8.self)
+  }
+}

@@ -105,6 +105,8 @@ final class RelayCore: Sendable {
     devices =
       (provider as? LocalDevicePushProvider)
       ?? (scripted?.fallback as? LocalDevicePushProvider)
+      ?? (provider as? DeviceRoutingPushProvider)?.local
+      ?? (scripted?.fallback as? DeviceRoutingPushProvider)?.local
   }
 
   /// 32 random bytes as 64 hex digits.

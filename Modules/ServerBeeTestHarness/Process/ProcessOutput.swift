@@ -35,14 +35,17 @@ extension Process {
   ///   - arguments: Its arguments.
   ///   - input: Bytes written to its standard input, which is then closed; no input means
   ///     `/dev/null`.
+  ///   - environment: Its whole environment; this process's by default.
   /// - Returns: The exit status and both outputs.
   /// - Throws: An error when the process cannot start or the input cannot be written.
   package static func output(
-    of executable: URL, _ arguments: [String], input: Data? = nil
+    of executable: URL, _ arguments: [String], input: Data? = nil,
+    environment: [String: String]? = nil
   ) async throws -> ProcessOutput {
     let process = Process()
     process.executableURL = executable
     process.arguments = arguments
+    if let environment { process.environment = environment }
     let stdout = Pipe()
     let stderr = Pipe()
     let stdin = Pipe()

@@ -28,4 +28,25 @@ extension PeerProcess {
   {
     try await python(peersDirectory.appendingPathComponent(script), arguments)
   }
+
+  /// Starts a Python peer script from `Tests/Peers` that needs the `h2` and `cryptography`
+  /// packages (the mock APNs, `apns_peer.py`), failing clearly when either is missing.
+  /// - Parameters:
+  ///   - script: The script's file name.
+  ///   - arguments: Its command-line arguments.
+  /// - Returns: The running peer.
+  /// - Throws: ``PeerError`` when python3, `h2` or `cryptography` is missing, or what starting
+  ///   it throws.
+  package static func pythonHTTP2(_ script: String, _ arguments: [String] = []) async throws
+    -> PeerProcess
+  {
+    let check = try PeerProcess("python3", ["-c", "import h2, cryptography"])
+    if await check.finish().status != 0 {
+      throw PeerError(
+        "python3 cannot import h2 and cryptography: run scripts/bootstrap.sh "
+          + "(python3 -m pip install h2 cryptography)")
+    }
+    return try PeerProcess(
+      "python3", [peersDirectory.appendingPathComponent(script).path] + arguments)
+  }
 }

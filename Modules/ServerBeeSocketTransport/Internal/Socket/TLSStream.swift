@@ -27,11 +27,19 @@ package final class TLSStream: ByteStream {
   ///
   /// Takes ownership of `descriptor`: it is closed when the stream closes, and also when this
   /// initializer throws (so the caller must not close it again).
+  /// - Parameters:
+  ///   - descriptor: The connected socket.
+  ///   - host: The server name (SNI and certificate check) or IP address.
+  ///   - trust: The trusted CAs or pins.
+  ///   - deadline: When the handshake must be done.
+  ///   - wake: The wake pipe that cancels the handshake.
+  ///   - applicationProtocols: The ALPN protocols to offer, most preferred first (for example
+  ///     `["h2"]`); none by default. ``negotiatedProtocol`` says what the server chose.
   /// - Throws: `tlsUntrustedCertificate`, `tlsHostnameMismatch`, `tlsCertificateExpired`, `tlsPinMismatch`,
   ///   `tlsHandshakeFailed`, `timedOut`, `connectionLost`, or `CancellationError`.
-  convenience init(
+  package convenience init(
     descriptor: Int32, host: String, trust: TLSTrust, deadline: ContinuousClock.Instant,
-    wake: WakePipe
+    wake: WakePipe, applicationProtocols: [String] = []
   ) throws {
     guard let context = SSL_CTX_new(TLS_client_method()) else {
       Posix.closeDescriptor(descriptor)
@@ -51,6 +59,19 @@ package final class TLSStream: ByteStream {
     // self-signed); without pins OpenSSL aborts the handshake on any verification failure.
     SSL_CTX_set_verify(
       context, trust.certificateSHA256Pins.isEmpty ? SSL_VERIFY_PEER : SSL_VERIFY_NONE, nil)
+    if !applicationProtocols.isEmpty {
+      // The ALPN wire form: each name prefixed with its length (RFC 7301 §3.1).
+      var wire: [UInt8] = []
+      for name in applicationProtocols where (1...255).contains(name.utf8.count) {
+        wire.append(UInt8(name.utf8.count))
+        wire.append(contentsOf: name.utf8)
+      }
+      // Returns 0 on success (unlike most OpenSSL calls).
+      guard SSL_CTX_set_alpn_protos(context, wire, UInt32(wire.count)) == 0 else {
+        Posix.closeDescriptor(descriptor)
+        throw ServerBeeTransportError(.tlsHandshakeFailed, "could not offer ALPN protocols")
+      }
+    }
     try self.init(descriptor: descriptor, context: context)
     let isIPAddress = Self.isIPAddress(host)
     if isIPAddress {
@@ -100,6 +121,15 @@ package final class TLSStream: ByteStream {
   deinit {
     close()
     SSL_free(ssl)
+  }
+
+  /// The ALPN protocol the server selected (RFC 7301), or `nil` when it selected none.
+  package var negotiatedProtocol: String? {
+    var data: UnsafePointer<UInt8>?
+    var length: UInt32 = 0
+    SSL_get0_alpn_selected(ssl, &data, &length)
+    guard let data, length > 0 else { return nil }
+    return String(decoding: UnsafeBufferPointer(start: data, count: Int(length)), as: UTF8.self)
   }
 
   package var hasPendingOutput: Bool { !pendingCipher.isEmpty || BIO_ctrl_pending(outgoing) > 0 }

@@ -1,0 +1,41 @@
+/// The HPACK static table (RFC 7541 Appendix A), indices 1…61.
+enum HPACKStaticTable {
+  /// The entries; `entries[0]` is index 1.
+  static let entries: [(name: String, value: String)] = [
+    (":authority", ""), (":method", "GET"), (":method", "POST"), (":path", "/"),
+    (":path", "/index.html"), (":scheme", "http"), (":scheme", "https"), (":status", "200"),
+    (":status", "204"), (":status", "206"), (":status", "304"), (":status", "400"),
+    (":status", "404"), (":status", "500"), ("accept-charset", ""),
+    ("accept-encoding", "gzip, deflate"), ("accept-language", ""), ("accept-ranges", ""),
+    ("accept", ""), ("access-control-allow-origin", ""), ("age", ""), ("allow", ""),
+    ("authorization", ""), ("cache-control", ""), ("content-disposition", ""),
+    ("content-encoding", ""), ("content-language", ""), ("content-length", ""),
+    ("content-location", ""), ("content-range", ""), ("content-type", ""), ("cookie", ""),
+    ("date", ""), ("etag", ""), ("expect", ""), ("expires", ""), ("from", ""), ("host", ""),
+    ("if-match", ""), ("if-modified-since", ""), ("if-none-match", ""), ("if-range", ""),
+    ("if-unmodified-since", ""), ("last-modified", ""), ("link", ""), ("location", ""),
+    ("max-forwards", ""), ("proxy-authenticate", ""), ("proxy-authorization", ""),
+    ("range", ""), ("referer", ""), ("refresh", ""), ("retry-after", ""), ("server", ""),
+    ("set-cookie", ""), ("strict-transport-security", ""), ("transfer-encoding", ""),
+    ("user-agent", ""), ("vary", ""), ("via", ""), ("www-authenticate", ""),
+  ]
+
+  /// Name + value → index, for the encoder.
+  static let fullIndex: [HPACKField: Int] = {
+    var index: [HPACKField: Int] = [:]
+    for (offset, entry) in entries.enumerated() {
+      let field = HPACKField(entry.name, entry.value)
+      if index[field] == nil { index[field] = offset + 1 }
+    }
+    return index
+  }()
+
+  /// Name → the first index with that name, for the encoder.
+  static let nameIndex: [String: Int] = {
+    var index: [String: Int] = [:]
+    for (offset, entry) in entries.enumerated() where index[entry.name] == nil {
+      index[entry.name] = offset + 1
+    }
+    return index
+  }()
+}
