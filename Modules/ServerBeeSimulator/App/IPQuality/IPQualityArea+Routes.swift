@@ -97,7 +97,7 @@ extension IPQualityArea {
       }
       if let rules {
         try CustomServiceRules.check(rules: rules)
-        storedRules = String(decoding: try WireJSON.encode(JSONValue.array(rules)), as: UTF8.self)
+        storedRules = try CustomServiceRules.storedText(of: rules)
       }
     }
     try db.execute(
