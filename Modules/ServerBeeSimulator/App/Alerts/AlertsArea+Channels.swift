@@ -41,7 +41,7 @@ extension AlertsArea {
         guard case .object = given else {
           throw APIError.validation("Invalid \(type) config: expected a JSON object")
         }
-        config = String(decoding: try WireJSON.encode(given), as: UTF8.self)
+        config = try given.serdeText
       } else {
         config = row["config_json"].text ?? ""
       }

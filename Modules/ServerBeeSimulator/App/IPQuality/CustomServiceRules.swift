@@ -24,24 +24,6 @@ enum CustomServiceRules {
     }
   }
 
-  /// The rules as the server stores them: serde's `Value` keeps object members in a sorted map,
-  /// so the text it writes back lists every object's keys in byte order, whatever order the
-  /// request used (Protocol/AppRoutes.md §9).
-  static func storedText(of rules: [JSONValue]) throws -> String {
-    String(decoding: try WireJSON.encode(sortingKeys(.array(rules))), as: UTF8.self)
-  }
-
-  private static func sortingKeys(_ value: JSONValue) -> JSONValue {
-    switch value {
-    case .array(let items): return .array(items.map(sortingKeys))
-    case .object(let members):
-      return .object(
-        members.sorted { Array($0.key.utf8).lexicographicallyPrecedes($1.key.utf8) }
-          .map { (key: $0.key, value: sortingKeys($0.value)) })
-    default: return value
-    }
-  }
-
   /// The scheme (lower-cased) and what follows its colon; a text without one is the parser's
   /// `relative URL without a base`.
   private static func parse(_ url: String) throws -> (String, Substring) {

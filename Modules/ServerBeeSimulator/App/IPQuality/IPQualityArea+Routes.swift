@@ -97,7 +97,7 @@ extension IPQualityArea {
       }
       if let rules {
         try CustomServiceRules.check(rules: rules)
-        storedRules = try CustomServiceRules.storedText(of: rules)
+        storedRules = try JSONValue.array(rules).serdeText
       }
     }
     try db.execute(
