@@ -78,6 +78,9 @@ public final class DockerLogStream: Sendable {
 
   deinit { reader.cancel() }
 
+  /// How many batches wait for the consumer now, at most ``bufferedBatches`` (for tests).
+  var bufferedBatchCount: Int { channel.bufferedCount }
+
   /// Opens the socket and waits for the server's `session` message.
   ///
   /// ```swift

@@ -49,6 +49,9 @@ package final class BackpressuredStream<Element: Sendable>: Sendable {
     })
   }
 
+  /// How many elements wait for the consumer now (at most ``capacity``; for tests).
+  package var bufferedCount: Int { state.withLock { $0.buffer.count } }
+
   /// Runs once when the consumer stops (cancelled or released); at once if it already has.
   /// Typically cancels the producing task.
   package func setOnTermination(_ body: @escaping @Sendable () -> Void) {
