@@ -1,7 +1,7 @@
 import Foundation
 import ServerBeeModels
 
-/// A server's made-up Docker engine (Protocol/AppRoutes.md §8.6): its containers, their numbers,
+/// A server's made-up Docker engine (Protocol/AppRoutes.md §8.5): its containers, their numbers,
 /// networks, volumes, past events and log lines, each a pure function of the server's id, its
 /// creation time and the simulator clock, so a fixed clock gives fixed answers.
 ///
