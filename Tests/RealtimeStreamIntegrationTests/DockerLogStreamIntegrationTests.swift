@@ -32,7 +32,9 @@ import Testing
   }
 
   /// Reads batches until `count` lines have come.
-  func read(_ iterator: inout AsyncThrowingStream<[DockerLogEntry], any Error>.Iterator, _ count: Int)
+  func read(
+    _ iterator: inout AsyncThrowingStream<[DockerLogEntry], any Error>.Iterator, _ count: Int
+  )
     async throws -> [DockerLogEntry]
   {
     var lines: [DockerLogEntry] = []
@@ -148,7 +150,8 @@ import Testing
     try await h.control("/servers/\(h.serverIDs[0])/offline")
     let offline = await #expect(throws: RealtimeStreamError.self) { _ = try await open(h) }
     #expect(offline?.code == .agentOffline && offline?.httpStatus == 400)
-    #expect(offline?.message == "the server's agent is offline, so its container logs cannot be read")
+    #expect(
+      offline?.message == "the server's agent is offline, so its container logs cannot be read")
   }
 
   @Test func aReaderThatDoesNotReadStaysBoundedAndLosesNothing() async throws {

@@ -46,14 +46,16 @@ import Testing
     let after = try await serverbee(["docker", "ps", "server-1", "--json"], home: home)
     let containers = try #require(
       try JSONSerialization.jsonObject(with: Data(after.stdout.utf8)) as? [[String: Any]])
-    #expect(containers.first { $0["name"] as? String == "/stack-web-1" }?["state"] as? String == "exited")
+    #expect(
+      containers.first { $0["name"] as? String == "/stack-web-1" }?["state"] as? String == "exited")
 
     let asked = try await serverbee(["docker", "server-1", "remove", "stack-web-1"], home: home)
     #expect(asked.status == 64 && asked.stderr.contains("--yes"), "\(asked.stderr)")
     let unknown = try await serverbee(["docker", "server-1", "start", "nope"], home: home)
     #expect(unknown.status == 1)
     #expect(
-      unknown.stderr == "serverbee: the agent of server-1 could not start nope: No such container: nope\n")
+      unknown.stderr
+        == "serverbee: the agent of server-1 could not start nope: No such container: nope\n")
   }
 
   @Test func logsPrintTheTailAndFollowUntilTheDuration() async throws {
@@ -70,8 +72,10 @@ import Testing
     // The simulator's clock follows the wall clock: the web container writes a line every
     // 2 s, so 3 s of following shows the tail and at least one new line.
     let follow = try await serverbee(
-      ["docker", "server-1", "logs", "stack-web-1", "-f", "--tail", "1", "--duration", "3",
-       "--json"], home: home)
+      [
+        "docker", "server-1", "logs", "stack-web-1", "-f", "--tail", "1", "--duration", "3",
+        "--json",
+      ], home: home)
     #expect(follow.status == 0, "\(follow.stderr)")
     let entries = follow.stdout.split(separator: "\n").compactMap {
       try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]

@@ -157,7 +157,9 @@ import Testing
     let stop = await w.act(web, #"{"action":{"Stop":{"timeout":null}}}"#)
     #expect(stop.status == 200 && stop.text == #"{"data":{"success":true,"error":null}}"#)
     #expect(try await w.containers()["stack-web-1"]?["state"]?.stringValue == "exited")
-    #expect(try await w.containers()["stack-web-1"]?["status"]?.stringValue?.hasPrefix("Exited (0)") == true)
+    #expect(
+      try await w.containers()["stack-web-1"]?["status"]?.stringValue?.hasPrefix("Exited (0)")
+        == true)
 
     let start = await w.act("stack-web-1", #"{"action":"Start"}"#)
     #expect(start.data?["success"] == .bool(true), "\(start.text)")

@@ -176,7 +176,8 @@ enum FixtureIndex {
       mustHaveElements: ["containers"], maps: ["containers.labels"], "Protocol/AppRoutes.md §8.2"),
     "dockerStats": FixtureSpec(
       ["docker/stats.json"], orderFixed: false, "Protocol/AppRoutes.md §8.2"),
-    "dockerInfo": FixtureSpec(["docker/info.json"], orderFixed: false, "Protocol/AppRoutes.md §8.2"),
+    "dockerInfo": FixtureSpec(
+      ["docker/info.json"], orderFixed: false, "Protocol/AppRoutes.md §8.2"),
     "dockerEvents": FixtureSpec(
       ["docker/events.json"], orderFixed: false, maps: ["events.attributes"],
       "Protocol/AppRoutes.md §8.2"),

@@ -114,7 +114,8 @@ enum DockerCommands {
       [
         TerminalText.safe(network.name), TerminalText.safe(network.driver),
         TerminalText.safe(network.scope),
-        Formatting.excerpt(TerminalText.safe(network.containers.values.sorted().joined(separator: ", "))),
+        Formatting.excerpt(
+          TerminalText.safe(network.containers.values.sorted().joined(separator: ", "))),
       ]
     }
   }
@@ -167,7 +168,8 @@ enum DockerCommands {
       throw CommandLineError(
         .refused,
         "the agent of \(TerminalText.safe(server.name)) could not \(verb) "
-          + "\(TerminalText.safe(container)): \(TerminalText.safe(result.error ?? "no reason given"))")
+          + "\(TerminalText.safe(container)): \(TerminalText.safe(result.error ?? "no reason given"))"
+      )
     }
     if !context.console.json {
       let done = ["start": "Started", "stop": "Stopped", "restart": "Restarted"][verb] ?? "Removed"
@@ -239,7 +241,8 @@ enum DockerCommands {
       }
     } catch let error as RealtimeStreamError {
       throw CommandLineError(
-        .streamFailed, "the logs of \(TerminalText.safe(container)) on \(name) stopped: "
+        .streamFailed,
+        "the logs of \(TerminalText.safe(container)) on \(name) stopped: "
           + error.message, underlying: error)
     }
     await stream.close()

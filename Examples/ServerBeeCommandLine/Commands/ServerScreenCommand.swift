@@ -98,11 +98,13 @@ enum ServerScreenCommand {
     // Docker only where the server has it: the capability in force and the agent's feature.
     let docker =
       server.resolvedCapabilities.contains(.docker) && server.features.contains("docker")
-    async let containers = docker ? section {
-      async let stats = api.dockerStats(serverID: id)
-      let containers = try await api.dockerContainers(serverID: id)
-      return ScreenContainer.join(containers, try await stats)
-    } : nil
+    async let containers =
+      docker
+      ? section {
+        async let stats = api.dockerStats(serverID: id)
+        let containers = try await api.dockerContainers(serverID: id)
+        return ScreenContainer.join(containers, try await stats)
+      } : nil
     let records = try await APIRequest.run("Loading the history", console: console) {
       try await api.records(serverID: id, query: query)
     }

@@ -50,13 +50,13 @@ extension CommandCatalog {
       read(
         "docker", "a server's Docker containers", RouteCatalogue.Docker.dockerContainers.erased,
         "Lists SERVER's containers (GET /api/servers/{id}/docker/containers): name, state, "
-        + "status, image and ports. The same as 'serverbee docker SERVER ps'.",
+          + "status, image and ports. The same as 'serverbee docker SERVER ps'.",
         examples: ["serverbee docker web-1", "serverbee docker web-1 --json"],
         run: DockerCommands.ps),
       read(
         "docker ps", "a server's Docker containers", RouteCatalogue.Docker.dockerContainers.erased,
         "Lists SERVER's containers (GET /api/servers/{id}/docker/containers). Written "
-        + "'serverbee docker SERVER ps'.",
+          + "'serverbee docker SERVER ps'.",
         examples: ["serverbee docker web-1 ps"], run: DockerCommands.ps),
       read(
         "docker stats", "each running container's CPU, memory, network and disk",
@@ -66,25 +66,25 @@ extension CommandCatalog {
       read(
         "docker info", "a server's Docker engine", RouteCatalogue.Docker.dockerInfo.erased,
         "Shows GET /api/servers/{id}/docker/info: versions, host, container counts, images and "
-        + "memory. Written 'serverbee docker SERVER info'.",
+          + "memory. Written 'serverbee docker SERVER info'.",
         examples: ["serverbee docker web-1 info"], run: DockerCommands.info),
       read(
         "docker events", "a server's Docker events, newest first",
         RouteCatalogue.Docker.dockerEvents.erased,
         "Lists the events the server stored (GET /api/servers/{id}/docker/events?limit=N). "
-        + "Works while the agent is offline. Written 'serverbee docker SERVER events'.",
+          + "Works while the agent is offline. Written 'serverbee docker SERVER events'.",
         options: [OptionSpec(name: "limit", valueName: "N", help: "at most N events (50)")],
         examples: ["serverbee docker web-1 events --limit 20"], run: DockerCommands.events),
       read(
         "docker networks", "a server's Docker networks",
         RouteCatalogue.Docker.dockerNetworks.erased,
         "Lists GET /api/servers/{id}/docker/networks, asked of the agent. Written 'serverbee "
-        + "docker SERVER networks'.",
+          + "docker SERVER networks'.",
         examples: ["serverbee docker web-1 networks"], run: DockerCommands.networks),
       read(
         "docker volumes", "a server's Docker volumes", RouteCatalogue.Docker.dockerVolumes.erased,
         "Lists GET /api/servers/{id}/docker/volumes, asked of the agent. Written 'serverbee "
-        + "docker SERVER volumes'.",
+          + "docker SERVER volumes'.",
         examples: ["serverbee docker web-1 volumes"], run: DockerCommands.volumes),
       CommandDeclaration(
         "docker logs", summary: "a container's log lines, and new ones with -f (admins)",

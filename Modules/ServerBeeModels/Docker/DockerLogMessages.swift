@@ -125,7 +125,8 @@ public enum DockerLogClientMessage: Hashable, Sendable {
     switch self {
     case .subscribe(let containerID, let tail, let follow):
       fields.append(("type", "\"subscribe\""))
-      fields.append(("container_id", String(decoding: try WireJSON.encode(containerID), as: UTF8.self)))
+      fields.append(
+        ("container_id", String(decoding: try WireJSON.encode(containerID), as: UTF8.self)))
       if let tail { fields.append(("tail", String(tail))) }
       if let follow { fields.append(("follow", follow ? "true" : "false")) }
     case .unsubscribe:

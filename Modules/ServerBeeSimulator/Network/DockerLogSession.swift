@@ -83,7 +83,8 @@ struct DockerLogSession {
     }
     guard
       let socket = try? await request.acceptWebSocket(
-        options: WebSocketServerOptions(maxMessageSize: LiveSession.maximumMessage, compression: false))
+        options: WebSocketServerOptions(
+          maxMessageSize: LiveSession.maximumMessage, compression: false))
     else { return }
     let expiry: Int64? = caller.source == "mobile" ? caller.expiresAt : nil
     // The hub's wake-ups (the clock moved, the simulator stops) wake the sender; its frames
@@ -116,7 +117,8 @@ struct DockerLogSession {
       _ = try? await request.connection.runBlocking {
         try core.db.serial {
           try core.audit(
-            caller, "docker_logs_unsubscribed", detail: try DockerArea.detail([("server_id", serverID)]),
+            caller, "docker_logs_unsubscribed",
+            detail: try DockerArea.detail([("server_id", serverID)]),
             context)
         }
       }

@@ -357,7 +357,9 @@ enum ServerScreen {
           " " + name + String(repeating: " ", count: max(0, width - name.count)), x: column,
           y: row)
         column = canvas.write(
-          "  " + TerminalText.safe(item.container.state).padding(toLength: 8, withPad: " ", startingAt: 0),
+          "  "
+            + TerminalText.safe(item.container.state).padding(
+              toLength: 8, withPad: " ", startingAt: 0),
           x: column, y: row, ink: ink)
         if let stats = item.stats {
           canvas.write(

@@ -98,7 +98,8 @@ extension DockerArea {
             + "the container before removing or force remove")
       }
       try setState(container, "removed", server)
-      try store(container, container.running ? ["kill", "die", "destroy"] : ["destroy"], at: at, server)
+      try store(
+        container, container.running ? ["kill", "die", "destroy"] : ["destroy"], at: at, server)
     }
     return Self.result(nil)
   }

@@ -297,7 +297,9 @@ extension DockerArea {
       let created = container.created / Self.second
       event(created, 0, "create", container)
       event(created + 1, 1, "start", container)
-      if !container.template.running { event(created + 3600, 2, "die", container, [("exitCode", "1")]) }
+      if !container.template.running {
+        event(created + 3600, 2, "die", container, [("exitCode", "1")])
+      }
     }
     for row in try db.query(
       "SELECT * FROM docker_events WHERE server_id = ? ORDER BY id", [.text(server.id)])
