@@ -245,11 +245,7 @@ struct DockerLogSession {
           context)
         guard let server = try core.server(id: serverID) else { return nil }
         let engine = try DockerArea(core: core).engine(server)
-        let standing = engine.containers.first {
-          $0.planned.id == containerID
-            || (containerID.count >= 12 && $0.planned.id.hasPrefix(containerID))
-            || $0.planned.name == containerID || $0.planned.name == "/" + containerID
-        }
+        let standing = engine.container(named: containerID)
         guard let standing else {
           return Subscription(
             plan: engine.plan, container: nil, next: 0, follow: follow, stoppedAt: nil)

@@ -68,13 +68,7 @@ extension DockerArea {
     -> HTTPResponse
   {
     let engine = try engine(server)
-    guard
-      let container = engine.containers.first(where: { standing in
-        let planned = standing.planned
-        return planned.id == containerID
-          || (containerID.count >= 12 && planned.id.hasPrefix(containerID))
-          || planned.name == containerID || planned.name == "/" + containerID
-      })
+    guard let container = engine.container(named: containerID)
     else { return Self.result("No such container: \(containerID)") }
     let at = nowSeconds
     switch action {

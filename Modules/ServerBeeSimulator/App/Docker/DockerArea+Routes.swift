@@ -213,6 +213,16 @@ extension DockerArea {
   struct Engine {
     var plan: DockerPlan
     var containers: [Standing]
+
+    /// The container `text` names, as the agent finds one: its full id, an id prefix of 12 or
+    /// more digits, or its name with or without the leading `/` (Protocol/AppRoutes.md §8.3).
+    func container(named text: String) -> Standing? {
+      containers.first { standing in
+        let planned = standing.planned
+        return planned.id == text || (text.count >= 12 && planned.id.hasPrefix(text))
+          || planned.name == text || planned.name == "/" + text
+      }
+    }
   }
 
   /// The engine of `server`: the plan's containers, minus the removed ones, with their states.
