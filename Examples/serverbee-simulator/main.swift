@@ -11,7 +11,7 @@ import ServerBeeSimulator
 
 // serverbee-simulator --port 0 --data DIR --admin NAME:PASSWORD [--member NAME:PASSWORD]
 //   [--servers N] [--history DAYS] [--metrics-interval SECONDS] [--tls-cert FILE --tls-key FILE]
-//   [--relay-url URL] [--outbox-workers N]
+//   [--relay-url URL] [--outbox-workers N] [--docker N] [--docker-timeout SECONDS]
 // Prints one JSON line {"url":…,"control_token":…} on stdout once listening; logs to stderr.
 // With --data, the control token is kept in DIR/control-token (0600) and reused on restart, and
 // --servers N only adds the server-K names that do not exist yet. One simulator per DIR: a
@@ -24,6 +24,7 @@ let usage = """
   usage: serverbee-simulator --admin NAME:PASSWORD [--port N] [--data DIR]
            [--member NAME:PASSWORD]… [--servers N] [--history DAYS] [--metrics-interval SECONDS]
            [--tls-cert FILE --tls-key FILE] [--relay-url URL] [--outbox-workers N]
+           [--docker N] [--docker-timeout SECONDS]
 
   A local ServerBee-compatible server (mobile API of v1 and v2 servers) for tests and demos.
   Prints one JSON line {"url":…,"control_token":…} on stdout once listening; logs go to stderr.
@@ -45,6 +46,10 @@ let usage = """
     --tls-key FILE           the PEM private key for --tls-cert (default none)
     --relay-url URL          the push relay ([push_relay].url; default none: no delivery)
     --outbox-workers N       push outbox threads, 0 to 64 (default 4)
+    --docker N               Docker on for server-1…server-N: the docker capability and
+                             feature, so 'serverbee docker' answers (default 0: none)
+    --docker-timeout S       seconds a Docker route waits for an agent made unresponsive
+                             before its 408 (default 30)
     -h, --help               this text
     --version                the version
 
@@ -83,7 +88,7 @@ while let flag = arguments.popFirst() {
 let known: Set<String> = [
   "port", "data", "admin", "member", "servers", "history", "metrics-interval", "tls-cert",
   "tls-key",
-  "relay-url", "outbox-workers",
+  "relay-url", "outbox-workers", "docker", "docker-timeout",
 ]
 for name in options.keys where !known.contains(name) {
   fail("unknown option --\(name) (see --help)")
@@ -139,6 +144,15 @@ if let workers = options["outbox-workers"]?.first {
   }
   configuration.outboxWorkers = count
 }
+guard let docker = Int(options["docker"]?.first ?? "0"), docker >= 0 else {
+  fail("--docker takes a number of servers from 0")
+}
+if let timeout = options["docker-timeout"]?.first {
+  guard let seconds = Double(timeout), seconds.isFinite, seconds >= 0, seconds <= 3600 else {
+    fail("--docker-timeout takes seconds from 0 to 3600")
+  }
+  configuration.dockerAgentTimeout = seconds
+}
 // The control token lives next to the database, so a restart with the same --data keeps it (a
 // test or script holding the token goes on working).
 let tokenFile = options["data"]?.first.map {
@@ -175,6 +189,7 @@ do {
   }
   if servers > 0 { try simulator.ensureServers(count: servers) }
   if history > 0 { try simulator.backfillHistory(days: history) }
+  if docker > 0 { try simulator.enableDocker(servers: docker) }
   let url = try simulator.start(port: port, tls: tls)
   try process.announce(url: url, controlToken: simulator.controlToken)
   log("listening on \(url.absoluteString) (data: \(configuration.dataDirectory.path))")

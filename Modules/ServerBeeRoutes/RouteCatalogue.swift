@@ -18,10 +18,10 @@ public enum RouteCatalogue {
   public static let all: [AnyAPIRoute] =
     Auth.all + Account.all + Administration.all + Servers.all + Alerts.all + Tasks.all
     + Security.all + Firewall.all + Push.all + Incidents.all + Agents.all + Insights.all
-    + NetworkProbes.all + Traceroute.all + IPQuality.all + ServiceMonitors.all
+    + NetworkProbes.all + Traceroute.all + IPQuality.all + ServiceMonitors.all + Docker.all
 
   /// Every WebSocket route.
-  public static let sockets: [SocketRoute] = [Live.fleetStream]
+  public static let sockets: [SocketRoute] = [Live.fleetStream, Docker.dockerLogs]
 
   /// The route whose request line matches `method` and `path` segments, with the values of its
   /// placeholders.

@@ -66,6 +66,12 @@ public final class Simulator: Sendable {
     /// How many outbox workers ``Simulator/start(port:tls:)`` starts (4); 0 leaves the outbox
     /// to ``Simulator/runOutbox()`` and `POST /__simulator/push/outbox/run`.
     public var outboxWorkers = 4
+    /// How long a Docker route waits for an agent that does not answer before its 408, in
+    /// seconds (30, the server's wait; Protocol/AppRoutes.md §8.1). The wait blocks the
+    /// request's thread: over the network that is the connection's own thread, but
+    /// ``Simulator/handle(_:remoteAddress:)`` runs on the caller's, so in-process tests set it
+    /// to 0 (the 408 at once).
+    public var dockerAgentTimeout: TimeInterval = 30
     /// The HTTP client for the relay; the native `SocketHTTPTransport` with ``relayTimeout``
     /// and a 64 KiB cap on the answer when `nil` (a verdict is under 100 bytes; a larger
     /// answer is a failed attempt, retried like a lost connection).
@@ -290,6 +296,26 @@ public final class Simulator: Sendable {
       return try (0..<max(count, 0)).map { "server-\($0 + 1)" }
         .filter { !existing.contains($0) }
         .map { try core.createServer(name: $0) }
+    }
+  }
+
+  /// Turns Docker on for `server-1`…`server-N` (those that exist): the docker capability (bit
+  /// 128) in their mask and the `docker` feature their agent reports, so the Docker routes
+  /// answer for them (Protocol/AppRoutes.md §8.6). The other servers keep neither, as every
+  /// server starts.
+  ///
+  /// ```swift
+  /// try simulator.ensureServers(count: 3)
+  /// try simulator.enableDocker(servers: 2)  // server-3 has no Docker
+  /// ```
+  /// - Parameter count: How many of the `server-K` names get Docker.
+  /// - Throws: ``ServerBeeSimulatorError`` with code `storageFailed`.
+  public func enableDocker(servers count: Int) throws {
+    try core.db.serial {
+      let names = Set((0..<max(count, 0)).map { "server-\($0 + 1)" })
+      for server in try core.allServers() where names.contains(server.name) {
+        try DockerArea.setDocker(core, serverID: server.id, capability: true, feature: true)
+      }
     }
   }
 

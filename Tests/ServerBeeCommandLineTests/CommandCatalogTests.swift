@@ -37,7 +37,8 @@ import Testing
     #expect(
       destructive == [
         "groups delete", "alerts rules disable", "devices revoke", "probes targets delete",
-        "traceroute delete", "traceroute clear", "ip-quality services delete", "servers delete",
+        "traceroute delete", "traceroute clear", "ip-quality services delete", "docker remove",
+        "servers delete",
         "agent revoke", "account 2fa disable", "account api-keys delete", "users delete",
         "channels disable", "tasks delete", "maintenance delete",
         "incidents delete", "ping-tasks delete", "security delete", "firewall unblock",

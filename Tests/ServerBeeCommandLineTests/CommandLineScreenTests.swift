@@ -55,9 +55,11 @@ import Testing
       try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
     #expect(
       Array(document.keys).sorted() == [
-        "from", "live", "monitors", "monitors_error", "records", "server", "to", "traffic",
-        "traffic_error", "uptime", "uptime_error",
+        "containers", "containers_error", "from", "live", "monitors", "monitors_error",
+        "records", "server", "to", "traffic", "traffic_error", "uptime", "uptime_error",
       ])
+    // server-1 has no Docker: no section, no error.
+    #expect(document["containers"] is NSNull && document["containers_error"] is NSNull)
     #expect(((document["records"] as? [Any])?.count ?? 0) >= 6 * 60 - 1)  // a row a minute
     #expect((document["live"] as? [String: Any])?["name"] as? String == "server-1")
     #expect(document["traffic_error"] is NSNull)

@@ -18,7 +18,7 @@ import Testing
     let keyLine =
       "SERVERBEE_API_KEY  an API key instead of a session, with --server, for: servers, groups, "
       + "watch, alerts, devices, server, insights, traffic, cost, uptime, probes, traceroute, "
-      + "ip-quality, monitors, agent, account, users, channels, audit, tasks, maintenance, "
+      + "ip-quality, monitors, docker, agent, account, users, channels, audit, tasks, maintenance, "
       + "incidents, status-page, ping-tasks, admin, security, firewall, pair-code"
     #expect(result.stdout.contains(keyLine))
   }

@@ -49,6 +49,23 @@ import Testing
     #expect(!text.contains("⣀"))
   }
 
+  @Test func theContainersSectionIsThereOnlyWhereTheServerHasDocker() {
+    var content = Self.content()
+    let text = CanvasText.lines(ServerScreen.draw(content, width: 80), colors: false)
+      .joined(separator: "\n")
+    #expect(text.contains("Containers  2 of 3 running"))
+    #expect(text.contains("● stack-web-1         running   cpu 12.5%  mem 96 MiB"), "\(text)")
+    #expect(!text.contains("\u{1B}[2J"))
+    content.containers = nil
+    let without = CanvasText.lines(ServerScreen.draw(content, width: 80), colors: false)
+      .joined(separator: "\n")
+    #expect(!without.contains("Containers"))
+    content.containers = .failure(ScreenSectionError(sentence: "the agent did not answer"))
+    let failed = CanvasText.lines(ServerScreen.draw(content, width: 80), colors: false)
+      .joined(separator: "\n")
+    #expect(failed.contains("Containers  the agent did not answer"))
+  }
+
   @Test func aHostileServerNameCannotReachTheTerminal() {
     var content = Self.content()
     content.server.name = "evil\u{1B}]0;pwned\u{07}\u{202E}x"
@@ -114,9 +131,32 @@ import Testing
         interval: 60, serverIDsJSON: #"["9ebb0c1e"]"#, lastStatus: false,
         consecutiveFailures: 3, lastCheckedAt: checked, createdAt: checked, updatedAt: checked),
     ]
+    let created = Int64(end.timeIntervalSince1970) - 3 * 86_400
+    let containers = [
+      DockerContainer(
+        id: "c-web", name: "/stack-web-1", image: "nginx:1.27", state: "running",
+        status: "Up 3 days", created: created),
+      DockerContainer(
+        id: "c-db", name: "/stack-db-1", image: "postgres:16", state: "running",
+        status: "Up 3 days", created: created),
+      DockerContainer(
+        id: "c-worker", name: "/stack-worker-1\u{1B}[2J", image: "worker", state: "exited",
+        status: "Exited (1) 2 days ago", created: created),
+    ]
+    let stats = [
+      DockerContainerStats(
+        id: "c-web", name: "stack-web-1", cpuPercent: 12.5, memoryUsage: 96 << 20,
+        memoryLimit: 8 * gib, memoryPercent: 1.17, networkRx: 0, networkTx: 0, blockRead: 0,
+        blockWrite: 0),
+      DockerContainerStats(
+        id: "c-db", name: "stack-db-1", cpuPercent: 3.25, memoryUsage: 412 << 20,
+        memoryLimit: 8 * gib, memoryPercent: 5.03, networkRx: 0, networkTx: 0, blockRead: 0,
+        blockWrite: 0),
+    ]
     return ServerScreenContent(
       server: server, status: status, records: records, start: start, end: end,
-      traffic: .success(traffic), uptime: .success(uptime), monitors: .success(monitors))
+      traffic: .success(traffic), uptime: .success(uptime), monitors: .success(monitors),
+      containers: .success(ScreenContainer.join(containers, stats)))
   }
 
   // MARK: - Pinned files

@@ -29,6 +29,7 @@ import Testing
     "POST __simulator/servers", "POST __simulator/servers/*/metrics",
     "POST __simulator/servers/*/offline", "POST __simulator/servers/*/online",
     "POST __simulator/servers/*/traceroute-agent",
+    "POST __simulator/servers/*/docker",
     "POST __simulator/servers/*/enroll",
     "POST __simulator/tasks", "POST __simulator/tasks/*/runs", "POST __simulator/tick",
     "POST __simulator/users", "POST __simulator/users/*/api-key",

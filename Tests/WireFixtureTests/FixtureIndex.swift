@@ -30,11 +30,12 @@ struct FixtureSpec {
 
   init(
     _ files: [String], _ selection: Selection = .data, orderFixed: Bool,
-    mustHaveElements: Set<String> = [], _ source: String
+    mustHaveElements: Set<String> = [], maps: Set<String> = [], _ source: String
   ) {
     self.files = files
     self.selection = selection
-    self.rules = ShapeRules(orderFixed: orderFixed, mustHaveElements: mustHaveElements)
+    self.rules = ShapeRules(
+      orderFixed: orderFixed, mustHaveElements: mustHaveElements, maps: maps)
     self.source = source
   }
 }
@@ -169,6 +170,26 @@ enum FixtureIndex {
       ["insights/traffic_overview_daily.json"], orderFixed: false, "Protocol/AppRoutes.md §5"),
     "costOverview": FixtureSpec(
       ["insights/cost_overview.json"], orderFixed: false, "Protocol/AppRoutes.md §5"),
+    // Docker (Protocol/AppRoutes.md §8).
+    "dockerContainers": FixtureSpec(
+      ["docker/containers.json", "docker/containers_empty.json"], orderFixed: false,
+      mustHaveElements: ["containers"], maps: ["containers.labels"], "Protocol/AppRoutes.md §8.2"),
+    "dockerStats": FixtureSpec(
+      ["docker/stats.json"], orderFixed: false, "Protocol/AppRoutes.md §8.2"),
+    "dockerInfo": FixtureSpec(
+      ["docker/info.json"], orderFixed: false, "Protocol/AppRoutes.md §8.2"),
+    "dockerEvents": FixtureSpec(
+      ["docker/events.json"], orderFixed: false, maps: ["events.attributes"],
+      "Protocol/AppRoutes.md §8.2"),
+    "dockerNetworks": FixtureSpec(
+      ["docker/networks.json"], orderFixed: false, maps: ["networks.containers"],
+      "Protocol/AppRoutes.md §8.2"),
+    "dockerVolumes": FixtureSpec(
+      ["docker/volumes.json"], orderFixed: false, maps: ["volumes.labels"],
+      "Protocol/AppRoutes.md §8.2"),
+    "dockerContainerAction": FixtureSpec(
+      ["docker/action_ok.json", "docker/action_failed.json"], orderFixed: false,
+      "Protocol/AppRoutes.md §8.3"),
     // Traceroute (Protocol/AppRoutes.md §7).
     "startTraceroute": FixtureSpec(
       ["traceroute/started.json"], orderFixed: false, "Protocol/AppRoutes.md §7.1"),

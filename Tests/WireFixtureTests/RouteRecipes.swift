@@ -26,9 +26,36 @@ enum RouteRecipes {
     .merging(incidents) { a, _ in a }.merging(agents) { a, _ in a }
     .merging(insights) { a, _ in a }.merging(networkProbes) { a, _ in a }
     .merging(traceroute) { a, _ in a }.merging(ipQuality) { a, _ in a }
-    .merging(serviceMonitors) { a, _ in a }
+    .merging(serviceMonitors) { a, _ in a }.merging(docker) { a, _ in a }
 
   static let proof = "sb-revoke-v1." + String(repeating: "A", count: 42) + "E"
+
+  // MARK: Docker
+
+  /// Docker turned on for the seeded server (the capability and the feature), then a call of
+  /// a Docker route on it with `query` and `body`.
+  static func dockerCall(
+    _ seed: Seed, values: [String]? = nil, query: [(String, String)] = [], body: Data? = nil
+  ) async throws -> Call {
+    try await seed.world.control(
+      "POST", "/servers/\(seed.serverID)/docker", ["capability": true, "feature": true])
+    return Call(
+      values: values ?? [seed.serverID], query: query, body: body, bearer: seed.admin.access)
+  }
+
+  static let docker: [String: Recipe] = [
+    "dockerContainers": { try await dockerCall($0) },
+    "dockerStats": { try await dockerCall($0) },
+    "dockerInfo": { try await dockerCall($0) },
+    "dockerEvents": { try await dockerCall($0, query: [("limit", "100")]) },
+    "dockerNetworks": { try await dockerCall($0) },
+    "dockerVolumes": { try await dockerCall($0) },
+    "dockerContainerAction": { seed in
+      try await dockerCall(
+        seed, values: [seed.serverID, "stack-web-1"],
+        body: seed.world.json(["action": ["Restart": ["timeout": 5]]]))
+    },
+  ]
 
   // MARK: Auth
 

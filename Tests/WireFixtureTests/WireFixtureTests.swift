@@ -118,6 +118,15 @@ import Testing
       rules: rules ?? self.rules)
   }
 
+  @Test func aMapsKeysAreFreeButItsValuesAreCompared() throws {
+    let example = #"{"labels":{"a":"x"}}"#
+    let maps = ShapeRules(orderFixed: false, maps: ["labels"])
+    #expect(try problems(#"{"labels":{"b":"y","c":"z"}}"#, [example], rules: maps).isEmpty)
+    #expect(try problems(#"{"labels":{"b":1}}"#, [example], rules: maps).count == 1)
+    #expect(try problems(#"{"labels":{"b":"y"}}"#, [example]).count == 2)
+    #expect(try problems(#"{"labels":{"b":"y"}}"#, [#"{"labels":{}}"#], rules: maps).count == 1)
+  }
+
   @Test func aRenamedMissingOrExtraKeyIsNamed() throws {
     let example = #"{"id":"a","name":"b"}"#
     #expect(try problems(#"{"id":"a","name":"c"}"#, [example]).isEmpty)

@@ -84,6 +84,9 @@ struct ShapeRules {
   /// Array paths (indices dropped, for example `items`) that must have elements although one
   /// example shows them empty (an empty list proves nothing).
   var mustHaveElements: Set<String> = []
+  /// Object paths (indices dropped, for example `containers.labels`) that are maps with free
+  /// keys (Docker's labels): only their values are compared, with every value of the examples'.
+  var maps: Set<String> = []
 }
 
 /// Compares an answer with the documented examples of its shape.
@@ -108,6 +111,17 @@ enum WireShape {
       ]
     }
     switch actual {
+    case .object(let members) where rules.maps.contains(bare(path)):
+      let values = examples.flatMap { example -> [OrderedJSON] in
+        guard case .object(let exampleMembers) = example else { return [] }
+        return exampleMembers.map(\.value)
+      }
+      if !members.isEmpty, values.isEmpty {
+        return ["\(path): the fixture has no entry to compare with"]
+      }
+      return members.flatMap {
+        mismatches($0.value, examples: values, path: "\(path).\($0.key)", rules: rules)
+      }
     case .object(let members):
       var objects = examples.filter { if case .object = $0 { true } else { false } }
       if let variant = actual["kind"]?.stringValue, objects.contains(where: { $0["kind"] != nil }) {

@@ -4,7 +4,8 @@ import ServerBeeModels
 /// anywhere, the command's words (`account 2fa enable`), its options and its positional
 /// arguments.
 ///
-/// Options are `--name value`, `--name=value` or a bare `--flag`; `-h` is `--help`; `--` ends the
+/// Options are `--name value`, `--name=value` or a bare `--flag`; `-h` is `--help`, `-f` is
+/// `--follow` (for the commands that declare it); `--` ends the
 /// options. Anything unknown is a usage error naming it.
 enum ArgumentParser {
   /// Parses the arguments after the program name.
@@ -22,6 +23,9 @@ enum ArgumentParser {
         parsed.flags.insert("help")
       } else if !optionsEnded && argument.hasPrefix("--") {
         try parseOption(argument, remaining: &remaining, into: &parsed)
+      } else if !optionsEnded && argument == "-f" {
+        // `docker SERVER logs CONTAINER -f`, as docker and tail write it.
+        parsed.flags.insert("follow")
       } else if !optionsEnded && argument.hasPrefix("-") && argument.count > 1 {
         throw CommandLineError(.usage, "unknown option '\(argument)'")
       } else if parsed.positionals.isEmpty && CommandCatalog.isKnown(parsed.words + [argument]) {

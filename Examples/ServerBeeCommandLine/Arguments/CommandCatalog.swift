@@ -20,12 +20,14 @@ enum CommandCatalog {
 
   /// The groups whose sub-command may follow their first argument, the server
   /// (`traceroute SERVER history` is `traceroute history SERVER`).
-  static let subjectFirstGroups: Set<[String]> = [["traceroute"], ["ip-quality"], ["monitors"]]
+  static let subjectFirstGroups: Set<[String]> = [
+    ["traceroute"], ["ip-quality"], ["monitors"], ["docker"],
+  ]
 
   /// Every command, in the order the help lists them.
   static let all: [CommandDeclaration] =
     signIn + fleet + screens + insights + networkProbes + traceroute + ipQuality
-    + serviceMonitors + agents + account
+    + serviceMonitors + docker + agents + account
     + administration + incidents
     + pingTasks
     + serverMachinery

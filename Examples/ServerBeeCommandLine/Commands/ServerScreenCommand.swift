@@ -95,12 +95,23 @@ enum ServerScreenCommand {
     async let monitors = section {
       try await api.serviceMonitors().filter { $0.serverIDs?.contains(id) == true }
     }
+    // Docker only where the server has it: the capability in force and the agent's feature.
+    let docker =
+      server.resolvedCapabilities.contains(.docker) && server.features.contains("docker")
+    async let containers =
+      docker
+      ? section {
+        async let stats = api.dockerStats(serverID: id)
+        let containers = try await api.dockerContainers(serverID: id)
+        return ScreenContainer.join(containers, try await stats)
+      } : nil
     let records = try await APIRequest.run("Loading the history", console: console) {
       try await api.records(serverID: id, query: query)
     }
     return ServerScreenContent(
       server: server, status: nil, records: records, start: query.from.date, end: query.to.date,
-      traffic: await traffic, uptime: await uptime, monitors: await monitors)
+      traffic: await traffic, uptime: await uptime, monitors: await monitors,
+      containers: await containers)
   }
 
   /// The answer of `work`, or the sentence saying why a section could not be loaded.
@@ -123,10 +134,11 @@ struct ServerScreenDocument: Encodable {
   init(_ content: ServerScreenContent) { self.content = content }
 
   private enum Keys: String, CodingKey {
-    case server, live, from, to, records, traffic, uptime, monitors
+    case server, live, from, to, records, traffic, uptime, monitors, containers
     case trafficError = "traffic_error"
     case uptimeError = "uptime_error"
     case monitorsError = "monitors_error"
+    case containersError = "containers_error"
   }
 
   /// Every key is present: `live` is `null` without live state, and a section that could not
@@ -144,6 +156,8 @@ struct ServerScreenDocument: Encodable {
     try container.encode(Self.error(content.uptime), forKey: .uptimeError)
     try container.encode(try? content.monitors?.get(), forKey: .monitors)
     try container.encode(Self.error(content.monitors), forKey: .monitorsError)
+    try container.encode(try? content.containers?.get(), forKey: .containers)
+    try container.encode(Self.error(content.containers), forKey: .containersError)
   }
 
   private static func error<T>(_ result: Result<T, ScreenSectionError>?) -> String? {

@@ -33,7 +33,9 @@ extension CommandCatalog {
         range (GET /api/servers/{id}/records: raw samples below a day, hourly from a day on; \
         gaps where there was no data), the billing cycle's traffic against its limit \
         (GET /api/servers/{id}/traffic), uptime by day (GET /api/servers/{id}/uptime-daily) \
-        and the service monitors that watch it (GET /api/service-monitors). \
+        the service monitors that watch it (GET /api/service-monitors) and, where the server \
+        has Docker, its containers with CPU and memory (GET /api/servers/{id}/docker/containers \
+        and /stats). \
         From 140 columns on the charts stand two by two. Colour only on a terminal and \
         without NO_COLOR. --json prints the numbers behind the screen; --svg the same \
         drawing as a picture. \(apiKeyNote)
@@ -48,6 +50,7 @@ extension CommandCatalog {
         RouteCatalogue.Insights.serverTraffic.erased,
         RouteCatalogue.Insights.serverUptimeDaily.erased,
         RouteCatalogue.ServiceMonitors.serviceMonitors.erased,
+        RouteCatalogue.Docker.dockerContainers.erased, RouteCatalogue.Docker.dockerStats.erased,
       ],
       sockets: [RouteCatalogue.Live.fleetStream],
       run: ServerScreenCommand.run),

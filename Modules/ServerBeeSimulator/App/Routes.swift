@@ -9,7 +9,7 @@ extension SimulatorCore {
     AuthArea.self, PushArea.self, ServersArea.self, AlertsArea.self, TasksArea.self,
     SecurityArea.self, AccountArea.self, ClockArea.self, IncidentsArea.self, AgentsArea.self,
     FirewallArea.self, InsightsArea.self, NetworkProbesArea.self, TracerouteArea.self,
-    IPQualityArea.self, ServiceMonitorsArea.self,
+    IPQualityArea.self, ServiceMonitorsArea.self, DockerArea.self,
   ]
 
   /// Every public route (`api/...`), each area's in the order of ``areas``. `GET /healthz` is

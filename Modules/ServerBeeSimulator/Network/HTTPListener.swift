@@ -6,8 +6,9 @@ import ServerBeeSocketTransport
 import ServerBeeTransport
 
 /// The loopback HTTP/1.1 front-end on the transport's shared ``HTTPServer`` (accept loop,
-/// connection cap, keep-alive, stop): each request is answered through ``SimulatorCore``, and
-/// `/api/ws/servers` upgrades go to ``LiveSession``.
+/// connection cap, keep-alive, stop): each request is answered through ``SimulatorCore``,
+/// `/api/ws/servers` upgrades go to ``LiveSession`` and `/api/ws/docker/logs/{id}` upgrades to
+/// ``DockerLogSession``.
 ///
 /// Blocking socket work stays on the transport's own threads, never Swift's cooperative pool;
 /// SQLite work runs on the connection's thread (``HTTPServerConnection/runBlocking(_:)``).
@@ -68,6 +69,15 @@ final class HTTPListener: Sendable {
       head.headers["upgrade"]?.lowercased() == "websocket"
     {
       await LiveSession(core: core, request: request).run()
+      return
+    }
+    if head.method == "GET", head.headers["upgrade"]?.lowercased() == "websocket",
+      let values = RouteCatalogue.Docker.dockerLogs.template.match(
+        head.target.split(separator: "?", maxSplits: 1).first.map {
+          $0.split(separator: "/").map(String.init)
+        } ?? [])
+    {
+      await DockerLogSession(core: core, request: request, serverID: values[0]).run()
       return
     }
     let scheme = connection.isTLS ? "https" : "http"

@@ -20,6 +20,23 @@ struct ServerScreenContent: Sendable {
   /// The service monitors that watch it (their `server_ids` name it), or why they could not
   /// be read.
   var monitors: Result<[ServiceMonitor], ScreenSectionError>? = nil
+  /// Its Docker containers with their stats, or why they could not be read; `nil` (no section)
+  /// when the server has no Docker (Protocol/AppRoutes.md §8.1).
+  var containers: Result<[ScreenContainer], ScreenSectionError>? = nil
+}
+
+/// One container on the server screen: its name and state, and its CPU and memory when it runs.
+struct ScreenContainer: Sendable, Encodable {
+  var container: DockerContainer
+  var stats: DockerContainerStats?
+
+  /// Pairs each container with its stats (by id).
+  static func join(_ containers: [DockerContainer], _ stats: [DockerContainerStats])
+    -> [ScreenContainer]
+  {
+    let byID = Dictionary(stats.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    return containers.map { ScreenContainer(container: $0, stats: byID[$0.id]) }
+  }
 }
 
 /// A section of a screen that could not be loaded: the screen shows the sentence in its place
@@ -57,6 +74,10 @@ enum ServerScreen {
     uptime(content, into: &canvas)
     canvas.skip()
     monitors(content, into: &canvas)
+    if content.containers != nil {
+      canvas.skip()
+      containers(content, into: &canvas)
+    }
     return canvas
   }
 
@@ -305,6 +326,45 @@ enum ServerScreen {
           "  " + ServiceMonitorCommands.state(monitor), x: column, y: row, ink: ink)
         if let checked = monitor.lastCheckedAt {
           canvas.write("  checked " + Formatting.time(checked), x: column, y: row, ink: .faint)
+        }
+      }
+    }
+  }
+
+  /// The Docker containers: name, state, CPU and memory (only for a server with Docker).
+  private static func containers(_ content: ServerScreenContent, into canvas: inout Canvas) {
+    let y = canvas.height
+    let x = canvas.write("Containers", x: 0, y: y, ink: .heading)
+    switch content.containers {
+    case nil:
+      return
+    case .failure(let error)?:
+      canvas.write("  " + error.sentence, x: x, y: y, ink: .faint)
+    case .success(let containers)? where containers.isEmpty:
+      canvas.write("  no containers", x: x, y: y, ink: .faint)
+    case .success(let containers)?:
+      let running = containers.filter(\.container.isRunning).count
+      canvas.write("  \(running) of \(containers.count) running", x: x, y: y, ink: .faint)
+      let width = min(
+        24, containers.map { TerminalText.safe($0.container.displayName).count }.max() ?? 0)
+      for (index, item) in containers.enumerated() {
+        let row = y + 1 + index
+        let running = item.container.isRunning
+        let ink: Ink = running ? .good : .faint
+        var column = canvas.write(running ? "●" : "○", x: 9, y: row, ink: ink)
+        let name = Formatting.excerpt(TerminalText.safe(item.container.displayName), limit: 24)
+        column = canvas.write(
+          " " + name + String(repeating: " ", count: max(0, width - name.count)), x: column,
+          y: row)
+        column = canvas.write(
+          "  "
+            + TerminalText.safe(item.container.state).padding(
+              toLength: 8, withPad: " ", startingAt: 0),
+          x: column, y: row, ink: ink)
+        if let stats = item.stats {
+          canvas.write(
+            "  cpu " + Formatting.percent(stats.cpuPercent) + "  mem "
+              + Formatting.bytes(stats.memoryUsage), x: column, y: row, ink: .faint)
         }
       }
     }

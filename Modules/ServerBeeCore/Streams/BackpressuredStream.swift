@@ -1,17 +1,15 @@
-import ServerBeeModels
-
 /// A single-consumer `AsyncThrowingStream` whose producer waits for room instead of buffering
 /// without bound: at most `capacity` elements wait for the consumer, and
 /// ``send(_:)`` suspends until the consumer takes one. Chained down to the WebSocket, whose
 /// reader stops reading the socket when its own bounded inbox is full, a slow consumer slows the
-/// relay through TCP instead of growing memory, and no element is dropped.
+/// peer through TCP instead of growing memory, and no element is dropped.
 ///
 /// The stream is the `unfolding` kind, so it keeps the public `AsyncThrowingStream` type. Its
 /// closure holds a ``ConsumerLifetime``: when the consumer's task is cancelled or the stream is
 /// released (the consumer broke out of its loop), the closure given to
 /// ``setOnTermination(_:)`` runs once, as an `AsyncStream` continuation's `onTermination` would,
 /// and every waiting ``send(_:)`` returns `false`.
-final class BackpressuredStream<Element: Sendable>: Sendable {
+package final class BackpressuredStream<Element: Sendable>: Sendable {
   private enum End {
     case finished
     case failed(any Error)
@@ -35,15 +33,15 @@ final class BackpressuredStream<Element: Sendable>: Sendable {
   }
 
   /// The elements that may wait for the consumer before ``send(_:)`` waits.
-  let capacity: Int
+  package let capacity: Int
   private let state = Locked(State())
 
   /// Creates a channel.
   /// - Parameter capacity: Elements buffered before the producer waits; at least 1.
-  init(capacity: Int) { self.capacity = max(1, capacity) }
+  package init(capacity: Int) { self.capacity = max(1, capacity) }
 
   /// The consumer's stream; make it once.
-  func makeStream() -> AsyncThrowingStream<Element, any Error> {
+  package func makeStream() -> AsyncThrowingStream<Element, any Error> {
     let lifetime = ConsumerLifetime { [self] in consumerStopped() }
     return AsyncThrowingStream(unfolding: { [self, lifetime] in
       _ = lifetime  // held by the closure, released with it
@@ -51,9 +49,12 @@ final class BackpressuredStream<Element: Sendable>: Sendable {
     })
   }
 
+  /// How many elements wait for the consumer now (at most ``capacity``; for tests).
+  package var bufferedCount: Int { state.withLock { $0.buffer.count } }
+
   /// Runs once when the consumer stops (cancelled or released); at once if it already has.
   /// Typically cancels the producing task.
-  func setOnTermination(_ body: @escaping @Sendable () -> Void) {
+  package func setOnTermination(_ body: @escaping @Sendable () -> Void) {
     let gone = state.withLock { state -> Bool in
       guard !state.consumerGone else { return true }
       state.onTermination = body
@@ -67,7 +68,7 @@ final class BackpressuredStream<Element: Sendable>: Sendable {
   /// Hands `element` to the consumer, waiting while `capacity` elements are unread.
   /// - Returns: `false` when the element was not taken: the consumer has stopped, the stream
   ///   was finished, or the producing task was cancelled while it waited. Stop producing then.
-  func send(_ element: Element) async -> Bool {
+  package func send(_ element: Element) async -> Bool {
     let id = state.withLock { state -> Int in
       state.nextProducer += 1
       return state.nextProducer
@@ -121,7 +122,7 @@ final class BackpressuredStream<Element: Sendable>: Sendable {
 
   /// Ends the stream after the elements already sent: normally, or with `error`. Producers
   /// still waiting get `false`. The first call wins.
-  func finish(throwing error: (any Error)? = nil) {
+  package func finish(throwing error: (any Error)? = nil) {
     let (consumer, producers) = state.withLock {
       state -> (CheckedContinuation<Element?, any Error>?, [Producer]) in
       guard state.end == nil else { return (nil, []) }
@@ -218,10 +219,10 @@ final class BackpressuredStream<Element: Sendable>: Sendable {
 /// Runs its closure when released: the `unfolding` closure of a ``BackpressuredStream`` holds
 /// it, so releasing the stream (or the stream dropping its closure at the end) says the
 /// consumer has stopped.
-final class ConsumerLifetime: Sendable {
+package final class ConsumerLifetime: Sendable {
   private let onRelease: @Sendable () -> Void
 
-  init(_ onRelease: @escaping @Sendable () -> Void) { self.onRelease = onRelease }
+  package init(_ onRelease: @escaping @Sendable () -> Void) { self.onRelease = onRelease }
 
   deinit { onRelease() }
 }
