@@ -26,8 +26,9 @@ package import ServerBeeTransport
 /// contexts and the flow-control windows; callers hand it requests through a locked inbox and a
 /// wake pipe, and are resumed with the response. It respects the server's SETTINGS (concurrent
 /// streams, frame size, initial window, header table size), queues requests past the stream
-/// limit until a stream ends or their deadline passes, answers PING, and after GOAWAY (or a
-/// lost socket) fails what the server did not process with an error that says so
+/// limit until a stream ends or their deadline passes, answers PING, sends its own PING after
+/// ``Options/idlePingInterval`` without traffic (and closes the connection when the ACK does not
+/// come within ``Options/pingTimeout``), and after GOAWAY (or a lost socket) fails what the server did not process with an error that says so
 /// (``HTTP2Error/isSafeToRetry``), so a caller can open a new connection and send again.
 package final class HTTP2ClientConnection: Sendable {
   /// Limits this side keeps.
@@ -38,14 +39,24 @@ package final class HTTP2ClientConnection: Sendable {
     package var maximumResponseBodySize: Int
     /// The largest decoded response header list; 16 KiB by default.
     package var maximumHeaderListSize: Int
+    /// After this long with no stream open and no frame received, a PING checks that the
+    /// connection still carries frames; nil (the default) never sends one.
+    package var idlePingInterval: Duration?
+    /// How long a PING may wait for its ACK before the connection counts as lost and closes
+    /// (requests then fail with `connectionLost`, safe to send again on a new connection);
+    /// 10 s by default.
+    package var pingTimeout: Duration
 
     package init(
       maximumConcurrentStreams: Int = 100, maximumResponseBodySize: Int = 65_536,
-      maximumHeaderListSize: Int = 16_384
+      maximumHeaderListSize: Int = 16_384, idlePingInterval: Duration? = nil,
+      pingTimeout: Duration = .seconds(10)
     ) {
       self.maximumConcurrentStreams = maximumConcurrentStreams
       self.maximumResponseBodySize = maximumResponseBodySize
       self.maximumHeaderListSize = maximumHeaderListSize
+      self.idlePingInterval = idlePingInterval
+      self.pingTimeout = pingTimeout
     }
   }
 
@@ -126,6 +137,10 @@ package final class HTTP2ClientConnection: Sendable {
   /// How many requests were ever started on this connection (streams opened).
   package var streamsOpened: Int { engine.streamsOpened }
 
+  /// How many of this side's idle PINGs the server acknowledged
+  /// (``Options/idlePingInterval``).
+  package var pingsAcknowledged: Int { engine.pingsAcknowledged }
+
   /// Closes the connection: requests in flight fail with `connectionLost`.
   package func close() { engine.requestClose() }
 }
@@ -158,6 +173,7 @@ final class HTTP2Engine: @unchecked Sendable {
     var finished = false
     var nextID = 0
     var streamsOpened = 0
+    var pingsAcknowledged = 0
     /// Every pending request not yet resumed, by id (so exactly one party resumes each).
     var waiting: [Int: Pending] = [:]
   }
@@ -194,6 +210,11 @@ final class HTTP2Engine: @unchecked Sendable {
   private var peerInitialWindow = 65_535
   private var connectionSendWindow = 65_535
   private var goAwayLastStream: UInt32?
+  /// When a frame last arrived or a stream last started (the idle PING counts from there).
+  private var lastActivity = ContinuousClock.now
+  /// The idle PING awaiting its ACK: its opaque data and when it must be answered.
+  private var outstandingPing: (data: [UInt8], deadline: ContinuousClock.Instant)?
+  private var pingsSent: UInt64 = 0
   /// The stream whose header block is being continued, and the fragments so far.
   private var continuing: (stream: UInt32, block: [UInt8], endStream: Bool)?
   private static let receiveWindow = 1 << 24
@@ -212,6 +233,7 @@ final class HTTP2Engine: @unchecked Sendable {
 
   var isAcceptingRequests: Bool { inbox.withLock { $0.accepting && !$0.finished } }
   var streamsOpened: Int { inbox.withLock { $0.streamsOpened } }
+  var pingsAcknowledged: Int { inbox.withLock { $0.pingsAcknowledged } }
 
   func start() {
     // The preface, our SETTINGS (no push; a large connection window) and a WINDOW_UPDATE.
@@ -291,6 +313,7 @@ final class HTTP2Engine: @unchecked Sendable {
       do {
         try readAvailable(into: &buffer)
         startQueuedStreams()
+        try keepAlive()
         try sendBodies()
         try flushOutput()
       } catch {
@@ -320,6 +343,7 @@ final class HTTP2Engine: @unchecked Sendable {
     for entry in open.values {
       nearest = min(nearest ?? entry.pending.deadline, entry.pending.deadline)
     }
+    if let ping = nextPingEvent { nearest = min(nearest ?? ping, ping) }
     var milliseconds: Int32 = 60_000
     if let nearest {
       let left = nearest - ContinuousClock.now
@@ -329,6 +353,32 @@ final class HTTP2Engine: @unchecked Sendable {
     }
     _ = Posix.poll(&fds, milliseconds: milliseconds)
     if fds[1].revents != 0 { wake.drain() }
+  }
+
+  /// When the idle PING is due, or when the outstanding one must be answered.
+  private var nextPingEvent: ContinuousClock.Instant? {
+    if let outstandingPing { return outstandingPing.deadline }
+    guard let interval = options.idlePingInterval, open.isEmpty, queued.isEmpty else { return nil }
+    return lastActivity + interval
+  }
+
+  /// Sends the idle PING when it is due; fails the connection when a PING went unanswered.
+  private func keepAlive() throws(HTTP2Error) {
+    guard let due = nextPingEvent else { return }
+    let now = ContinuousClock.now
+    guard due <= now else { return }
+    if outstandingPing != nil {
+      throw .connectionLost(
+        "the server did not answer a PING within \(options.pingTimeout)", processed: true)
+    }
+    pingsSent += 1
+    var data: [UInt8] = []
+    data.reserveCapacity(8)
+    for shift in stride(from: 56, through: 0, by: -8) {
+      data.append(UInt8(truncatingIfNeeded: pingsSent >> UInt64(shift)))
+    }
+    outstandingPing = (data, now + options.pingTimeout)
+    HTTP2Frame(.ping, payload: data).encode(into: &output)
   }
 
   private func expireDeadlines() {
@@ -421,6 +471,7 @@ final class HTTP2Engine: @unchecked Sendable {
       let streamID = nextStreamID
       nextStreamID += 2
       inbox.withLock { $0.streamsOpened += 1 }
+      lastActivity = ContinuousClock.now
       var fields = [
         HPACKField(":method", pending.request.method),
         HPACKField(":scheme", "https"),
@@ -518,6 +569,7 @@ final class HTTP2Engine: @unchecked Sendable {
       }
       switch result {
       case .bytes(let count):
+        lastActivity = ContinuousClock.now
         input.append(contentsOf: buffer[0..<count])
         var offset = 0
         while let frame = try HTTP2Frame.next(
@@ -549,6 +601,9 @@ final class HTTP2Engine: @unchecked Sendable {
       }
       if !frame.has(HTTP2Frame.Flag.ack) {
         HTTP2Frame(.ping, flags: HTTP2Frame.Flag.ack, payload: frame.payload).encode(into: &output)
+      } else if let outstandingPing, outstandingPing.data == frame.payload {
+        self.outstandingPing = nil
+        inbox.withLock { $0.pingsAcknowledged += 1 }
       }
     case .goAway:
       guard frame.stream == 0, frame.payload.count >= 8 else {

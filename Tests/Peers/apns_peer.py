@@ -28,6 +28,11 @@ HTTP/2 (a PUSH_PROMISE although push is off), the response rules (no :status) or
 were open when each request arrived. --max-frame N announces SETTINGS_MAX_FRAME_SIZE.
 --goaway-after N sends GOAWAY (last stream = the Nth request's) once N requests arrived on the
 first connection, and answers those N.
+
+PING: every PING the client sends is logged ({"connection": N, "ping": "answered"}; h2 sends the
+ACK). --unanswered-pings drops the client's PINGs on the first connection before h2 sees them
+(logged as "unanswered"), so no ACK comes, as from a connection that silently died. A closed
+connection is logged as {"connection": N, "closed": true}.
 """
 import argparse
 import asyncio
@@ -162,6 +167,10 @@ class Server(asyncio.Protocol):
         self.streams = {}
         self.requests = 0
         self.closed = False
+        # --unanswered-pings: frame filter state (bytes not yet parsed, preface still to pass).
+        self.filter_pings = state.args.unanswered_pings and self.number == 1
+        self.pending = b""
+        self.preface_left = 24
 
     def connection_made(self, transport):
         self.transport = transport
@@ -177,12 +186,38 @@ class Server(asyncio.Protocol):
 
     def connection_lost(self, exc):
         self.closed = True
+        self.state.write({"connection": self.number, "closed": True})
 
     def flush(self):
         if not self.closed:
             self.transport.write(self.conn.data_to_send())
 
+    def drop_pings(self, data):
+        """The bytes without the client's PING frames (not ACKs), each logged."""
+        buffer = self.pending + data
+        output = bytearray()
+        offset = 0
+        if self.preface_left:
+            taken = min(self.preface_left, len(buffer))
+            output += buffer[:taken]
+            self.preface_left -= taken
+            offset = taken
+        while len(buffer) - offset >= 9:
+            length = int.from_bytes(buffer[offset:offset + 3], "big")
+            end = offset + 9 + length
+            if end > len(buffer):
+                break
+            if buffer[offset + 3] == 0x6 and not buffer[offset + 4] & 0x1:
+                self.state.write({"connection": self.number, "ping": "unanswered"})
+            else:
+                output += buffer[offset:end]
+            offset = end
+        self.pending = buffer[offset:]
+        return bytes(output)
+
     def data_received(self, data):
+        if self.filter_pings:
+            data = self.drop_pings(data)
         try:
             events = self.conn.receive_data(data)
         except Exception as error:  # a protocol error: h2 queued a GOAWAY
@@ -191,7 +226,9 @@ class Server(asyncio.Protocol):
             self.transport.close()
             return
         for event in events:
-            if isinstance(event, h2.events.RequestReceived):
+            if isinstance(event, h2.events.PingReceived):
+                self.state.write({"connection": self.number, "ping": "answered"})
+            elif isinstance(event, h2.events.RequestReceived):
                 self.streams[event.stream_id] = {"headers": dict(event.headers), "body": b""}
             elif isinstance(event, h2.events.DataReceived):
                 self.streams[event.stream_id]["body"] += event.data
@@ -360,6 +397,7 @@ async def main():
     parser.add_argument("--max-frame", type=int, default=0)
     parser.add_argument("--drop-after", type=int, default=0)
     parser.add_argument("--goaway-after", type=int, default=0)
+    parser.add_argument("--unanswered-pings", action="store_true")
     args = parser.parse_args()
     context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
     context.load_cert_chain(args.cert, args.key)
