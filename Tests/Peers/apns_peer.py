@@ -33,6 +33,11 @@ PING: every PING the client sends is logged ({"connection": N, "ping": "answered
 ACK). --unanswered-pings drops the client's PINGs on the first connection before h2 sees them
 (logged as "unanswered"), so no ACK comes, as from a connection that silently died. A closed
 connection is logged as {"connection": N, "closed": true}.
+
+Cost: each distinct JWT is verified in full (shape, header, claims, ES256 signature) once per
+connection and the verdict kept for that connection, as APNs accepts a token for up to an hour
+(its age is still checked on every request); answers to the requests of one read go out in one
+socket write.
 """
 import argparse
 import asyncio
@@ -118,8 +123,8 @@ def check_jwt(state, token):
     return None, iat
 
 
-def check_apns(state, headers, body):
-    """Returns (problem or None, details)."""
+def check_apns(state, headers, body, jwts):
+    """Returns (problem or None, details); `jwts` keeps each JWT's verdict for a connection."""
     details = {}
     expected = {
         ":method": "POST", ":scheme": "https", "apns-topic": state.args.topic,
@@ -140,8 +145,11 @@ def check_apns(state, headers, body):
     if not authorization.startswith("bearer "):
         return "MissingProviderToken", details
     jwt = authorization[len("bearer "):]
-    details["jwt_sha256"] = hashlib.sha256(jwt.encode()).hexdigest()
-    problem, iat = check_jwt(state, jwt)
+    verdict = jwts.get(jwt)
+    if verdict is None:
+        verdict = check_jwt(state, jwt) + (hashlib.sha256(jwt.encode()).hexdigest(),)
+        jwts[jwt] = verdict
+    problem, iat, details["jwt_sha256"] = verdict
     details["jwt_iat"] = iat
     if problem:
         return problem, details
@@ -167,6 +175,10 @@ class Server(asyncio.Protocol):
         self.streams = {}
         self.requests = 0
         self.closed = False
+        # Each distinct JWT's verdict on this connection: (problem or None, iat, sha256).
+        self.jwts = {}
+        # Set while a read is handled, so answers to its requests go out in one write.
+        self.batching = False
         # --unanswered-pings: frame filter state (bytes not yet parsed, preface still to pass).
         self.filter_pings = state.args.unanswered_pings and self.number == 1
         self.pending = b""
@@ -189,8 +201,10 @@ class Server(asyncio.Protocol):
         self.state.write({"connection": self.number, "closed": True})
 
     def flush(self):
-        if not self.closed:
-            self.transport.write(self.conn.data_to_send())
+        if not self.closed and not self.batching:
+            data = self.conn.data_to_send()
+            if data:
+                self.transport.write(data)
 
     def drop_pings(self, data):
         """The bytes without the client's PING frames (not ACKs), each logged."""
@@ -225,6 +239,14 @@ class Server(asyncio.Protocol):
             self.flush()
             self.transport.close()
             return
+        self.batching = True
+        try:
+            self.handle(events)
+        finally:
+            self.batching = False
+        self.flush()
+
+    def handle(self, events):
         for event in events:
             if isinstance(event, h2.events.PingReceived):
                 self.state.write({"connection": self.number, "ping": "answered"})
@@ -238,7 +260,6 @@ class Server(asyncio.Protocol):
                 self.request(event.stream_id)
             elif isinstance(event, h2.events.StreamReset):
                 self.streams.pop(event.stream_id, None)
-        self.flush()
 
     def request(self, stream_id):
         stream = self.streams[stream_id]
@@ -270,7 +291,7 @@ class Server(asyncio.Protocol):
             self.flush()
 
     def apns(self, stream_id, token, headers, body, entry):
-        problem, details = check_apns(self.state, headers, body)
+        problem, details = check_apns(self.state, headers, body, self.jwts)
         entry.update(details)
         entry["body"] = body.decode("utf-8", "replace")
         action = self.state.script["tokens"].get(token, self.state.script["default"])
@@ -341,9 +362,10 @@ class Server(asyncio.Protocol):
             self.respond(stream_id, 404, b"", {})
 
     def raw(self, frame_type, flags, stream_id, payload):
-        self.flush()
+        # After what h2 has queued, whether or not a read is being handled.
         header = len(payload).to_bytes(3, "big") + bytes([frame_type, flags])
-        self.transport.write(header + stream_id.to_bytes(4, "big") + payload)
+        self.transport.write(
+            self.conn.data_to_send() + header + stream_id.to_bytes(4, "big") + payload)
 
     def respond(self, stream_id, status, body, request_headers, extra=()):
         if self.closed or stream_id not in self.streams:
