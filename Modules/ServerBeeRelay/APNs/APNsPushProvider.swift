@@ -164,28 +164,25 @@ public final class APNsPushProvider: PushProvider {
         }
         return answer
       case .failure(let error):
-        switch error {
-        case .untrustedServer(let text):
-          configuration.log?("apns \(channel.environment.rawValue): \(text)")
-          return .networkFailure
-        case .timedOut, .cancelled:
-          return .networkFailure
-        case .protocolViolation, .malformedResponse:
-          configuration.log?("apns \(channel.environment.rawValue): \(error)")
-          return .malformedReply
-        case .streamReset(let code) where code != .refusedStream:
-          return .networkFailure
-        case .connectFailed, .connectionLost, .streamReset:
-          // A dropped connection or a refused stream: send again while the deadline allows
-          // (the same apns-id, so APNs can tell it is the same notification).
-          if case .connectFailed = error {
-            guard ContinuousClock.now + backoff < deadline else { return .networkFailure }
-            try? await Task.sleep(for: backoff)
-            backoff = min(backoff * 2, .seconds(1))
+        if let answer = Self.answer(for: error) {
+          switch error {
+          case .untrustedServer(let text):
+            configuration.log?("apns \(channel.environment.rawValue): \(text)")
+          case .protocolViolation, .malformedResponse:
+            configuration.log?("apns \(channel.environment.rawValue): \(error)")
+          default: break
           }
-          guard ContinuousClock.now < deadline else { return .networkFailure }
-          continue
+          return answer
         }
+        // A dropped connection or a refused stream: send again while the deadline allows
+        // (the same apns-id, so APNs can tell it is the same notification).
+        if case .connectFailed = error {
+          guard ContinuousClock.now + backoff < deadline else { return .networkFailure }
+          try? await Task.sleep(for: backoff)
+          backoff = min(backoff * 2, .seconds(1))
+        }
+        guard ContinuousClock.now < deadline else { return .networkFailure }
+        continue
       }
     }
   }
@@ -219,6 +216,17 @@ public final class APNsPushProvider: PushProvider {
       if reason == "BadDeviceToken" { return .badDeviceToken }
       return .rejected(status: response.status, reason: reason)
     default: return .malformedReply
+    }
+  }
+
+  /// The answer for a send that got no response, or nil when it is sent again (a connection
+  /// that could not be opened or was lost, a refused stream) while the deadline allows.
+  static func answer(for error: HTTP2Error) -> ProviderAnswer? {
+    switch error {
+    case .untrustedServer, .timedOut, .cancelled: .networkFailure
+    case .protocolViolation, .malformedResponse: .malformedReply
+    case .streamReset(let code) where code != .refusedStream: .networkFailure
+    case .connectFailed, .connectionLost, .streamReset: nil
     }
   }
 
