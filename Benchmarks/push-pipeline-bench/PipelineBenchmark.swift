@@ -5,7 +5,9 @@
 // §1: ≥ 500 pushes/s, event → device < 50 ms).
 //
 // Baseline in the same run: the same device fed by `POST /v1/send` straight to the relay (no
-// simulator), which is the ceiling the pipeline can reach on this machine. The relay's public
+// simulator) over the native client (SocketHTTPTransport, kept connections, as the simulator's
+// outbox workers use; URLSession's libcurl made this lane slower than the pipeline itself),
+// the ceiling the relay → device loop allows in this process. The relay's public
 // rate limits (600 requests/min) are raised for the run; with them no server sends more than
 // 10 pushes/s to one relay.
 import Foundation
@@ -15,7 +17,6 @@ import ServerBeeRelay
 import ServerBeeSimulator
 import ServerBeeSocketTransport
 import ServerBeeTransport
-import ServerBeeURLSessionTransport
 
 func runPipelineBenchmark() async throws {
   let count = Int(CommandLine.arguments.dropFirst().first ?? "") ?? 2000
@@ -83,7 +84,7 @@ struct PipelineWorld {
   let device: BenchDevice
   let access: String
   let revision: Int64
-  let direct = URLSessionHTTPTransport()
+  let direct = SocketHTTPTransport()
 
   static func make() async throws -> PipelineWorld {
     var limits = RelayServer.Limits()
