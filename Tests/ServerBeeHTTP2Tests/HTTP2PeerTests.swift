@@ -270,13 +270,12 @@ import Testing
   }
 
   /// The peer swallows the PING: after the ping timeout the connection closes itself, and a
-  /// request then fails as never processed.
+  /// request then fails as never processed. (No request before: on a loaded machine the PING
+  /// could go out first and fail it.)
   @Test func unansweredPingClosesTheConnection() async throws {
     let peer = try await Peer.start(["--unanswered-pings"])
     let connection = try await peer.connect(
       options: .init(idlePingInterval: .milliseconds(50), pingTimeout: .milliseconds(200)))
-    _ = try await connection.send(
-      HTTP2Request(method: "POST", path: "/echo", body: [1]), deadline: Self.later)
     #expect(try await PeerProcess.waitUntil { !connection.isAcceptingRequests })
     #expect(connection.pingsAcknowledged == 0)
     #expect(try await PeerProcess.waitUntil { try peer.entries().contains { $0["closed"] != nil } })
