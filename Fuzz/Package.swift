@@ -52,5 +52,6 @@ package.targets += [
   fuzzTarget(
     "fuzz-push-renderer", ["PushEnvelopeCrypto", "ServerBeeModels"], support: ["PushFuzzSupport"]),
   fuzzTarget("fuzz-relay-send", ["ServerBeeRelay", "ServerBeeModels"]),
+  fuzzTarget("fuzz-apns-answer", ["ServerBeeRelay"]),
   fuzzTarget("fuzz-revocation-proof", ["ServerBeeSimulator", "AuthSession"]),
 ]

@@ -199,6 +199,71 @@ value["environment"] = "production"
 value["expires_at"] = 9007199254740991
 add("fuzz-relay-send", json.dumps(value, separators=(",", ":")))
 
+# --- APNs answers: control byte (bits 0-1 requests - 1, high 3 bits read sizes - 1), read
+# sizes, then what the server sends: SETTINGS, HPACK header blocks (static and dynamic table,
+# literals, Huffman, CONTINUATION, padding, priority), DATA, RST_STREAM, PING, GOAWAY.
+def h2frame(kind, flags, stream, payload):
+    return struct.pack(">I", len(payload))[1:] + bytes([kind, flags]) + struct.pack(">I", stream) + payload
+def hstr(text):
+    data = text.encode() if isinstance(text, str) else text
+    return bytes([len(data)]) + data
+def hint(value, prefix, flags):  # an HPACK integer with an N-bit prefix (RFC 7541 §5.1)
+    limit = (1 << prefix) - 1
+    if value < limit:
+        return bytes([flags | value])
+    out, value = [flags | limit], value - limit
+    while value >= 128:
+        out.append(value % 128 + 128)
+        value //= 128
+    return bytes(out + [value])
+def literal(name_index, value, indexing=False):  # a name from the static table
+    return (hint(name_index, 6, 0x40) if indexing else hint(name_index, 4, 0)) + hstr(value)
+def literal_new(name, value, indexing=False):
+    return bytes([0x40 if indexing else 0x00]) + hstr(name) + hstr(value)
+EIDS = ["0b7c6a52-8f0e-4a43-9d55-0c3f1e2a9b01", "1c8d7b63-9a1f-4b54-8e66-1d4a2f3b0c12",
+        "2d9e8c74-ab20-4c65-9f77-2e5b3a4c1d23", "3eaf9d85-bc31-4d76-8a88-3f6c4b5d2e34"]
+SETTINGS = h2frame(4, 0, 0, struct.pack(">HI", 3, 1000) + struct.pack(">HI", 4, 65535)) + h2frame(4, 1, 0, b"")
+def status_block(status, stream_index, body=b"", extra=b""):
+    head = (b"\x88" if status == 200 else literal(8, str(status)))
+    head += literal_new("apns-id", EIDS[stream_index]) + extra
+    if body:
+        head += literal(28, str(len(body)))  # content-length
+    return head
+def answer(stream_index, status, reason=None):
+    stream = 2 * stream_index + 1
+    body = json.dumps({"reason": reason}).encode() if reason else b""
+    out = h2frame(1, 0x4 | (0 if body else 0x1), stream, status_block(status, stream_index, body))
+    if body:
+        out += h2frame(0, 0x1, stream, body)
+    return out
+add("fuzz-apns-answer", bytes([0x00, 0]) + SETTINGS + answer(0, 200))
+add("fuzz-apns-answer", bytes([0x20, 3, 40]) + SETTINGS + answer(0, 410, "Unregistered"))
+add("fuzz-apns-answer", bytes([0x01, 0]) + SETTINGS + answer(1, 400, "BadDeviceToken") + answer(0, 403, "ExpiredProviderToken"))
+add("fuzz-apns-answer", bytes([0x03, 0]) + SETTINGS + answer(0, 429, "TooManyRequests") + answer(1, 500, "InternalServerError")
+    + answer(2, 503, "ServiceUnavailable") + answer(3, 413, "PayloadTooLarge"))
+# The dynamic table: apns-id of stream 1 indexed (62), then a field added and reused.
+block = b"\x88" + literal_new("apns-id", EIDS[0], indexing=True) + literal_new("x-tag", "one", indexing=True)
+add("fuzz-apns-answer", bytes([0x01, 0]) + SETTINGS + h2frame(1, 0x5, 1, block)
+    + h2frame(1, 0x5, 3, b"\x88\xbe" + literal_new("apns-id", EIDS[1])))
+# A table size update to 0, a Huffman value (RFC 7541 C.4.1 "www.example.com"), then a
+# header block in HEADERS (padded, with priority) and two CONTINUATIONs.
+huffman = bytes([0x00, 0x05]) + b"x-hfm" + bytes([0x8c]) + bytes.fromhex("f1e3c2e5f23a6ba0ab90f4ff")
+block = b"\x20\x88" + huffman + literal_new("apns-id", EIDS[0])
+padded = bytes([3]) + struct.pack(">I", 0) + bytes([15]) + block[:5] + bytes(3)
+add("fuzz-apns-answer", bytes([0x40, 5, 7, 2]) + SETTINGS + h2frame(1, 0x8 | 0x20 | 0x1, 1, padded)
+    + h2frame(9, 0, 1, block[5:12]) + h2frame(9, 0x4, 1, block[12:]))
+# Flow control, PING, a refused stream and GOAWAY; a trailer block; a 100 Continue first.
+body = json.dumps({"reason": "BadTopic"}).encode()
+add("fuzz-apns-answer", bytes([0x01, 0]) + SETTINGS + h2frame(8, 0, 0, struct.pack(">I", 1000))
+    + h2frame(6, 0, 0, bytes(8)) + h2frame(3, 0, 3, struct.pack(">I", 7))
+    + h2frame(1, 0x4, 1, literal(8, "100")) + h2frame(1, 0x4, 1, status_block(400, 0))
+    + h2frame(0, 0, 1, body[:5]) + h2frame(0, 0, 1, body[5:]) + h2frame(1, 0x5, 1, literal_new("x-trailer", "t"))
+    + h2frame(7, 0, 0, struct.pack(">II", 1, 0)))
+# A foreign apns-id, a content-length that does not match, a body in several frames.
+add("fuzz-apns-answer", bytes([0x02, 0]) + SETTINGS + h2frame(1, 0x5, 1, b"\x88" + literal_new("apns-id", EIDS[3]))
+    + h2frame(1, 0x4, 3, literal(8, "404") + literal(28, "9")) + h2frame(0, 0x1, 3, b"{}")
+    + h2frame(1, 0x4, 5, b"\x88") + h2frame(0, 0, 5, bytes(700)) * 3 + h2frame(0, 1, 5, b""))
+
 # --- Revocation proofs: the client's form, and near misses.
 proof = "sb-revoke-v1." + base64.urlsafe_b64encode(bytes(range(32))).decode().rstrip("=")
 for text in (proof, proof[:-1] + "B", proof + "=", proof.replace("sb-revoke-v1.", "sb-revoke-v2."), bytes(range(32))):

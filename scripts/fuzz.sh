@@ -26,6 +26,7 @@ all_targets=(
   fuzz-frame-decoder fuzz-http-head fuzz-http-request fuzz-http-response fuzz-live-decoder
   fuzz-models fuzz-pairing-payload fuzz-server-url fuzz-alert-key fuzz-rfc3339
   fuzz-apns-payload fuzz-push-sealed fuzz-push-renderer fuzz-relay-send fuzz-revocation-proof
+  fuzz-apns-answer
 )
 
 seconds=30
@@ -98,6 +99,7 @@ bin="$(swift build "${build[@]}" --show-bin-path)"
 dictionary() {
   case "$1" in
     fuzz-frame-decoder | fuzz-http-*) echo dict/http.dict ;;
+    fuzz-apns-answer) echo dict/http2.dict ;;
     *) echo dict/json.dict ;;
   esac
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # APNs sends through one HTTP/2 connection of the relay's APNsPushProvider to the mock APNs
-# (Tests/Peers/apns_peer.py on Python h2, checking every header, body and JWT as in the tests):
+# (Tests/Peers/apns_peer.py on Python h2, checking every header and body as in the tests, and
+# each distinct JWT in full once per connection, as APNs accepts one for up to an hour):
 # sends per second with p50/p99 latency, then (INSTRUCTIONS=1, needs valgrind) instructions per
 # accepted send in the relay's process, the mock excluded.
 #

@@ -26,8 +26,9 @@ package import ServerBeeTransport
 /// contexts and the flow-control windows; callers hand it requests through a locked inbox and a
 /// wake pipe, and are resumed with the response. It respects the server's SETTINGS (concurrent
 /// streams, frame size, initial window, header table size), queues requests past the stream
-/// limit until a stream ends or their deadline passes, answers PING, and after GOAWAY (or a
-/// lost socket) fails what the server did not process with an error that says so
+/// limit until a stream ends or their deadline passes, answers PING, sends its own PING after
+/// ``Options/idlePingInterval`` without traffic (and closes the connection when the ACK does not
+/// come within ``Options/pingTimeout``), and after GOAWAY (or a lost socket) fails what the server did not process with an error that says so
 /// (``HTTP2Error/isSafeToRetry``), so a caller can open a new connection and send again.
 package final class HTTP2ClientConnection: Sendable {
   /// Limits this side keeps.
@@ -38,14 +39,24 @@ package final class HTTP2ClientConnection: Sendable {
     package var maximumResponseBodySize: Int
     /// The largest decoded response header list; 16 KiB by default.
     package var maximumHeaderListSize: Int
+    /// After this long with no stream open and no frame received, a PING checks that the
+    /// connection still carries frames; nil (the default) never sends one.
+    package var idlePingInterval: Duration?
+    /// How long a PING may wait for its ACK before the connection counts as lost and closes
+    /// (requests then fail with `connectionLost`, safe to send again on a new connection);
+    /// 10 s by default.
+    package var pingTimeout: Duration
 
     package init(
       maximumConcurrentStreams: Int = 100, maximumResponseBodySize: Int = 65_536,
-      maximumHeaderListSize: Int = 16_384
+      maximumHeaderListSize: Int = 16_384, idlePingInterval: Duration? = nil,
+      pingTimeout: Duration = .seconds(10)
     ) {
       self.maximumConcurrentStreams = maximumConcurrentStreams
       self.maximumResponseBodySize = maximumResponseBodySize
       self.maximumHeaderListSize = maximumHeaderListSize
+      self.idlePingInterval = idlePingInterval
+      self.pingTimeout = pingTimeout
     }
   }
 
@@ -126,8 +137,33 @@ package final class HTTP2ClientConnection: Sendable {
   /// How many requests were ever started on this connection (streams opened).
   package var streamsOpened: Int { engine.streamsOpened }
 
+  /// How many of this side's idle PINGs the server acknowledged
+  /// (``Options/idlePingInterval``).
+  package var pingsAcknowledged: Int { engine.pingsAcknowledged }
+
   /// Closes the connection: requests in flight fail with `connectionLost`.
   package func close() { engine.requestClose() }
+
+  /// The receive path without a socket or a thread: `requests` go out right after the preface,
+  /// then `serverBytes` arrive in reads of `readSizes`, then the server closes (fuzzing, tests).
+  ///
+  /// ```swift
+  /// let results = HTTP2ClientConnection.replay(
+  ///   requests: [HTTP2Request(method: "GET", path: "/")], serverBytes: bytes, readSizes: [9])
+  /// ```
+  /// - Parameters:
+  ///   - requests: The requests, on streams 1, 3, 5, … before any server byte is read.
+  ///   - serverBytes: Everything the server sends.
+  ///   - readSizes: The sizes of the reads (cycled; one read when empty).
+  ///   - options: The limits.
+  /// - Returns: Each request's result, in order.
+  package static func replay(
+    requests: [HTTP2Request], serverBytes: [UInt8], readSizes: [Int],
+    options: Options = Options()
+  ) -> [Result<HTTP2Response, HTTP2Error>] {
+    HTTP2Engine.replay(
+      requests: requests, serverBytes: serverBytes, readSizes: readSizes, options: options)
+  }
 }
 
 /// The I/O side of ``HTTP2ClientConnection``.
@@ -142,6 +178,8 @@ final class HTTP2Engine: @unchecked Sendable {
     let request: HTTP2Request
     let deadline: ContinuousClock.Instant
     var continuation: CheckedContinuation<Result<HTTP2Response, HTTP2Error>, Never>?
+    /// The result, for a request without a continuation (``HTTP2Engine/replay``).
+    var replayed: Result<HTTP2Response, HTTP2Error>?
 
     init(id: Int, request: HTTP2Request, deadline: ContinuousClock.Instant) {
       self.id = id
@@ -158,6 +196,7 @@ final class HTTP2Engine: @unchecked Sendable {
     var finished = false
     var nextID = 0
     var streamsOpened = 0
+    var pingsAcknowledged = 0
     /// Every pending request not yet resumed, by id (so exactly one party resumes each).
     var waiting: [Int: Pending] = [:]
   }
@@ -194,6 +233,11 @@ final class HTTP2Engine: @unchecked Sendable {
   private var peerInitialWindow = 65_535
   private var connectionSendWindow = 65_535
   private var goAwayLastStream: UInt32?
+  /// When a frame last arrived or a stream last started (the idle PING counts from there).
+  private var lastActivity = ContinuousClock.now
+  /// The idle PING awaiting its ACK: its opaque data and when it must be answered.
+  private var outstandingPing: (data: [UInt8], deadline: ContinuousClock.Instant)?
+  private var pingsSent: UInt64 = 0
   /// The stream whose header block is being continued, and the fragments so far.
   private var continuing: (stream: UInt32, block: [UInt8], endStream: Bool)?
   private static let receiveWindow = 1 << 24
@@ -212,9 +256,17 @@ final class HTTP2Engine: @unchecked Sendable {
 
   var isAcceptingRequests: Bool { inbox.withLock { $0.accepting && !$0.finished } }
   var streamsOpened: Int { inbox.withLock { $0.streamsOpened } }
+  var pingsAcknowledged: Int { inbox.withLock { $0.pingsAcknowledged } }
 
   func start() {
-    // The preface, our SETTINGS (no push; a large connection window) and a WINDOW_UPDATE.
+    writePreface()
+    let thread = Thread { [self] in run() }
+    thread.name = "ServerBeeHTTP2.connection"
+    thread.start()
+  }
+
+  /// The preface, our SETTINGS (no push; a large connection window) and a WINDOW_UPDATE.
+  private func writePreface() {
     output.append(contentsOf: HTTP2Frame.clientPreface)
     HTTP2Frame.settings([
       (.enablePush, 0), (.maximumConcurrentStreams, 0),
@@ -222,9 +274,6 @@ final class HTTP2Engine: @unchecked Sendable {
     ]).encode(into: &output)
     HTTP2Frame.windowUpdate(stream: 0, increment: UInt32(Self.receiveWindow - 65_535))
       .encode(into: &output)
-    let thread = Thread { [self] in run() }
-    thread.name = "ServerBeeHTTP2.connection"
-    thread.start()
   }
 
   func requestClose() {
@@ -270,40 +319,44 @@ final class HTTP2Engine: @unchecked Sendable {
   // MARK: The I/O loop
 
   private func run() {
-    var failure: HTTP2Error?
     var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-    loop: while true {
-      let (submitted, cancelled, closeRequested) = inbox.withLock {
-        inbox -> ([Pending], [Int], Bool) in
-        defer {
-          inbox.submitted = []
-          inbox.cancelled = []
-        }
-        return (inbox.submitted, inbox.cancelled, inbox.closeRequested)
-      }
-      if closeRequested {
-        failure = .connectionLost("the connection was closed", processed: false)
-        break loop
-      }
-      queued.append(contentsOf: submitted)
-      for id in cancelled { finish(id: id, .failure(.cancelled)) }
-      expireDeadlines()
-      do {
-        try readAvailable(into: &buffer)
-        startQueuedStreams()
-        try sendBodies()
-        try flushOutput()
-      } catch {
-        failure = error
-        break loop
-      }
-      if goAwayLastStream != nil, open.isEmpty, outputOffset == output.count {
-        failure = .connectionLost("the server ended the connection (GOAWAY)", processed: false)
-        break loop
+    while true {
+      if let failure = turn(buffer: &buffer) {
+        shutDown(failure)
+        return
       }
       waitForEvents()
     }
-    shutDown(failure ?? .connectionLost("the connection ended", processed: false))
+  }
+
+  /// One turn of the loop without waiting: takes what callers handed in, reads what the socket
+  /// has, starts streams, sends. Returns why the connection ends, or nil to go on.
+  private func turn(buffer: inout [UInt8]) -> HTTP2Error? {
+    let (submitted, cancelled, closeRequested) = inbox.withLock {
+      inbox -> ([Pending], [Int], Bool) in
+      defer {
+        inbox.submitted = []
+        inbox.cancelled = []
+      }
+      return (inbox.submitted, inbox.cancelled, inbox.closeRequested)
+    }
+    if closeRequested { return .connectionLost("the connection was closed", processed: false) }
+    queued.append(contentsOf: submitted)
+    for id in cancelled { finish(id: id, .failure(.cancelled)) }
+    expireDeadlines()
+    do {
+      try readAvailable(into: &buffer)
+      startQueuedStreams()
+      try keepAlive()
+      try sendBodies()
+      try flushOutput()
+    } catch {
+      return error
+    }
+    if goAwayLastStream != nil, open.isEmpty, outputOffset == output.count {
+      return .connectionLost("the server ended the connection (GOAWAY)", processed: false)
+    }
+    return nil
   }
 
   /// Polls the socket (for output when some is queued) and the wake pipe, until the nearest
@@ -320,6 +373,7 @@ final class HTTP2Engine: @unchecked Sendable {
     for entry in open.values {
       nearest = min(nearest ?? entry.pending.deadline, entry.pending.deadline)
     }
+    if let ping = nextPingEvent { nearest = min(nearest ?? ping, ping) }
     var milliseconds: Int32 = 60_000
     if let nearest {
       let left = nearest - ContinuousClock.now
@@ -329,6 +383,32 @@ final class HTTP2Engine: @unchecked Sendable {
     }
     _ = Posix.poll(&fds, milliseconds: milliseconds)
     if fds[1].revents != 0 { wake.drain() }
+  }
+
+  /// When the idle PING is due, or when the outstanding one must be answered.
+  private var nextPingEvent: ContinuousClock.Instant? {
+    if let outstandingPing { return outstandingPing.deadline }
+    guard let interval = options.idlePingInterval, open.isEmpty, queued.isEmpty else { return nil }
+    return lastActivity + interval
+  }
+
+  /// Sends the idle PING when it is due; fails the connection when a PING went unanswered.
+  private func keepAlive() throws(HTTP2Error) {
+    guard let due = nextPingEvent else { return }
+    let now = ContinuousClock.now
+    guard due <= now else { return }
+    if outstandingPing != nil {
+      throw .connectionLost(
+        "the server did not answer a PING within \(options.pingTimeout)", processed: true)
+    }
+    pingsSent += 1
+    var data: [UInt8] = []
+    data.reserveCapacity(8)
+    for shift in stride(from: 56, through: 0, by: -8) {
+      data.append(UInt8(truncatingIfNeeded: pingsSent >> UInt64(shift)))
+    }
+    outstandingPing = (data, now + options.pingTimeout)
+    HTTP2Frame(.ping, payload: data).encode(into: &output)
   }
 
   private func expireDeadlines() {
@@ -363,15 +443,18 @@ final class HTTP2Engine: @unchecked Sendable {
 
   /// Resumes the caller once: whoever removes it from `waiting` resumes it.
   private func resume(_ pending: Pending, _ result: Result<HTTP2Response, HTTP2Error>) {
-    let continuation = inbox.withLock {
-      inbox -> CheckedContinuation<
-        Result<HTTP2Response, HTTP2Error>, Never
-      >? in
-      guard inbox.waiting.removeValue(forKey: pending.id) != nil else { return nil }
-      defer { pending.continuation = nil }
-      return pending.continuation
+    let won = inbox.withLock { $0.waiting.removeValue(forKey: pending.id) != nil }
+    if won { Self.deliver(result, to: pending) }
+  }
+
+  /// Hands the result to the caller's continuation (or keeps it for a replay); called once.
+  private static func deliver(_ result: Result<HTTP2Response, HTTP2Error>, to pending: Pending) {
+    if let continuation = pending.continuation {
+      pending.continuation = nil
+      continuation.resume(returning: result)
+    } else {
+      pending.replayed = result
     }
-    continuation?.resume(returning: result)
   }
 
   private func shutDown(_ failure: HTTP2Error) {
@@ -395,8 +478,7 @@ final class HTTP2Engine: @unchecked Sendable {
       if case .connectionLost(let text, _) = failure {
         error = .connectionLost(text, processed: started.contains(pending.id))
       }
-      pending.continuation?.resume(returning: .failure(error))
-      pending.continuation = nil
+      Self.deliver(.failure(error), to: pending)
     }
     open = [:]
     queued = []
@@ -421,6 +503,7 @@ final class HTTP2Engine: @unchecked Sendable {
       let streamID = nextStreamID
       nextStreamID += 2
       inbox.withLock { $0.streamsOpened += 1 }
+      lastActivity = ContinuousClock.now
       var fields = [
         HPACKField(":method", pending.request.method),
         HPACKField(":scheme", "https"),
@@ -518,6 +601,7 @@ final class HTTP2Engine: @unchecked Sendable {
       }
       switch result {
       case .bytes(let count):
+        lastActivity = ContinuousClock.now
         input.append(contentsOf: buffer[0..<count])
         var offset = 0
         while let frame = try HTTP2Frame.next(
@@ -549,6 +633,9 @@ final class HTTP2Engine: @unchecked Sendable {
       }
       if !frame.has(HTTP2Frame.Flag.ack) {
         HTTP2Frame(.ping, flags: HTTP2Frame.Flag.ack, payload: frame.payload).encode(into: &output)
+      } else if let outstandingPing, outstandingPing.data == frame.payload {
+        self.outstandingPing = nil
+        inbox.withLock { $0.pingsAcknowledged += 1 }
       }
     case .goAway:
       guard frame.stream == 0, frame.payload.count >= 8 else {
@@ -727,8 +814,9 @@ final class HTTP2Engine: @unchecked Sendable {
         first.value.utf8.count == 3, (100...999).contains(status)
       else { throw .malformedResponse("the response has no valid :status") }
       let regular = fields.dropFirst()
-      guard !regular.contains(where: { $0.name.hasPrefix(":") || $0.name != $0.name.lowercased() })
-      else { throw .malformedResponse("a misplaced pseudo-header or an uppercase name") }
+      guard regular.allSatisfy(Self.isRegularFieldName) else {
+        throw .malformedResponse("a misplaced pseudo-header or an uppercase name")
+      }
       if (100..<200).contains(status) {
         guard !endStream else { throw .malformedResponse("an informational response ended") }
         return  // 1xx: the final response follows
@@ -736,11 +824,19 @@ final class HTTP2Engine: @unchecked Sendable {
       entry.status = status
       entry.headers = Array(regular)
     } else {
-      guard endStream, !fields.contains(where: { $0.name.hasPrefix(":") }) else {
-        throw .malformedResponse("trailers that do not end the stream")
+      guard endStream else { throw .malformedResponse("trailers that do not end the stream") }
+      // The same rule as the header block (RFC 9113 §8.2.1, §8.1): trailers of pseudo-headers
+      // or uppercase names are malformed.
+      guard fields.allSatisfy(Self.isRegularFieldName) else {
+        throw .malformedResponse("a pseudo-header or an uppercase name in the trailers")
       }
       entry.headers.append(contentsOf: fields)
     }
+  }
+
+  /// A regular field's name: no pseudo-header, no uppercase (RFC 9113 §8.2.1, §8.3).
+  private static func isRegularFieldName(_ field: HPACKField) -> Bool {
+    !field.name.hasPrefix(":") && field.name == field.name.lowercased()
   }
 
   private func handleData(_ frame: HTTP2Frame) throws(HTTP2Error) {
@@ -788,4 +884,97 @@ final class HTTP2Engine: @unchecked Sendable {
       entry.pending,
       .success(HTTP2Response(status: status, headers: entry.headers, body: entry.responseBody)))
   }
+}
+
+// MARK: Replay
+
+extension HTTP2Engine {
+  /// The client's whole receive path on bytes a server sent, without a socket or a thread: the
+  /// `requests` go out on streams 1, 3, 5, … right after the preface, then `serverBytes` arrive
+  /// in reads of `readSizes` (cycled; one read when empty), then the server closes. For the
+  /// fuzz target `fuzz-apns-answer` and tests.
+  ///
+  /// ```swift
+  /// let results = HTTP2Engine.replay(
+  ///   requests: [HTTP2Request(method: "GET", path: "/")], serverBytes: bytes, readSizes: [])
+  /// ```
+  /// - Parameters:
+  ///   - requests: The requests, sent before any server byte is read.
+  ///   - serverBytes: Everything the server sends.
+  ///   - readSizes: The sizes of the reads the bytes arrive in.
+  ///   - options: The limits.
+  /// - Returns: Each request's result, in order; the end of the bytes is a lost connection.
+  static func replay(
+    requests: [HTTP2Request], serverBytes: [UInt8], readSizes: [Int],
+    options: HTTP2ClientConnection.Options = .init()
+  ) -> [Result<HTTP2Response, HTTP2Error>] {
+    let wake: WakePipe
+    do {
+      wake = try WakePipe()
+    } catch {
+      return requests.map { _ in .failure(.connectFailed(error.message)) }
+    }
+    let engine = HTTP2Engine(
+      stream: ReplayStream(serverBytes, readSizes: readSizes), wake: wake, authority: "replay",
+      options: options)
+    engine.writePreface()
+    let deadline = ContinuousClock.now + .seconds(86_400)
+    let pendings = requests.enumerated().map {
+      Pending(id: $0.offset + 1, request: $0.element, deadline: deadline)
+    }
+    engine.inbox.withLock { inbox in
+      for pending in pendings { inbox.waiting[pending.id] = pending }
+    }
+    engine.queued = pendings
+    // As a client that sends its requests before the server's SETTINGS arrive (RFC 9113 §3.4).
+    engine.peerSettingsReceived = true
+    engine.startQueuedStreams()
+    engine.peerSettingsReceived = false
+    var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+    var failure: HTTP2Error?
+    while failure == nil { failure = engine.turn(buffer: &buffer) }
+    engine.shutDown(failure ?? .connectionLost("the connection ended", processed: false))
+    return pendings.map {
+      $0.replayed ?? .failure(.connectionLost("no result was recorded", processed: false))
+    }
+  }
+}
+
+/// A server's bytes in fixed reads, each followed by "would block", then the end of the stream;
+/// what the client writes is dropped.
+private final class ReplayStream: ByteStream {
+  private let bytes: [UInt8]
+  private let readSizes: [Int]
+  private var offset = 0
+  private var reads = 0
+  private var blockNext = false
+
+  init(_ bytes: [UInt8], readSizes: [Int]) {
+    self.bytes = bytes
+    self.readSizes = readSizes
+  }
+
+  var descriptor: Int32 { -1 }
+  var hasPendingOutput: Bool { false }
+
+  func read(into buffer: UnsafeMutableRawBufferPointer) -> StreamRead {
+    if blockNext {
+      blockNext = false
+      return .wouldBlock
+    }
+    guard offset < bytes.count else { return .endOfStream }
+    var size = min(buffer.count, bytes.count - offset)
+    if !readSizes.isEmpty { size = min(size, max(1, readSizes[reads % readSizes.count])) }
+    bytes.withUnsafeBytes { source in
+      buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[offset..<(offset + size)]))
+    }
+    offset += size
+    reads += 1
+    blockNext = true
+    return .bytes(size)
+  }
+
+  func write(_ bytes: UnsafeRawBufferPointer) -> Int { bytes.count }
+  func flush() -> Bool { true }
+  func close() {}
 }

@@ -28,6 +28,16 @@ HTTP/2 (a PUSH_PROMISE although push is off), the response rules (no :status) or
 were open when each request arrived. --max-frame N announces SETTINGS_MAX_FRAME_SIZE.
 --goaway-after N sends GOAWAY (last stream = the Nth request's) once N requests arrived on the
 first connection, and answers those N.
+
+PING: every PING the client sends is logged ({"connection": N, "ping": "answered"}; h2 sends the
+ACK). --unanswered-pings drops the client's PINGs on the first connection before h2 sees them
+(logged as "unanswered"), so no ACK comes, as from a connection that silently died. A closed
+connection is logged as {"connection": N, "closed": true}.
+
+Cost: each distinct JWT is verified in full (shape, header, claims, ES256 signature) once per
+connection and the verdict kept for that connection, as APNs accepts a token for up to an hour
+(its age is still checked on every request); answers to the requests of one read go out in one
+socket write.
 """
 import argparse
 import asyncio
@@ -113,8 +123,8 @@ def check_jwt(state, token):
     return None, iat
 
 
-def check_apns(state, headers, body):
-    """Returns (problem or None, details)."""
+def check_apns(state, headers, body, jwts):
+    """Returns (problem or None, details); `jwts` keeps each JWT's verdict for a connection."""
     details = {}
     expected = {
         ":method": "POST", ":scheme": "https", "apns-topic": state.args.topic,
@@ -135,8 +145,11 @@ def check_apns(state, headers, body):
     if not authorization.startswith("bearer "):
         return "MissingProviderToken", details
     jwt = authorization[len("bearer "):]
-    details["jwt_sha256"] = hashlib.sha256(jwt.encode()).hexdigest()
-    problem, iat = check_jwt(state, jwt)
+    verdict = jwts.get(jwt)
+    if verdict is None:
+        verdict = check_jwt(state, jwt) + (hashlib.sha256(jwt.encode()).hexdigest(),)
+        jwts[jwt] = verdict
+    problem, iat, details["jwt_sha256"] = verdict
     details["jwt_iat"] = iat
     if problem:
         return problem, details
@@ -162,6 +175,14 @@ class Server(asyncio.Protocol):
         self.streams = {}
         self.requests = 0
         self.closed = False
+        # Each distinct JWT's verdict on this connection: (problem or None, iat, sha256).
+        self.jwts = {}
+        # Set while a read is handled, so answers to its requests go out in one write.
+        self.batching = False
+        # --unanswered-pings: frame filter state (bytes not yet parsed, preface still to pass).
+        self.filter_pings = state.args.unanswered_pings and self.number == 1
+        self.pending = b""
+        self.preface_left = 24
 
     def connection_made(self, transport):
         self.transport = transport
@@ -177,12 +198,40 @@ class Server(asyncio.Protocol):
 
     def connection_lost(self, exc):
         self.closed = True
+        self.state.write({"connection": self.number, "closed": True})
 
     def flush(self):
-        if not self.closed:
-            self.transport.write(self.conn.data_to_send())
+        if not self.closed and not self.batching:
+            data = self.conn.data_to_send()
+            if data:
+                self.transport.write(data)
+
+    def drop_pings(self, data):
+        """The bytes without the client's PING frames (not ACKs), each logged."""
+        buffer = self.pending + data
+        output = bytearray()
+        offset = 0
+        if self.preface_left:
+            taken = min(self.preface_left, len(buffer))
+            output += buffer[:taken]
+            self.preface_left -= taken
+            offset = taken
+        while len(buffer) - offset >= 9:
+            length = int.from_bytes(buffer[offset:offset + 3], "big")
+            end = offset + 9 + length
+            if end > len(buffer):
+                break
+            if buffer[offset + 3] == 0x6 and not buffer[offset + 4] & 0x1:
+                self.state.write({"connection": self.number, "ping": "unanswered"})
+            else:
+                output += buffer[offset:end]
+            offset = end
+        self.pending = buffer[offset:]
+        return bytes(output)
 
     def data_received(self, data):
+        if self.filter_pings:
+            data = self.drop_pings(data)
         try:
             events = self.conn.receive_data(data)
         except Exception as error:  # a protocol error: h2 queued a GOAWAY
@@ -190,8 +239,18 @@ class Server(asyncio.Protocol):
             self.flush()
             self.transport.close()
             return
+        self.batching = True
+        try:
+            self.handle(events)
+        finally:
+            self.batching = False
+        self.flush()
+
+    def handle(self, events):
         for event in events:
-            if isinstance(event, h2.events.RequestReceived):
+            if isinstance(event, h2.events.PingReceived):
+                self.state.write({"connection": self.number, "ping": "answered"})
+            elif isinstance(event, h2.events.RequestReceived):
                 self.streams[event.stream_id] = {"headers": dict(event.headers), "body": b""}
             elif isinstance(event, h2.events.DataReceived):
                 self.streams[event.stream_id]["body"] += event.data
@@ -201,7 +260,6 @@ class Server(asyncio.Protocol):
                 self.request(event.stream_id)
             elif isinstance(event, h2.events.StreamReset):
                 self.streams.pop(event.stream_id, None)
-        self.flush()
 
     def request(self, stream_id):
         stream = self.streams[stream_id]
@@ -233,7 +291,7 @@ class Server(asyncio.Protocol):
             self.flush()
 
     def apns(self, stream_id, token, headers, body, entry):
-        problem, details = check_apns(self.state, headers, body)
+        problem, details = check_apns(self.state, headers, body, self.jwts)
         entry.update(details)
         entry["body"] = body.decode("utf-8", "replace")
         action = self.state.script["tokens"].get(token, self.state.script["default"])
@@ -304,9 +362,10 @@ class Server(asyncio.Protocol):
             self.respond(stream_id, 404, b"", {})
 
     def raw(self, frame_type, flags, stream_id, payload):
-        self.flush()
+        # After what h2 has queued, whether or not a read is being handled.
         header = len(payload).to_bytes(3, "big") + bytes([frame_type, flags])
-        self.transport.write(header + stream_id.to_bytes(4, "big") + payload)
+        self.transport.write(
+            self.conn.data_to_send() + header + stream_id.to_bytes(4, "big") + payload)
 
     def respond(self, stream_id, status, body, request_headers, extra=()):
         if self.closed or stream_id not in self.streams:
@@ -360,6 +419,7 @@ async def main():
     parser.add_argument("--max-frame", type=int, default=0)
     parser.add_argument("--drop-after", type=int, default=0)
     parser.add_argument("--goaway-after", type=int, default=0)
+    parser.add_argument("--unanswered-pings", action="store_true")
     args = parser.parse_args()
     context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
     context.load_cert_chain(args.cert, args.key)

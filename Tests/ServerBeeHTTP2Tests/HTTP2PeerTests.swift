@@ -241,6 +241,53 @@ import Testing
     }
   }
 
+  /// An idle connection PINGs the peer (Python h2 acknowledges), again after each ACK, and
+  /// stays usable.
+  @Test func idleConnectionSendsPingsThatThePeerAnswers() async throws {
+    let peer = try await Peer.start()
+    let connection = try await peer.connect(
+      options: .init(idlePingInterval: .milliseconds(50), pingTimeout: PeerProcess.patience))
+    _ = try await connection.send(
+      HTTP2Request(method: "POST", path: "/echo", body: [1]), deadline: Self.later)
+    #expect(try await PeerProcess.waitUntil { connection.pingsAcknowledged >= 2 })
+    #expect(connection.isAcceptingRequests)
+    let pings = try peer.entries().filter { $0["ping"] != nil }
+    #expect(pings.count >= 2)
+    #expect(pings.allSatisfy { $0["ping"] as? String == "answered" })
+    let response = try await connection.send(
+      HTTP2Request(method: "POST", path: "/echo", body: [2]), deadline: Self.later)
+    #expect(response.body == [2])
+  }
+
+  /// Without an interval (the default) no PING goes out, even over a 300 ms answer.
+  @Test func noPingWithoutAnInterval() async throws {
+    let peer = try await Peer.start()
+    let connection = try await peer.connect()
+    _ = try await connection.send(
+      HTTP2Request(method: "GET", path: "/slow/300"), deadline: Self.later)
+    #expect(connection.pingsAcknowledged == 0)
+    #expect(try peer.entries().allSatisfy { $0["ping"] == nil })
+  }
+
+  /// The peer swallows the PING: after the ping timeout the connection closes itself, and a
+  /// request then fails as never processed. (No request before: on a loaded machine the PING
+  /// could go out first and fail it.)
+  @Test func unansweredPingClosesTheConnection() async throws {
+    let peer = try await Peer.start(["--unanswered-pings"])
+    let connection = try await peer.connect(
+      options: .init(idlePingInterval: .milliseconds(50), pingTimeout: .milliseconds(200)))
+    #expect(try await PeerProcess.waitUntil { !connection.isAcceptingRequests })
+    #expect(connection.pingsAcknowledged == 0)
+    #expect(try await PeerProcess.waitUntil { try peer.entries().contains { $0["closed"] != nil } })
+    #expect(try peer.entries().contains { $0["ping"] as? String == "unanswered" })
+    await #expect {
+      try await connection.send(
+        HTTP2Request(method: "POST", path: "/echo", body: [2]), deadline: Self.later)
+    } throws: { error in
+      (error as? HTTP2Error)?.isSafeToRetry == true
+    }
+  }
+
   /// The peer closes the socket mid-request: the request fails with `connectionLost`.
   @Test func droppedConnectionFailsTheRequestsInFlight() async throws {
     let peer = try await Peer.start(["--drop-after", "1"])

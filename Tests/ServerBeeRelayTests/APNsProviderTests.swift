@@ -208,6 +208,40 @@ import Testing
     #expect(logs.withLock { $0 }.contains { $0.contains("connection ended") })
   }
 
+  /// The mock's first connection swallows PINGs: once idle, the provider's PING goes
+  /// unanswered, the connection closes, and the next send opens a second one and is accepted.
+  @Test func unansweredPingReconnectsAndTheNextSendSucceeds() async throws {
+    let mock = try await MockAPNs.start(arguments: ["--unanswered-pings"])
+    let logs = Locked<[String]>([])
+    let provider = try mock.provider(
+      idlePingInterval: .milliseconds(50), pingTimeout: .milliseconds(200), logs: logs)
+    #expect(await provider.deliver(MockAPNs.delivery(token: MockAPNs.token("a0"))) == .accepted)
+    let closed = try await PeerProcess.waitUntil {
+      try mock.entries().contains { $0["connection"] as? Int == 1 && $0["closed"] != nil }
+    }
+    #expect(closed)
+    #expect(try mock.entries().contains { $0["ping"] as? String == "unanswered" })
+    #expect(await provider.deliver(MockAPNs.delivery(token: MockAPNs.token("a1"))) == .accepted)
+    #expect(provider.connectionsOpened(.sandbox) == 2)
+    let answered = try mock.entries(token: MockAPNs.token("a1"))
+    #expect(answered.map { $0["connection"] as? Int } == [2])
+  }
+
+  /// An idle connection's PINGs are answered: it stays the one connection.
+  @Test func answeredPingsKeepTheConnection() async throws {
+    let mock = try await MockAPNs.start()
+    let provider = try mock.provider(
+      idlePingInterval: .milliseconds(50), pingTimeout: PeerProcess.patience)
+    #expect(await provider.deliver(MockAPNs.delivery(token: MockAPNs.token("a2"))) == .accepted)
+    #expect(
+      try await PeerProcess.waitUntil { try mock.entries().filter { $0["ping"] != nil }.count >= 2 }
+    )
+    #expect(await provider.deliver(MockAPNs.delivery(token: MockAPNs.token("a3"))) == .accepted)
+    #expect(provider.connectionsOpened(.sandbox) == 1)
+    #expect(
+      try mock.entries().allSatisfy { $0["ping"] == nil || $0["ping"] as? String == "answered" })
+  }
+
   @Test func slowAnswerEndsAtTheDeadline() async throws {
     let token = MockAPNs.token("90")
     let mock = try await MockAPNs.start(tokens: [token: ["status": 200, "delay": 150]])

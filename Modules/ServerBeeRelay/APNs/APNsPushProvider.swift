@@ -23,7 +23,9 @@ import ServerBeeTransport
 /// are sent again, as long as their deadline (``Configuration/sendTimeout``) allows. The JWT is
 /// signed once and reused for ``Configuration/tokenRefreshInterval`` (40 minutes: APNs wants
 /// a new one every 20 to 60 minutes), and signed again at once, with one retry of the send,
-/// after `403 ExpiredProviderToken`.
+/// after `403 ExpiredProviderToken`. An idle connection sends an HTTP/2 PING every
+/// ``Configuration/idlePingInterval`` (60 s) and is closed when the ACK does not come within
+/// ``Configuration/pingTimeout`` (10 s); the next send then opens a new one.
 ///
 /// Logs (``Configuration/log``) name the environment, host, statuses and reasons: never a device
 /// token, a payload or the key.
@@ -48,6 +50,12 @@ public final class APNsPushProvider: PushProvider {
     public var maximumConcurrentStreams: Int
     /// How long a signed JWT is reused; 40 minutes by default.
     public var tokenRefreshInterval: Int64
+    /// After this long without traffic, an open connection sends an HTTP/2 PING to check it
+    /// still works; 60 s by default, nil for never (Protocol/Relay.md §5).
+    public var idlePingInterval: Duration?
+    /// How long that PING may wait for its ACK before the connection is closed (the next send
+    /// opens a new one); 10 s by default.
+    public var pingTimeout: Duration
     /// Where log lines go (statuses, reasons, hosts; never tokens, payloads or keys).
     public var log: (@Sendable (String) -> Void)?
 
@@ -59,11 +67,14 @@ public final class APNsPushProvider: PushProvider {
     ///   - sendTimeout: The per-send budget; 9 s by default.
     ///   - maximumConcurrentStreams: The stream bound; 100 by default.
     ///   - tokenRefreshInterval: Seconds a JWT is reused; 2400 by default.
+    ///   - idlePingInterval: The idle time before a keep-alive PING; 60 s by default.
+    ///   - pingTimeout: How long the PING's ACK may take; 10 s by default.
     ///   - log: The log sink; none by default.
     public init(
       signingKey: APNsSigningKey, endpoints: [PushEnvironment: URL] = [:],
       additionalCAFile: URL? = nil, sendTimeout: Duration = .seconds(9),
       maximumConcurrentStreams: Int = 100, tokenRefreshInterval: Int64 = 2400,
+      idlePingInterval: Duration? = .seconds(60), pingTimeout: Duration = .seconds(10),
       log: (@Sendable (String) -> Void)? = nil
     ) {
       self.signingKey = signingKey
@@ -76,6 +87,8 @@ public final class APNsPushProvider: PushProvider {
       self.sendTimeout = sendTimeout
       self.maximumConcurrentStreams = maximumConcurrentStreams
       self.tokenRefreshInterval = tokenRefreshInterval
+      self.idlePingInterval = idlePingInterval
+      self.pingTimeout = pingTimeout
       self.log = log
     }
   }
@@ -98,7 +111,10 @@ public final class APNsPushProvider: PushProvider {
       channels[environment] = APNsChannel(
         environment: environment, host: host, port: UInt16(clamping: url.port ?? 443),
         trust: TLSTrust(additionalCAFile: configuration.additionalCAFile),
-        options: .init(maximumConcurrentStreams: configuration.maximumConcurrentStreams),
+        options: .init(
+          maximumConcurrentStreams: configuration.maximumConcurrentStreams,
+          idlePingInterval: configuration.idlePingInterval,
+          pingTimeout: configuration.pingTimeout),
         log: configuration.log)
     }
     self.channels = channels
@@ -148,28 +164,25 @@ public final class APNsPushProvider: PushProvider {
         }
         return answer
       case .failure(let error):
-        switch error {
-        case .untrustedServer(let text):
-          configuration.log?("apns \(channel.environment.rawValue): \(text)")
-          return .networkFailure
-        case .timedOut, .cancelled:
-          return .networkFailure
-        case .protocolViolation, .malformedResponse:
-          configuration.log?("apns \(channel.environment.rawValue): \(error)")
-          return .malformedReply
-        case .streamReset(let code) where code != .refusedStream:
-          return .networkFailure
-        case .connectFailed, .connectionLost, .streamReset:
-          // A dropped connection or a refused stream: send again while the deadline allows
-          // (the same apns-id, so APNs can tell it is the same notification).
-          if case .connectFailed = error {
-            guard ContinuousClock.now + backoff < deadline else { return .networkFailure }
-            try? await Task.sleep(for: backoff)
-            backoff = min(backoff * 2, .seconds(1))
+        if let answer = Self.answer(for: error) {
+          switch error {
+          case .untrustedServer(let text):
+            configuration.log?("apns \(channel.environment.rawValue): \(text)")
+          case .protocolViolation, .malformedResponse:
+            configuration.log?("apns \(channel.environment.rawValue): \(error)")
+          default: break
           }
-          guard ContinuousClock.now < deadline else { return .networkFailure }
-          continue
+          return answer
         }
+        // A dropped connection or a refused stream: send again while the deadline allows
+        // (the same apns-id, so APNs can tell it is the same notification).
+        if case .connectFailed = error {
+          guard ContinuousClock.now + backoff < deadline else { return .networkFailure }
+          try? await Task.sleep(for: backoff)
+          backoff = min(backoff * 2, .seconds(1))
+        }
+        guard ContinuousClock.now < deadline else { return .networkFailure }
+        continue
       }
     }
   }
@@ -203,6 +216,17 @@ public final class APNsPushProvider: PushProvider {
       if reason == "BadDeviceToken" { return .badDeviceToken }
       return .rejected(status: response.status, reason: reason)
     default: return .malformedReply
+    }
+  }
+
+  /// The answer for a send that got no response, or nil when it is sent again (a connection
+  /// that could not be opened or was lost, a refused stream) while the deadline allows.
+  static func answer(for error: HTTP2Error) -> ProviderAnswer? {
+    switch error {
+    case .untrustedServer, .timedOut, .cancelled: .networkFailure
+    case .protocolViolation, .malformedResponse: .malformedReply
+    case .streamReset(let code) where code != .refusedStream: .networkFailure
+    case .connectFailed, .connectionLost, .streamReset: nil
     }
   }
 

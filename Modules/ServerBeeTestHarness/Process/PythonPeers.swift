@@ -10,6 +10,25 @@ extension PeerProcess {
   /// runs into this one, and each suite's 5-minute time limit bounds it anyway.
   package static let patience: Duration = .seconds(120)
 
+  /// Waits, polling every 10 ms, until `condition` holds or ``patience`` has passed: for states
+  /// a test cannot be told about (a peer's log line, a counter on another thread).
+  ///
+  /// ```swift
+  /// let reached = try await PeerProcess.waitUntil { connection.pingsAcknowledged >= 1 }
+  /// #expect(reached)
+  /// ```
+  /// - Parameter condition: The state to wait for.
+  /// - Returns: Whether it held before the patience ran out.
+  /// - Throws: `CancellationError` when the test is cancelled.
+  package static func waitUntil(_ condition: () throws -> Bool) async throws -> Bool {
+    let deadline = ContinuousClock.now + patience
+    while try !condition() {
+      guard ContinuousClock.now < deadline else { return false }
+      try await Task.sleep(for: .milliseconds(10))
+    }
+    return true
+  }
+
   /// The directory of the Python peer scripts shared by the transport and server test targets:
   /// `Tests/Peers`, found from this file's place in the checkout
   /// (`Modules/ServerBeeTestHarness/Process/`, three levels below the package root).

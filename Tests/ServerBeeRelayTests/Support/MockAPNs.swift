@@ -20,7 +20,8 @@ final class MockAPNs: Sendable {
   /// Starts the mock.
   /// - Parameters:
   ///   - tokens: The answer per device token (`{"status":…,"reason":…,"delay":…}`).
-  ///   - arguments: More mock options (`--drop-after N`, `--max-streams N`).
+  ///   - arguments: More mock options (`--drop-after N`, `--max-streams N`,
+  ///     `--unanswered-pings`).
   /// - Returns: The running mock, its port read.
   /// - Throws: `PeerError` when openssl, python3, `h2` or `cryptography` is missing.
   static func start(
@@ -67,7 +68,8 @@ final class MockAPNs: Sendable {
   /// A provider whose sandbox endpoint is this mock.
   func provider(
     host: String = "localhost", trustingCA: Bool = true, clock: RelayClock = .system,
-    sendTimeout: Duration = .seconds(60), logs: Locked<[String]>? = nil
+    sendTimeout: Duration = .seconds(60), idlePingInterval: Duration? = .seconds(60),
+    pingTimeout: Duration = .seconds(10), logs: Locked<[String]>? = nil
   ) throws -> APNsPushProvider {
     let key = try APNsSigningKey(pem: keyPEM, keyID: Self.keyID, teamID: Self.team)
     let endpoint = try #require(URL(string: "https://\(host):\(port)"))
@@ -77,7 +79,8 @@ final class MockAPNs: Sendable {
     }
     let configuration = APNsPushProvider.Configuration(
       signingKey: key, endpoints: [.sandbox: endpoint],
-      additionalCAFile: trustingCA ? pki.caFile : nil, sendTimeout: sendTimeout, log: log)
+      additionalCAFile: trustingCA ? pki.caFile : nil, sendTimeout: sendTimeout,
+      idlePingInterval: idlePingInterval, pingTimeout: pingTimeout, log: log)
     return APNsPushProvider(configuration: configuration, clock: clock)
   }
 

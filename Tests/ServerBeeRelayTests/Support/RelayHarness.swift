@@ -44,16 +44,11 @@ final class RelayHarness: Sendable {
 
   var now: Int64 { time.withLock { $0 } }
 
-  /// Waits (polling, at most 60 s) until `condition` holds: for states a test cannot be told
-  /// about, such as uploads the relay has counted as in flight.
+  /// Waits (polling, at most `PeerProcess.patience`) until `condition` holds: for states a test
+  /// cannot be told about, such as uploads the relay has counted as in flight.
   func waitUntil(_ condition: () -> Bool) async throws {
-    let deadline = ContinuousClock.now.advanced(by: .seconds(60))
-    while !condition() {
-      guard ContinuousClock.now < deadline else {
-        Issue.record("the relay never reached the expected state")
-        return
-      }
-      try await Task.sleep(for: .milliseconds(10))
+    if try await !PeerProcess.waitUntil(condition) {
+      Issue.record("the relay never reached the expected state")
     }
   }
 
