@@ -70,6 +70,18 @@ import Testing
     #expect(try WireJSON.decode(DockerActionRequest.self, from: Data(wire.utf8)) == body)
   }
 
+  @Test func aContainerIsNamedByItsIdAnIdPrefixOfTwelveOrItsName() {
+    let container = DockerContainer(
+      id: "3f4e8a1c9b2d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f", name: "/stack-web-1",
+      image: "nginx:1.27", state: "running", status: "Up 9 days", created: 0)
+    for reference in [container.id, "3f4e8a1c9b2d", "stack-web-1", "/stack-web-1"] {
+      #expect(container.isNamed(by: reference), "\(reference)")
+    }
+    for reference in ["", "3f4e8a1c9b2", "stack-web", "stack-web-2", "//stack-web-1"] {
+      #expect(!container.isNamed(by: reference), "\(reference)")
+    }
+  }
+
   @Test func anUnknownOrLowerCaseActionDoesNotDecode() {
     for wire in [#"{"action":"start"}"#, #"{"action":"Pause"}"#, #"{"action":{"Remove":{}}}"#] {
       #expect(throws: ServerBeeModelsError.self) {

@@ -190,6 +190,7 @@ enum DockerCommands {
     let duration = try seconds(context, "duration")
     let (api, server) = try await subject(context)
     let name = TerminalText.safe(server.name)
+    try await requireKnown(container, on: server, api: api)
     let stream: DockerLogStream
     do {
       stream = try await open(context, serverID: server.id, api: api)
@@ -249,6 +250,23 @@ enum DockerCommands {
     if shown == 0, !context.console.json, !follow {
       context.console.error(TerminalText.safe("no log lines from \(container) on \(server.name)"))
     }
+  }
+
+  /// The server sends nothing for a container it does not have (Protocol/AppRoutes.md §8.4), so
+  /// a name is checked against the container list first: a list that knows other containers and
+  /// not this one is an error; an empty list (the server's cache may be cold) or one that cannot
+  /// be read leaves the decision to the logs socket.
+  private static func requireKnown(
+    _ container: String, on server: ServerResponse, api: ServerBeeAPIClient
+  ) async throws {
+    guard let known = try? await api.dockerContainers(serverID: server.id), !known.isEmpty,
+      !known.contains(where: { $0.isNamed(by: container) })
+    else { return }
+    let name = TerminalText.safe(server.name)
+    throw CommandLineError(
+      .notFound,
+      "\(name) has no container '\(TerminalText.safe(container))' (see 'serverbee docker "
+        + "\(name)')")
   }
 
   /// One log line: `--json` writes the entry; else the time, `!` for stderr, and the text.

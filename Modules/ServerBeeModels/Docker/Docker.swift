@@ -96,6 +96,25 @@ public struct DockerContainer: Codable, Hashable, Sendable, Identifiable {
 
   /// Whether the container is running.
   public var isRunning: Bool { state == "running" }
+
+  /// Whether `reference` names this container as an agent finds one: its full id, an id prefix
+  /// of 12 or more characters, or its name with or without the leading `/`
+  /// (Protocol/AppRoutes.md §8.3).
+  ///
+  /// ```swift
+  /// let containers = try await api.dockerContainers(serverID: "server-1")
+  /// let web = containers.first { $0.isNamed(by: "stack-web-1") }
+  /// ```
+  public func isNamed(by reference: String) -> Bool {
+    Self.reference(reference, names: id, name)
+  }
+
+  /// Whether `reference` names the container with this `id` and `name` (see ``isNamed(by:)``).
+  public static func reference(_ reference: String, names id: String, _ name: String) -> Bool {
+    guard !reference.isEmpty else { return false }
+    return id == reference || (reference.count >= 12 && id.hasPrefix(reference))
+      || name == reference || name == "/" + reference
+  }
 }
 
 /// The answer of `GET /api/servers/{id}/docker/containers` (Protocol/AppRoutes.md §8.2).

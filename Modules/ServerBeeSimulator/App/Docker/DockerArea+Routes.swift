@@ -217,11 +217,7 @@ extension DockerArea {
     /// The container `text` names, as the agent finds one: its full id, an id prefix of 12 or
     /// more digits, or its name with or without the leading `/` (Protocol/AppRoutes.md §8.3).
     func container(named text: String) -> Standing? {
-      containers.first { standing in
-        let planned = standing.planned
-        return planned.id == text || (text.count >= 12 && planned.id.hasPrefix(text))
-          || planned.name == text || planned.name == "/" + text
-      }
+      containers.first { DockerContainer.reference(text, names: $0.planned.id, $0.planned.name) }
     }
   }
 
