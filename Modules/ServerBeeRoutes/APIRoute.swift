@@ -42,6 +42,12 @@ public struct APIRoute<
   public let summary: String
   /// The status of a success answer.
   public let successStatus: Int
+  /// How long the server may wait on someone else before it answers, `nil` when it answers
+  /// from what it has: a Docker route that asks the agent waits up to 30 s, then answers 408
+  /// (Protocol/AppRoutes.md §8.1). ``RouteClient`` gives such a request this long and
+  /// ``RouteClient/serverWaitMargin`` more, so the server's answer arrives before the
+  /// transport gives up.
+  public let serverWait: Duration?
 
   /// Declares a route.
   /// - Parameters:
@@ -51,11 +57,14 @@ public struct APIRoute<
   ///   - credential: Who may call it.
   ///   - query: The query parameters it reads.
   ///   - successStatus: The status of a success answer (200 on every ServerBee route).
+  ///   - serverWait: How long the server may wait on someone else before it answers; `nil`
+  ///     (the default) when it answers from what it has.
   ///   - summary: What it does, in a few words.
   public init(
     _ name: String, _ method: HTTPMethod, _ template: String, _ credential: RouteCredential,
-    query: [String] = [], successStatus: Int = 200, summary: String
+    query: [String] = [], successStatus: Int = 200, serverWait: Duration? = nil, summary: String
   ) {
+    self.serverWait = serverWait
     self.name = name
     self.method = method
     self.template = PathTemplate(template)

@@ -6,6 +6,10 @@ extension RouteCatalogue {
   /// member reads it, behind the read gate of Protocol/AppRoutes.md §8.1; acting on a container
   /// and the logs socket are admin-only.
   public enum Docker {
+    /// How long the server waits for the agent on a route that asks it before answering 408
+    /// (Protocol/AppRoutes.md §8.1): info (when not cached), networks, volumes and actions.
+    public static let agentWait: Duration = .seconds(30)
+
     /// `GET /api/servers/{id}/docker/containers` (Protocol/AppRoutes.md §8.2).
     public static let dockerContainers = APIRoute<PathID, NoBody, DockerContainersResponse>(
       "dockerContainers", .get, "/api/servers/{id}/docker/containers", .member,
@@ -16,7 +20,7 @@ extension RouteCatalogue {
       summary: "each container's CPU, memory, network and disk use")
     /// `GET /api/servers/{id}/docker/info` (Protocol/AppRoutes.md §8.2).
     public static let dockerInfo = APIRoute<PathID, NoBody, DockerInfoResponse>(
-      "dockerInfo", .get, "/api/servers/{id}/docker/info", .member,
+      "dockerInfo", .get, "/api/servers/{id}/docker/info", .member, serverWait: agentWait,
       summary: "a server's Docker engine: version, counts, memory")
     /// `GET /api/servers/{id}/docker/events?limit=` (Protocol/AppRoutes.md §8.2).
     public static let dockerEvents = APIRoute<PathID, NoBody, DockerEventsResponse>(
@@ -25,17 +29,17 @@ extension RouteCatalogue {
     /// `GET /api/servers/{id}/docker/networks` (Protocol/AppRoutes.md §8.2).
     public static let dockerNetworks = APIRoute<PathID, NoBody, DockerNetworksResponse>(
       "dockerNetworks", .get, "/api/servers/{id}/docker/networks", .member,
-      summary: "a server's Docker networks")
+      serverWait: agentWait, summary: "a server's Docker networks")
     /// `GET /api/servers/{id}/docker/volumes` (Protocol/AppRoutes.md §8.2).
     public static let dockerVolumes = APIRoute<PathID, NoBody, DockerVolumesResponse>(
       "dockerVolumes", .get, "/api/servers/{id}/docker/volumes", .member,
-      summary: "a server's Docker volumes")
+      serverWait: agentWait, summary: "a server's Docker volumes")
     /// `POST /api/servers/{id}/docker/containers/{cid}/action` (Protocol/AppRoutes.md §8.3).
     public static let dockerContainerAction = APIRoute<
       PathIDPair, DockerActionRequest, DockerActionResult
     >(
       "dockerContainerAction", .post, "/api/servers/{id}/docker/containers/{cid}/action", .admin,
-      summary: "start, stop, restart or remove a container")
+      serverWait: agentWait, summary: "start, stop, restart or remove a container")
 
     /// `GET /api/ws/docker/logs/{server_id}`: one container's log lines at a time
     /// (Protocol/AppRoutes.md §8.4).

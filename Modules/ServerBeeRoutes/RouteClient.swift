@@ -29,6 +29,9 @@ public struct RouteClient: Sendable {
   public let server: ServerURL
   /// The transport that performs the exchanges.
   public let transport: any HTTPTransport
+  /// What a request to a route with a ``APIRoute/serverWait`` is given beyond that wait: room
+  /// for the server's answer to travel after it has waited in full.
+  public static let serverWaitMargin: Duration = .seconds(10)
 
   /// Creates a client.
   /// - Parameters:
@@ -102,7 +105,8 @@ public struct RouteClient: Sendable {
     }
     if !items.isEmpty { pathText += "?" + items.joined(separator: "&") }
     var request = HTTPRequest(
-      method: route.method, url: server.endpoint(pathText), headers: ["accept": "application/json"])
+      method: route.method, url: server.endpoint(pathText), headers: ["accept": "application/json"],
+      minimumTimeout: route.serverWait.map { $0 + Self.serverWaitMargin })
     for (name, value) in headers { request.headers[name] = value }
     if Request.self != NoBody.self {
       do {

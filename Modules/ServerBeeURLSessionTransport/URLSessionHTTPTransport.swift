@@ -23,8 +23,10 @@ public import ServerBeeTransport
 public final class URLSessionHTTPTransport: HTTPTransport {
   /// Settings for ``URLSessionHTTPTransport``.
   public struct Configuration: Sendable, Hashable {
-    /// How long a request may take before it fails with `.timedOut`;
-    /// 30 seconds by default.
+    /// How long a request may wait for data before it fails with `.timedOut`; 30 seconds by
+    /// default. A request's `minimumTimeout` lengthens it for that request; a whole exchange
+    /// is capped at the longer of this and 60 s (URLSession caps time per session, not per
+    /// request).
     public var timeout: Duration
 
     /// Creates a configuration.
@@ -35,6 +37,9 @@ public final class URLSessionHTTPTransport: HTTPTransport {
   }
 
   private let session: URLSession
+  /// The longest `minimumTimeout` the session leaves room for: a Docker route's 30 s wait for
+  /// the agent with a margin (Protocol/AppRoutes.md §8.1).
+  static let longestServerWait: Duration = .seconds(60)
   private let configuration: Configuration
 
   /// Creates a transport with its own ephemeral `URLSession`.
@@ -44,7 +49,10 @@ public final class URLSessionHTTPTransport: HTTPTransport {
     let sessionConfiguration = URLSessionConfiguration.ephemeral
     let seconds = URLSessionFailure.seconds(configuration.timeout)
     sessionConfiguration.timeoutIntervalForRequest = seconds
-    sessionConfiguration.timeoutIntervalForResource = seconds
+    // The session's cap on a whole exchange leaves room for a request's `minimumTimeout` (a
+    // route that waits on the server's side); each request's own interval is set below.
+    sessionConfiguration.timeoutIntervalForResource = max(
+      seconds, URLSessionFailure.seconds(Self.longestServerWait))
     sessionConfiguration.httpCookieAcceptPolicy = .never
     sessionConfiguration.httpShouldSetCookies = false
     sessionConfiguration.urlCache = nil
@@ -64,7 +72,8 @@ public final class URLSessionHTTPTransport: HTTPTransport {
   public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
     var urlRequest = URLRequest(url: request.url)
     urlRequest.httpMethod = request.method.rawValue
-    urlRequest.timeoutInterval = URLSessionFailure.seconds(configuration.timeout)
+    urlRequest.timeoutInterval = URLSessionFailure.seconds(
+      request.timeout(within: configuration.timeout))
     for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
     if !request.body.isEmpty { urlRequest.httpBody = request.body }
     try Task.checkCancellation()

@@ -91,6 +91,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
             print("slow", flush=True)  # the test's gate: the request is being answered
             time.sleep(60)
             self.reply(200, b"late")
+        elif self.path == "/after-two-seconds":
+            time.sleep(2)  # a server that waits on someone else before it answers
+            self.reply(200, b"waited")
         elif self.path == "/chunked":
             self.send_response(200)
             self.send_header("Transfer-Encoding", "chunked")

@@ -86,6 +86,43 @@ import Testing
     }
     #expect(entries.count >= 2, "\(follow.stdout)")
     #expect(entries.allSatisfy { $0["stream"] is String && $0["message"] is String })
+
+    // The server sends nothing for a container it does not have: the command says so instead
+    // of printing nothing (or, with -f, waiting for ever).
+    let unknown = try await serverbee(
+      ["docker", "server-1", "logs", "stack-nope-1", "-f"], home: home)
+    #expect(unknown.status == 1)
+    #expect(unknown.stdout.isEmpty)
+    #expect(
+      unknown.stderr
+        == "serverbee: server-1 has no container 'stack-nope-1' (see 'serverbee docker "
+        + "server-1')\n")
+  }
+
+  @Test func anAgentThatDoesNotAnswerIsSaidSoAfterTheServersWait() async throws {
+    // The server waits 16 s for the agent here (30 s on a real one): longer than the command's
+    // own 15 s request timeout, which a route that asks the agent outlasts.
+    let temporary = try TemporaryDirectory()
+    let home = temporary.url.appendingPathComponent("home")
+    let simulator = try await SimulatorProcess(
+      data: temporary.url.appendingPathComponent("data"), servers: 1,
+      extra: ["--docker", "1", "--docker-timeout", "16"])
+    defer { simulator.terminate() }
+    let login = try await serverbee(
+      ["login", "--server", simulator.url, "--username", "admin", "--password", "admin-password"],
+      home: home)
+    #expect(login.status == 0, "\(login.stderr)")
+    let listed = try await serverbee(["servers", "--json"], home: home)
+    let servers = try #require(
+      try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])
+    let serverID = try #require(servers.first?["id"] as? String)
+    _ = try await simulator.control(
+      "POST", "/__simulator/servers/\(serverID)/docker", ["responsive": false])
+    let networks = try await serverbee(["docker", "server-1", "networks"], home: home)
+    #expect(networks.status == 1)
+    #expect(networks.stdout.isEmpty)
+    #expect(
+      networks.stderr == "serverbee: the agent of server-1 did not answer within 30 seconds\n")
   }
 
   @Test func aServerWithoutDockerIsOneSentence() async throws {

@@ -24,6 +24,20 @@ import Testing
     #expect(request.headers["accept"] == "application/json")
   }
 
+  @Test func aRouteThatWaitsOnTheAgentGivesItsRequestTheWaitAndAMargin() throws {
+    // Docker networks ask the agent, which the server waits 30 s for before its 408.
+    let asking = try routes.request(
+      RouteCatalogue.Docker.dockerNetworks, PathID("server-1"), body: NoBody())
+    #expect(asking.minimumTimeout == .seconds(30) + RouteClient.serverWaitMargin)
+    #expect(asking.timeout(within: .seconds(15)) == .seconds(40))
+    #expect(asking.timeout(within: .seconds(90)) == .seconds(90))
+    // The container list comes from the server's cache: the transport's timeout alone.
+    let cached = try routes.request(
+      RouteCatalogue.Docker.dockerContainers, PathID("server-1"), body: NoBody())
+    #expect(cached.minimumTimeout == nil)
+    #expect(cached.timeout(within: .seconds(15)) == .seconds(15))
+  }
+
   @Test func aDotSegmentCannotClimbOutOfTheRoute() throws {
     let request = try routes.request(RouteCatalogue.Servers.server, PathID(".."), body: NoBody())
     #expect(request.url.absoluteString == "https://monitor.example.com/api/servers/%2E%2E")

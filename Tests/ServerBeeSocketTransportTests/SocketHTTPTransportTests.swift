@@ -71,6 +71,19 @@ import Testing
     #expect(ContinuousClock.now - started < .seconds(50), "bytes kept arriving; the deadline held")
   }
 
+  @Test func aRequestsMinimumTimeoutOutlastsTheTransportsTimeout() async throws {
+    let transport = SocketHTTPTransport(configuration: .init(timeout: .milliseconds(500)))
+    let url = base.appendingPathComponent("after-two-seconds")
+    // The peer answers after 2 s: the transport's 0.5 s alone gives up first…
+    let error = await #expect(throws: ServerBeeTransportError.self) {
+      _ = try await transport.send(HTTPRequest(url: url))
+    }
+    #expect(error?.code == .timedOut)
+    // …and a request that declares it may wait 60 s gets the answer.
+    let response = try await transport.send(HTTPRequest(url: url, minimumTimeout: .seconds(60)))
+    #expect(response.status == 200 && response.body == Data("waited".utf8))
+  }
+
   @Test func anEndlessBodyStopsAtTheSizeCap() async throws {
     let error = await #expect(throws: ServerBeeTransportError.self) {
       _ = try await get(

@@ -137,8 +137,9 @@ public final class SocketHTTPTransport: HTTPTransport {
     let bytes =
       Self.serialize(request, host: host, port: port, secure: secure, keepAlive: keepAlive)
       + Array(request.body)
+    let timeout = request.timeout(within: configuration.timeout)
     return { (wake: WakePipe) throws -> HTTPResponse in
-      let deadline = ContinuousClock.now.advanced(by: configuration.timeout)
+      let deadline = ContinuousClock.now.advanced(by: timeout)
       if let kept = pool.take(origin) {
         do {
           return try Self.exchange(

@@ -23,6 +23,16 @@ public struct HTTPRequest: Sendable, Hashable {
   public var headers: HTTPHeaders
   /// The body; empty for none.
   public var body: Data
+  /// The least time the exchange is given, for a request the server answers only after
+  /// waiting on someone else (a Docker route waits up to 30 s for the agent before it answers
+  /// 408): the transport waits the longer of this and its own timeout. `nil` for the
+  /// transport's timeout alone.
+  ///
+  /// ```swift
+  /// var request = HTTPRequest(url: url)
+  /// request.minimumTimeout = .seconds(40)  // a 15 s transport still waits 40 s for this one
+  /// ```
+  public var minimumTimeout: Duration?
 
   /// Creates a request.
   /// - Parameters:
@@ -30,12 +40,23 @@ public struct HTTPRequest: Sendable, Hashable {
   ///   - url: The absolute URL.
   ///   - headers: The header fields; names are lowercased.
   ///   - body: The body; empty by default.
+  ///   - minimumTimeout: The least time the exchange is given (``minimumTimeout``); `nil` by
+  ///     default.
   public init(
-    method: HTTPMethod = .get, url: URL, headers: HTTPHeaders = [:], body: Data = Data()
+    method: HTTPMethod = .get, url: URL, headers: HTTPHeaders = [:], body: Data = Data(),
+    minimumTimeout: Duration? = nil
   ) {
     self.method = method
     self.url = url
     self.headers = headers
     self.body = body
+    self.minimumTimeout = minimumTimeout
+  }
+
+  /// The time a transport whose own timeout is `timeout` gives this request: the longer of
+  /// `timeout` and ``minimumTimeout``.
+  public func timeout(within timeout: Duration) -> Duration {
+    guard let minimumTimeout, minimumTimeout > timeout else { return timeout }
+    return minimumTimeout
   }
 }
