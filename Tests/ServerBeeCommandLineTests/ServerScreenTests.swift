@@ -35,6 +35,27 @@ import Testing
     #expect(svg.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\""))
   }
 
+  @Test func minuteApartHistoryBesideALiveTailIsALineAndAnOutageAGap() {
+    // An hour on 144 dot columns (25 s each): a sample a minute for 30 min, nothing for 10 min
+    // (an outage), a sample a minute again, then the last 5 min every 3 s, as the live stream
+    // adds them. The spacing is judged beside each pair, not by the median (3 s here).
+    let start = Date(timeIntervalSince1970: 1_800_000_000)
+    var points = (0...30).map { TimeChart.Point(time: start + Double($0) * 60, value: 10) }
+    points += (40...55).map { TimeChart.Point(time: start + Double($0) * 60, value: 10) }
+    points += (0...100).map {
+      TimeChart.Point(time: start + 55 * 60 + Double($0) * 3, value: 10)
+    }
+    let chart = TimeChart(
+      title: "CPU", scale: .percent, start: start, end: start + 3_600,
+      series: [.init(ink: .cpu, points: points)])
+    let values = chart.resample(points, into: 144)
+    let slice = 3_600.0 / 144
+    let column = { (minute: Double) in Int(minute * 60 / slice) }
+    #expect(values[column(0)...column(30)].allSatisfy { $0 == 10 }, "the first half hour")
+    #expect(values[column(32)...column(38)].allSatisfy { $0 == nil }, "the outage")
+    #expect(values[column(40)..<144].allSatisfy { $0 == 10 }, "history, then the live tail")
+  }
+
   @Test func anOfflineServerWithoutHistorySaysSoInsteadOfDrawingEmptyCharts() {
     var content = Self.content()
     content.status?.online = false

@@ -4,9 +4,10 @@ import Foundation
 /// cell), with a value axis on the left and a time axis below, drawn on a ``Canvas``.
 ///
 /// Each dot column stands for an equal slice of `start…end`: its value is the mean of the
-/// samples in the slice, or, between two samples no further apart than 2.5 times the usual
-/// spacing, the straight line between them; elsewhere the chart shows a gap (no data is not
-/// zero). Consecutive dots are joined vertically so a line stays unbroken.
+/// samples in the slice, or, between two samples no further apart than 2.5 times the spacing
+/// beside them (judged locally, so minute-apart history next to a live tail seconds apart is
+/// still a line), the straight line between them; elsewhere the chart shows a gap (no data is
+/// not zero). Consecutive dots are joined vertically so a line stays unbroken.
 ///
 /// ```swift
 /// let chart = TimeChart(
@@ -205,8 +206,17 @@ struct TimeChart: Sendable {
     }.sorted { $0.0 < $1.0 }
     let span = end.timeIntervalSince(start)
     guard count > 0, span > 0, !samples.isEmpty else { return Array(repeating: nil, count: count) }
-    let gaps = zip(samples, samples.dropFirst()).map { $1.0 - $0.0 }.sorted()
-    let usual = gaps.isEmpty ? span : gaps[gaps.count / 2]
+    // spacings[i] is the time from sample i to sample i + 1. What counts as usual is judged
+    // from the gaps on either side of a pair, so a minute-apart history beside a live tail
+    // seconds apart is a line, not dots, and an hour without samples is still a gap.
+    let spacings = zip(samples, samples.dropFirst()).map { $1.0 - $0.0 }
+    let sorted = spacings.sorted()
+    let typical = sorted.isEmpty ? span : sorted[sorted.count / 2]
+    func usual(before: Int, after: Int) -> Double {
+      let left = before >= 1 ? spacings[before - 1] : nil
+      let right = after < spacings.count ? spacings[after] : nil
+      return [left, right].compactMap { $0 }.max() ?? typical
+    }
     let slice = span / Double(count)
     var values: [Double?] = Array(repeating: nil, count: count)
     var sums = Array(repeating: (total: 0.0, count: 0), count: count)
@@ -226,7 +236,8 @@ struct TimeChart: Sendable {
       guard next > 0, next < samples.count else { continue }
       let before = samples[next - 1]
       let after = samples[next]
-      guard after.0 - before.0 <= usual * 2.5 + slice else { continue }
+      guard after.0 - before.0 <= usual(before: next - 1, after: next) * 2.5 + slice
+      else { continue }
       let weight = (middle - before.0) / (after.0 - before.0)
       values[index] = before.1 + (after.1 - before.1) * weight
     }
