@@ -191,11 +191,11 @@ package final class HTTPServer: Sendable {
       notify: configuration.onDescriptorsExhausted, refusal: configuration.onRefusal)
     self.reporter = reporter
     let exhausted: (@Sendable () -> Void)? = reporter.isObserved ? reporter.report : nil
+    let overflowAnswer = Self.overflowAnswer(configuration.rejection)
     listener = try TCPListener(
       host: configuration.host, port: configuration.port, backlog: configuration.backlog,
-      overflowAnswer: Self.overflowAnswer(configuration.rejection),
-      onDescriptorsExhausted: exhausted)
-    self.overflowAnswer = Self.overflowAnswer(configuration.rejection)
+      overflowAnswer: overflowAnswer, onDescriptorsExhausted: exhausted)
+    self.overflowAnswer = overflowAnswer
     port = listener.port
   }
 

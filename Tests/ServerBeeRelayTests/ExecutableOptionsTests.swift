@@ -75,6 +75,17 @@ struct ExecutableOptionsTests {
 
   static var realNow: Int64 { Int64(Date().timeIntervalSince1970) }
 
+  @Test func aRelayThatRefusedNothingLogsNoRefusal() async throws {
+    // The 503 for running out of descriptors is written at start, ready for use; writing it
+    // is not refusing anyone.
+    let relay = try await Self.start(["--provider", "scripted"])
+    defer { relay.process.endGroup() }
+    let log = try await relay.log()
+    #expect(log.contains("listening on"), "\(log)")
+    #expect(!log.contains("rejected"), "\(log)")
+    #expect(!log.contains("RelayBusy"), "\(log)")
+  }
+
   @Test func helpListsEveryOptionWithItsDefault() async throws {
     let result = try await Process.output(of: try ExecutableTests.executable(), ["--help"])
     #expect(result.status == 0)

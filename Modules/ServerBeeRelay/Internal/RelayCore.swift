@@ -130,7 +130,11 @@ final class RelayCore: Sendable {
         case 413: answer = .permanent(413, .requestTooLarge)
         default: answer = .permanent(status, .invalidRequest)
         }
-        self?.log("rejected by the transport: \(status) \(answer.verdict.reason.rawValue)")
+        // The 503 is written once at start, to be ready when descriptors run out, which
+        // `onDescriptorsExhausted` reports: only the per-request rejections are logged here.
+        if status != 503 {
+          self?.log("rejected by the transport: \(status) \(answer.verdict.reason.rawValue)")
+        }
         return HTTPServerRejection(headers: answer.allHeaders, body: answer.body)
       },
       uploadGate: { [weak self] head, connection in
