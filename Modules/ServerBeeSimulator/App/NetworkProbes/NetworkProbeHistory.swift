@@ -52,13 +52,33 @@ struct NetworkProbeHistory {
   /// The samples of `target` with `from ≤ time ≤ to` (seconds), oldest first.
   func samples(_ target: ProbeTargetInfo, from: Int64, to: Int64) -> [ProbeSample] {
     guard let range = indices(target, from: from, to: to) else { return [] }
-    return range.map { sample(target, $0) }
+    let noise = Noise(serverID: serverID, target: target)
+    return range.map { sample(noise, $0) }
   }
 
   /// The newest sample of `target`, if any.
   func latest(_ target: ProbeTargetInfo) -> ProbeSample? {
     guard let range = indices(target, from: start, to: now) else { return nil }
-    return sample(target, range.upperBound)
+    return sample(Noise(serverID: serverID, target: target), range.upperBound)
+  }
+
+  /// The seeds of one server's probes of one target, one per salt, made once per list.
+  private struct Noise {
+    let loss, lost, spike, spikeMilliseconds, jitter, min, max: SeededNoise.Seed
+    /// The target's typical latency.
+    let base: Double
+
+    init(serverID: String, target: ProbeTargetInfo) {
+      let key = serverID + "/" + target.id
+      loss = SeededNoise.Seed(key, "loss")
+      lost = SeededNoise.Seed(key, "lost")
+      spike = SeededNoise.Seed(key, "spike")
+      spikeMilliseconds = SeededNoise.Seed(key, "spike-ms")
+      jitter = SeededNoise.Seed(key, "jitter")
+      min = SeededNoise.Seed(key, "min")
+      max = SeededNoise.Seed(key, "max")
+      base = 8 + 240 * SeededNoise.unit(key, "base", 0)
+    }
   }
 
   private func indices(_ target: ProbeTargetInfo, from: Int64, to: Int64) -> ClosedRange<Int64>? {
@@ -71,20 +91,18 @@ struct NetworkProbeHistory {
     return low <= high ? low...high : nil
   }
 
-  private func sample(_ target: ProbeTargetInfo, _ index: Int64) -> ProbeSample {
-    let key = serverID + "/" + target.id
+  private func sample(_ noise: Noise, _ index: Int64) -> ProbeSample {
     let number = Int(index)
-    func unit(_ salt: String) -> Double { SeededNoise.unit(key, salt, number) }
     let time = index * interval
-    let roll = unit("loss")
+    let roll = noise.loss.unit(number)
     let lost: Int
     if roll < 0.008 {
       lost = packetCount
     } else if roll < 0.03 {
       let half = packetCount / 2
-      lost = min(packetCount - 1, half + Int(unit("lost") * Double(half)))
+      lost = min(packetCount - 1, half + Int(noise.lost.unit(number) * Double(half)))
     } else if roll < 0.08 {
-      lost = min(packetCount - 1, 1 + Int(unit("lost") * 2))
+      lost = min(packetCount - 1, 1 + Int(noise.lost.unit(number) * 2))
     } else {
       lost = 0
     }
@@ -95,15 +113,14 @@ struct NetworkProbeHistory {
         time: time, avgLatency: nil, minLatency: nil, maxLatency: nil, packetLoss: 1,
         packetSent: packetCount, packetReceived: 0)
     }
-    let base = 8 + 240 * SeededNoise.unit(key, "base", 0)
     let avg =
-      unit("spike") < 1.0 / 65
-      ? 520 + 480 * unit("spike-ms")
-      : base * (0.85 + 0.3 * unit("jitter"))
+      noise.spike.unit(number) < 1.0 / 65
+      ? 520 + 480 * noise.spikeMilliseconds.unit(number)
+      : noise.base * (0.85 + 0.3 * noise.jitter.unit(number))
     return ProbeSample(
       time: time, avgLatency: Self.round(avg),
-      minLatency: Self.round(avg * (0.75 + 0.2 * unit("min"))),
-      maxLatency: Self.round(avg * (1.05 + 0.5 * unit("max"))), packetLoss: loss,
+      minLatency: Self.round(avg * (0.75 + 0.2 * noise.min.unit(number))),
+      maxLatency: Self.round(avg * (1.05 + 0.5 * noise.max.unit(number))), packetLoss: loss,
       packetSent: packetCount, packetReceived: received)
   }
 
