@@ -46,6 +46,8 @@ final class SimulatorCore: Sendable {
   let outboxSignal = OutboxSignal()
   /// The server rows and the `GET /api/servers` body while the database is unchanged.
   let serverCache: ServerCache
+  /// What each recently used token stands for, while the rows it was read from are unchanged.
+  let callers = CallerCache()
   /// The one log line for refused connections (``Simulator/Configuration/log``).
   let refusals: RefusalLog
   /// When the next open enrollment offer lapses (stored nanoseconds), `nil` until first read

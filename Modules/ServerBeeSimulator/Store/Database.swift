@@ -76,6 +76,10 @@ final class Database: @unchecked Sendable {
   // Safety: as `serverChanges`. Rows of `servers` written since the database was opened, by
   // the same hook: the version of what `ServerCache` keeps.
   private var serverWrites: Int64 = 0
+  // Safety: as `serverChanges`. Rows of `users`, `mobile_sessions` and `access_sessions`
+  // written since the database was opened, by the same hook: the version of what
+  // `CallerCache` keeps.
+  private var accountWrites: Int64 = 0
 
   init(path: String) throws {
     var db: OpaquePointer?
@@ -91,10 +95,14 @@ final class Database: @unchecked Sendable {
     sqlite3_update_hook(
       db,
       { context, operation, _, table, rowid in
-        guard let context, let table, strcmp(table, ServerRowChanges.table) == 0 else { return }
+        guard let context, let table else { return }
         let database = Unmanaged<Database>.fromOpaque(context).takeUnretainedValue()
-        database.serverChanges.record(inPlace: operation == SQLITE_UPDATE, rowid: rowid)
-        database.serverWrites &+= 1
+        if strcmp(table, ServerRowChanges.table) == 0 {
+          database.serverChanges.record(inPlace: operation == SQLITE_UPDATE, rowid: rowid)
+          database.serverWrites &+= 1
+        } else if CallerCache.tables.contains(where: { strcmp(table, $0) == 0 }) {
+          database.accountWrites &+= 1
+        }
       }, Unmanaged.passUnretained(self).toOpaque())
     try execute("PRAGMA journal_mode=WAL")
     try execute("PRAGMA synchronous=NORMAL")
@@ -333,6 +341,17 @@ final class Database: @unchecked Sendable {
     serial {
       guard let handle, sqlite3_get_autocommit(handle) != 0 else { return nil }
       return serverWrites
+    }
+  }
+
+  /// A number that changes whenever a row of `users`, `mobile_sessions` or `access_sessions`
+  /// is written, whatever the statement (the same update hook), for ``CallerCache``; `nil`
+  /// inside a transaction, whose writes may still be rolled back (the hook does not see a
+  /// rollback, so what a transaction read after its own writes must not be kept).
+  var accountsVersion: Int64? {
+    serial {
+      guard let handle, sqlite3_get_autocommit(handle) != 0 else { return nil }
+      return accountWrites
     }
   }
 

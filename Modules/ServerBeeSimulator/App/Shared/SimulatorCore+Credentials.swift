@@ -43,26 +43,71 @@ extension SimulatorCore {
 
   /// The caller a token stands for while its access session lives, or `nil`.
   func caller(token: String, viaBearer: Bool) throws -> Caller? {
-    guard !token.isEmpty else { return nil }
-    let hash = SHA256.hex(token)
-    // By column index, with no dictionary per row (every authenticated request reads it).
-    guard
-      let row = try db.read(
-        Self.accessSessionByHash, [.text(hash), .int(now)],
-        { (userID: $0.text(0), mobileID: $0.text(1), source: $0.text(2), expiresAt: $0.int(3)) }
-      ).first,
-      let user = try user(id: row.userID ?? "")
-    else { return nil }
-    let mobileID = row.mobileID
-    if let mobileID {
-      // `last_used_at` is bumped on use; at most once per second so read load stays read-only.
-      try db.execute(
-        "UPDATE mobile_sessions SET last_used_at = ? WHERE id = ? AND last_used_at < ?",
-        [.int(now), .text(mobileID), .int(now - Self.second)])
+    try callerEntry(token: token).map { entry in
+      Caller(
+        user: entry.user, source: entry.source, accessHash: entry.accessHash,
+        mobileSessionID: entry.mobileSessionID, expiresAt: entry.expiresAt,
+        viaBearer: viaBearer)
     }
-    return Caller(
-      user: user, source: row.source ?? "web", accessHash: hash,
-      mobileSessionID: mobileID, expiresAt: row.expiresAt ?? 0, viaBearer: viaBearer)
+  }
+
+  /// ``caller(token:viaBearer:)`` with the row of its mobile session (`nil` when it has none or
+  /// the row is gone), read with it.
+  func callerWithSession(token: String, viaBearer: Bool) throws
+    -> (caller: Caller, session: MobileSessionRow?)?
+  {
+    try callerEntry(token: token).map { entry in
+      (
+        Caller(
+          user: entry.user, source: entry.source, accessHash: entry.accessHash,
+          mobileSessionID: entry.mobileSessionID, expiresAt: entry.expiresAt,
+          viaBearer: viaBearer),
+        entry.mobileSession
+      )
+    }
+  }
+
+  /// The rows behind a token while its access session lives, from ``callers`` when they are
+  /// unchanged since they were read, else read (and kept).
+  private func callerEntry(token: String) throws -> CallerCache.Entry? {
+    guard !token.isEmpty else { return nil }
+    return try db.serial {
+      let now = self.now
+      if let version = db.accountsVersion, let entry = callers.entry(token, at: version),
+        // `last_used_at` due a bump: read again below, after the write.
+        (entry.mobileSession?.lastUsedAt ?? now) >= now - Self.second
+      {
+        return entry.expiresAt > now ? entry : nil
+      }
+      let hash = SHA256.hex(token)
+      // By column index, with no dictionary per row (every authenticated request reads it).
+      guard
+        let row = try db.read(
+          Self.accessSessionByHash, [.text(hash), .int(now)],
+          { (userID: $0.text(0), mobileID: $0.text(1), source: $0.text(2), expiresAt: $0.int(3)) }
+        ).first,
+        let user = try user(id: row.userID ?? "")
+      else { return nil }
+      let mobileID = row.mobileID
+      var session: MobileSessionRow?
+      if let mobileID {
+        // `last_used_at` is bumped on use; at most once per second so read load stays read-only.
+        try db.execute(
+          "UPDATE mobile_sessions SET last_used_at = ? WHERE id = ? AND last_used_at < ?",
+          [.int(now), .text(mobileID), .int(now - Self.second)])
+        session = try mobileSession(id: mobileID)
+      }
+      let entry = CallerCache.Entry(
+        version: 0, accessHash: hash, user: user, source: row.source ?? "web",
+        mobileSessionID: mobileID, expiresAt: row.expiresAt ?? 0, mobileSession: session)
+      // The version after every read and write above, under the same lock.
+      if let version = db.accountsVersion {
+        var kept = entry
+        kept.version = version
+        callers.keep(kept, for: token)
+      }
+      return entry
+    }
   }
 
   /// The mobile login behind the `Authorization: Bearer` header, whatever credential the
