@@ -20,6 +20,12 @@ extension SimulatorCore {
   /// Leases up to `limit` due jobs. Jobs past their deadline become `expired`, ineligible ones
   /// `permanent`/`Ineligible` (nothing sent), both with the ciphertext erased.
   func claimDueAttempts(limit: Int) throws -> [RelayAttempt] {
+    try claimDueJobs(limit: limit).attempts
+  }
+
+  /// ``claimDueAttempts(limit:)``, and whether the claim found `limit` due jobs, so more may be
+  /// due; when it did not, every job due at the claim was taken (sent or finished).
+  func claimDueJobs(limit: Int) throws -> (attempts: [RelayAttempt], full: Bool) {
     try db.transaction {
       let due = try dueJobs(limit: limit)
       var attempts: [RelayAttempt] = []
@@ -56,7 +62,7 @@ extension SimulatorCore {
           RelayAttempt(
             eventID: job.eventID, installationID: job.installationID, leaseID: lease, body: body))
       }
-      return attempts
+      return (attempts, limit >= 0 && due.count >= limit)
     }
   }
 
