@@ -44,8 +44,15 @@ extension PushArea {
       let content = PushContent(
         kind: .test, deploymentID: "", userID: "", installationID: "", eventID: eventID,
         createdAt: nowSeconds, expiresAt: nowSeconds + SimulatorCore.pushLifetime)
-      guard try core.admit(content, category: .test, to: row, role: caller.user.role) else {
-        throw APIError.forbidden("Content key is not registered")
+      switch try core.admission(content, category: .test, to: row, role: caller.user.role) {
+      case .refused: throw APIError.forbidden("Content key is not registered")
+      case .queued:
+        // The row just stored, as reading it back gives it.
+        return Self.reply(
+          testStatus(
+            eventID: eventID, outcome: .pending, reason: .queued,
+            expiresAt: content.createdAt + SimulatorCore.pushLifetime))
+      case .duplicate: break
       }
       guard
         let queued = try core.outboxRow(
@@ -89,12 +96,18 @@ extension PushArea {
   /// The stored status; a job still in progress past its deadline reads as expired
   /// (Protocol/Push.md §2.6).
   func testStatus(_ row: OutboxRow) -> TestPushResponse {
-    var outcome = PushOutcome(rawValue: row.outcome)
-    var reason = PushDeliveryReason(rawValue: row.reason)
-    if outcome.isInProgress, nowSeconds >= row.expiresAt {
-      outcome = .expired
-      reason = .expired
+    testStatus(
+      eventID: row.eventID, outcome: PushOutcome(rawValue: row.outcome),
+      reason: PushDeliveryReason(rawValue: row.reason), expiresAt: row.expiresAt)
+  }
+
+  /// ``testStatus(_:)`` of a job with these columns.
+  func testStatus(
+    eventID: String, outcome: PushOutcome, reason: PushDeliveryReason, expiresAt: Int64
+  ) -> TestPushResponse {
+    guard outcome.isInProgress, nowSeconds >= expiresAt else {
+      return TestPushResponse(eventID: eventID, outcome: outcome, reason: reason)
     }
-    return TestPushResponse(eventID: row.eventID, outcome: outcome, reason: reason)
+    return TestPushResponse(eventID: eventID, outcome: .expired, reason: .expired)
   }
 }

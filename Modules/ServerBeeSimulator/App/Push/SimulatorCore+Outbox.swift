@@ -51,11 +51,30 @@ extension SimulatorCore {
     _ template: PushContent, category: PushCategory, to registration: PushRegistrationRow,
     role: String
   ) throws -> Bool {
+    try admission(template, category: category, to: registration, role: role) != .refused
+  }
+
+  /// What ``admission(_:category:to:role:)`` did.
+  enum Admission {
+    /// No usable key material, too large or past its lifetime: nothing queued.
+    case refused
+    /// A new job, stored `pending` with reason `Queued` and the content's `expires_at`.
+    case queued
+    /// The (event, installation) had a job already, which was left as it was.
+    case duplicate
+  }
+
+  /// ``admit(_:category:to:role:)``, telling a new job from an existing one (whose row the
+  /// caller then reads; a new one it knows).
+  func admission(
+    _ template: PushContent, category: PushCategory, to registration: PushRegistrationRow,
+    role: String
+  ) throws -> Admission {
     guard template.createdAt + Self.pushLifetime > nowSeconds,
       let deviceToken = registration.deviceToken, let environment = registration.environment,
       let keyID = registration.contentKeyID, let key = registration.contentKey,
       let deployment = registration.deploymentID
-    else { return false }
+    else { return .refused }
     var content = template
     content.deploymentID = deployment
     content.userID = registration.userID
@@ -69,10 +88,10 @@ extension SimulatorCore {
     do {
       envelope = try PushEnvelopeSealer(randomBytes: { random($0) }).seal(content, with: contentKey)
     } catch {
-      return false  // over 2048 bytes or an unusable key: skipped (Protocol/Push.md §3.5)
+      return .refused  // over 2048 bytes or an unusable key: skipped (Protocol/Push.md §3.5)
     }
     let envelopeJSON = OutboxWire.envelopeJSON(envelope)
-    try db.execute(
+    let inserted = try db.execute(
       """
       INSERT OR IGNORE INTO push_outbox (event_id, installation_id, kind, category, user_id,
         mobile_session_id, role, revision, device_token, environment, content_key_id,
@@ -89,7 +108,7 @@ extension SimulatorCore {
         .int(now), .int(now), .int(now),
       ])
     outboxSignal.signal()
-    return true
+    return inserted > 0 ? .queued : .duplicate
   }
 
   /// Admits an event for every eligible registration: enabled, subscribed to `category`,
