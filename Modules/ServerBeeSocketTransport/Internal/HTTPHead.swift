@@ -232,12 +232,21 @@ package enum HTTPHeadCodec {
       }
       let name = line[line.startIndex..<colon]
       guard name.allSatisfy(isTokenByte) else { throw .malformedHeader }
-      let rawValue = line[(colon + 1)...]
-      guard rawValue.allSatisfy(isFieldValueByte) else { throw .malformedHeader }
-      let value = rawValue.drop(while: isOptionalWhitespace).reversed()
-        .drop(while: isOptionalWhitespace).reversed()
-      headers.append(
-        String(decoding: value, as: UTF8.self), for: String(decoding: name, as: UTF8.self))
+      guard line[(colon + 1)...].allSatisfy(isFieldValueByte) else { throw .malformedHeader }
+      // The value without surrounding optional whitespace, as a slice of the contiguous bytes
+      // (trimming through two reversed views made `String(decoding:)` copy byte by byte).
+      var valueStart = colon + 1
+      var valueEnd = line.endIndex
+      while valueStart < valueEnd, isOptionalWhitespace(bytes[valueStart]) { valueStart += 1 }
+      while valueEnd > valueStart, isOptionalWhitespace(bytes[valueEnd - 1]) { valueEnd -= 1 }
+      // A name is token bytes, all ASCII: lowercased here as `String.lowercased()` would.
+      let key = String(unsafeUninitializedCapacity: name.count) { buffer in
+        for (offset, byte) in name.enumerated() {
+          buffer[offset] = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+        }
+        return name.count
+      }
+      headers.append(String(decoding: bytes[valueStart..<valueEnd], as: UTF8.self), forLowercased: key)
     }
     return (startLine, headers)
   }

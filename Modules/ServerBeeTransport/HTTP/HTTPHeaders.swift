@@ -41,7 +41,15 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
   ///   - value: The value to add.
   ///   - name: The header name, in any case.
   public mutating func append(_ value: String, for name: String) {
-    let key = name.lowercased()
+    append(value, forLowercased: name.lowercased())
+  }
+
+  /// ``append(_:for:)`` for a name already lowercased (a parser that lowercases ASCII as it
+  /// reads the name), without lowercasing it again.
+  /// - Parameters:
+  ///   - value: The value to add.
+  ///   - key: The header name, lowercase.
+  package mutating func append(_ value: String, forLowercased key: String) {
     if let existing = fields[key] {
       // `"a" + ", " + ""` would read back as `"a,"` (found by fuzz-http-request).
       fields[key] = value.isEmpty ? existing + "," : existing + ", " + value
