@@ -76,10 +76,18 @@ final class Database: @unchecked Sendable {
   // Safety: as `serverChanges`. Rows of `servers` written since the database was opened, by
   // the same hook: the version of what `ServerCache` keeps.
   private var serverWrites: Int64 = 0
-  // Safety: as `serverChanges`. Rows of `users`, `mobile_sessions` and `access_sessions`
-  // written since the database was opened, by the same hook: the version of what
-  // `CallerCache` keeps.
+  // Safety: as `serverChanges`. Rows of ``accountTables`` written since the database was
+  // opened, by the same hook.
   private var accountWrites: Int64 = 0
+  // Safety: as `serverChanges`. Rows of `push_registrations` written, by the same hook.
+  private var registrationWrites: Int64 = 0
+  // Safety: as `serverChanges`. Transactions rolled back, by SQLite's rollback hook.
+  private var rollbacks: Int64 = 0
+
+  /// The tables of logins: who a token stands for (``accountsVersion``).
+  static let accountTables = ["users", "mobile_sessions", "access_sessions"]
+  /// The table of push registrations (with ``accountTables``, ``eligibilityVersion``).
+  static let registrationTable = "push_registrations"
 
   init(path: String) throws {
     var db: OpaquePointer?
@@ -100,9 +108,19 @@ final class Database: @unchecked Sendable {
         if strcmp(table, ServerRowChanges.table) == 0 {
           database.serverChanges.record(inPlace: operation == SQLITE_UPDATE, rowid: rowid)
           database.serverWrites &+= 1
-        } else if CallerCache.tables.contains(where: { strcmp(table, $0) == 0 }) {
+        } else if Database.accountTables.contains(where: { strcmp(table, $0) == 0 }) {
           database.accountWrites &+= 1
+        } else if strcmp(table, Database.registrationTable) == 0 {
+          database.registrationWrites &+= 1
         }
+      }, Unmanaged.passUnretained(self).toOpaque())
+    // Every rollback, explicit or forced by an error, moves the versions: what was read after
+    // a transaction's own writes is not what is stored once they are undone.
+    sqlite3_rollback_hook(
+      db,
+      { context in
+        guard let context else { return }
+        Unmanaged<Database>.fromOpaque(context).takeUnretainedValue().rollbacks &+= 1
       }, Unmanaged.passUnretained(self).toOpaque())
     try execute("PRAGMA journal_mode=WAL")
     try execute("PRAGMA synchronous=NORMAL")
@@ -118,7 +136,10 @@ final class Database: @unchecked Sendable {
     for statement in statements.values { sqlite3_finalize(statement) }
     statements = [:]
     // Off first: a handle that fails to close must not call into a freed `Database`.
-    if let handle { sqlite3_update_hook(handle, nil, nil) }
+    if let handle {
+      sqlite3_update_hook(handle, nil, nil)
+      sqlite3_rollback_hook(handle, nil, nil)
+    }
     if let handle { sqlite3_close(handle) }
     handle = nil
   }
@@ -394,15 +415,20 @@ final class Database: @unchecked Sendable {
     }
   }
 
-  /// A number that changes whenever a row of `users`, `mobile_sessions` or `access_sessions`
-  /// is written, whatever the statement (the same update hook), for ``CallerCache``; `nil`
-  /// inside a transaction, whose writes may still be rolled back (the hook does not see a
-  /// rollback, so what a transaction read after its own writes must not be kept).
-  var accountsVersion: Int64? {
-    serial {
-      guard let handle, sqlite3_get_autocommit(handle) != 0 else { return nil }
-      return accountWrites
-    }
+  /// A number that changes whenever a row of ``accountTables`` is written, whatever the
+  /// statement (the update hook), or a transaction is rolled back (the rollback hook): the
+  /// version of what ``VersionedCache`` keeps of who a token stands for. Unlike
+  /// ``serversVersion`` it is usable inside a transaction: a value read there after the
+  /// transaction's own writes is dropped by the version a rollback moves.
+  var accountsVersion: Int64 {
+    serial { accountWrites &+ rollbacks }
+  }
+
+  /// As ``accountsVersion``, moved by rows of `push_registrations` too: the version of
+  /// whether a queued push may still be sent. (A sum of counts that only grow changes
+  /// whenever one of them does.)
+  var eligibilityVersion: Int64 {
+    serial { accountWrites &+ registrationWrites &+ rollbacks }
   }
 
   /// The rows of `servers` written since the last call (or since the database was opened),

@@ -38,7 +38,7 @@ extension SimulatorCore {
           continue
         }
         let key = EligibilityKey(job)
-        let eligible = try judged[key] ?? isStillEligible(job)
+        let eligible = try judged[key] ?? isStillEligibleKept(job, key)
         judged[key] = eligible
         guard eligible else {
           try finish(job, RelayClassification(outcome: .permanent, reason: .ineligible))
@@ -132,25 +132,41 @@ extension SimulatorCore {
   /// One job by row id (inside the claim's transaction, so it is the row ``dueKeys`` found).
   private static let jobByRowID = "SELECT \(OutboxRow.columns) FROM push_outbox WHERE rowid = ?"
 
-  /// What ``isStillEligible(_:)`` reads of a job.
-  private struct EligibilityKey: Hashable {
-    var installationID: String
-    var userID: String
-    var mobileSessionID: String
-    var revision: Int64
-    var category: PushCategory
-    var role: String
-
-    init(_ job: OutboxRow) {
-      installationID = job.installationID
-      userID = job.userID
-      mobileSessionID = job.mobileSessionID
-      revision = job.revision
-      category = job.category
-      role = job.role
-    }
+  /// ``eligibleUntil(_:)`` as a verdict, from ``eligibleLogins`` when the rows that decided it are
+  /// unchanged (``Database/eligibilityVersion``) and the login's session has not expired since.
+  ///
+  /// The check reads the registration, the user and the mobile session (about 60 k
+  /// instructions a claim); only a verdict of eligible is kept, with the session's
+  /// `expires_at`, the one part of it the clock can change.
+  private func isStillEligibleKept(_ job: OutboxRow, _ key: EligibilityKey) throws -> Bool {
+    let version = db.eligibilityVersion
+    if let until = eligibleLogins.value(for: key, at: version), until > now { return true }
+    guard let until = try eligibleUntil(job) else { return false }
+    eligibleLogins.keep(until, for: key, at: version)
+    return true
   }
+}
 
+/// What ``SimulatorCore/eligibleUntil(_:)`` reads of a job.
+struct EligibilityKey: Hashable, Sendable {
+  var installationID: String
+  var userID: String
+  var mobileSessionID: String
+  var revision: Int64
+  var category: PushCategory
+  var role: String
+
+  init(_ job: OutboxRow) {
+    installationID = job.installationID
+    userID = job.userID
+    mobileSessionID = job.mobileSessionID
+    revision = job.revision
+    category = job.category
+    role = job.role
+  }
+}
+
+extension SimulatorCore {
   private func relayBody(_ job: OutboxRow) throws -> Data? { try OutboxWire.relayBody(job) }
 
   /// Stores the answer to one attempt, if the attempt still holds its lease.

@@ -104,3 +104,17 @@ struct Caller: Sendable {
   var expiresAt: Int64
   var viaBearer: Bool
 }
+
+/// What a token stands for, as ``SimulatorCore/callers`` keeps it: the rows
+/// ``SimulatorCore/caller(token:viaBearer:)`` reads.
+struct CallerRows: Sendable {
+  /// The token's SHA-256, as stored.
+  var accessHash: String
+  var user: UserRow
+  var source: String
+  var mobileSessionID: String?
+  /// The access session's `expires_at`.
+  var expiresAt: Int64
+  /// The row of ``mobileSessionID``, `nil` when there is none.
+  var mobileSession: MobileSessionRow?
+}

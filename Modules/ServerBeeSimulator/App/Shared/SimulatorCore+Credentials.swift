@@ -68,16 +68,23 @@ extension SimulatorCore {
   }
 
   /// The rows behind a token while its access session lives, from ``callers`` when they are
-  /// unchanged since they were read, else read (and kept).
-  private func callerEntry(token: String) throws -> CallerCache.Entry? {
+  /// unchanged since they were read (``Database/accountsVersion``), else read (and kept).
+  ///
+  /// Every authenticated request hashed its token (SHA-256) and read the access session, the
+  /// user and, on the push routes, the mobile session: about 75 k instructions a request, the
+  /// largest single cost of a test push's admission and of its status read. What the clock
+  /// decides is decided again on every use: an access session past its `expires_at` is
+  /// refused as the query refuses it, a `last_used_at` due a bump is bumped (and the rows
+  /// read again), and the mobile session row goes to the caller's own checks.
+  private func callerEntry(token: String) throws -> CallerRows? {
     guard !token.isEmpty else { return nil }
     return try db.serial {
       let now = self.now
-      if let version = db.accountsVersion, let entry = callers.entry(token, at: version),
+      if let kept = callers.value(for: token, at: db.accountsVersion),
         // `last_used_at` due a bump: read again below, after the write.
-        (entry.mobileSession?.lastUsedAt ?? now) >= now - Self.second
+        (kept.mobileSession?.lastUsedAt ?? now) >= now - Self.second
       {
-        return entry.expiresAt > now ? entry : nil
+        return kept.expiresAt > now ? kept : nil
       }
       let hash = SHA256.hex(token)
       // By column index, with no dictionary per row (every authenticated request reads it).
@@ -97,16 +104,12 @@ extension SimulatorCore {
           [.int(now), .text(mobileID), .int(now - Self.second)])
         session = try mobileSession(id: mobileID)
       }
-      let entry = CallerCache.Entry(
-        version: 0, accessHash: hash, user: user, source: row.source ?? "web",
-        mobileSessionID: mobileID, expiresAt: row.expiresAt ?? 0, mobileSession: session)
-      // The version after every read and write above, under the same lock.
-      if let version = db.accountsVersion {
-        var kept = entry
-        kept.version = version
-        callers.keep(kept, for: token)
-      }
-      return entry
+      let rows = CallerRows(
+        accessHash: hash, user: user, source: row.source ?? "web", mobileSessionID: mobileID,
+        expiresAt: row.expiresAt ?? 0, mobileSession: session)
+      // At the version after every read and write above, under the same lock.
+      callers.keep(rows, for: token, at: db.accountsVersion)
+      return rows
     }
   }
 
