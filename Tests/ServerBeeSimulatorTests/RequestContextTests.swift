@@ -31,11 +31,11 @@ import Testing
     #expect(context.query == query)
   }
 
-  @Test func onlyPlainPathsSkipURLComponents() throws {
+  @Test func onlyPlainURLsSkipURLComponents() throws {
     let plain = try #require(URL(string: "http://127.0.0.1:8080/api/mobile/push/test"))
-    #expect(RequestContext.plainPath(plain) == "/api/mobile/push/test")
+    #expect(PlainURLPath.of(plain) == "/api/mobile/push/test")
     for text in ["http://h/a?b", "http://h/a%41", "http://u@h/a", "ftp://h/a", "http://h/a#f"] {
-      #expect(RequestContext.plainPath(try #require(URL(string: text))) == nil, "\(text)")
+      #expect(PlainURLPath.of(try #require(URL(string: text))) == nil, "\(text)")
     }
   }
 }

@@ -191,12 +191,26 @@ package enum HTTPHeadCodec {
   }
 
   static func serialize(startLine: String, headers: HTTPHeaders) -> [UInt8] {
-    var text = startLine + "\r\n"
-    for (name, value) in headers.fields.sorted(by: { $0.key < $1.key }) {
-      text += "\(name): \(value)\r\n"
+    // Appended as bytes from each string's storage: building one string by interpolation cost
+    // about three times as much.
+    let fields = headers.fields.sorted(by: { $0.key < $1.key })
+    var out: [UInt8] = []
+    out.reserveCapacity(
+      fields.reduce(startLine.utf8.count + 4) { $0 + $1.key.utf8.count + $1.value.utf8.count + 4 })
+    func append(_ text: String) {
+      var text = text
+      text.withUTF8 { out.append(contentsOf: $0) }
     }
-    text += "\r\n"
-    return Array(text.utf8)
+    append(startLine)
+    out.append(contentsOf: [13, 10])
+    for (name, value) in fields {
+      append(name)
+      out.append(contentsOf: [UInt8(ascii: ":"), UInt8(ascii: " ")])
+      append(value)
+      out.append(contentsOf: [13, 10])
+    }
+    out.append(contentsOf: [13, 10])
+    return out
   }
 
   private static func split(

@@ -16,7 +16,7 @@ struct RequestContext {
     self.request = request
     self.method = request.method.rawValue
     self.remoteAddress = remoteAddress
-    if let path = Self.plainPath(request.url) {
+    if let path = PlainURLPath.of(request.url) {
       // The same segments and no query, without `URLComponents` parsing the URL again.
       // Split as bytes: splitting the text by `Character` (grapheme breaking at every step)
       // cost about 25 k instructions a request; the path is ASCII, so the parts are the same.
@@ -37,44 +37,6 @@ struct RequestContext {
       query[item.name] = item.value ?? ""
     }
     self.query = query
-  }
-
-  /// The path of an absolute `http`/`https` URL whose path holds only unreserved characters
-  /// and `/` and that has nothing after it (no query, no fragment): then it is what
-  /// `URLComponents` gives as `percentEncodedPath`, with nothing to decode, and the query is
-  /// empty. `nil` for any other URL, which goes through `URLComponents`.
-  static func plainPath(_ url: URL) -> Substring? {
-    let text = url.absoluteString
-    var utf8 = text.utf8[...]
-    if utf8.starts(with: "http://".utf8) {
-      utf8 = utf8.dropFirst(7)
-    } else if utf8.starts(with: "https://".utf8) {
-      utf8 = utf8.dropFirst(8)
-    } else {
-      return nil
-    }
-    // The authority: host and port, no user information.
-    guard let slash = utf8.firstIndex(of: UInt8(ascii: "/")),
-      utf8[..<slash].allSatisfy(isAuthorityByte), !utf8[..<slash].isEmpty
-    else { return nil }
-    let path = utf8[slash...]
-    guard path.allSatisfy(isPathByte) else { return nil }
-    return Substring(path)
-  }
-
-  private static func isAuthorityByte(_ byte: UInt8) -> Bool {
-    isPathByte(byte) && byte != UInt8(ascii: "/") || byte == UInt8(ascii: ":")
-  }
-
-  /// `A–Z a–z 0–9 - . _ ~` (unreserved, RFC 3986 §2.3) and `/`.
-  private static func isPathByte(_ byte: UInt8) -> Bool {
-    switch byte {
-    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-      UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
-      UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
-      return true
-    default: return false
-    }
   }
 
   /// axum's text for a body that is not JSON (`JsonSyntaxError`).
