@@ -240,6 +240,7 @@ package enum HTTPHeadCodec {
     guard let startLine = lines.first, !startLine.isEmpty else { throw .malformedStartLine }
     guard lines.count - 1 <= limits.maxHeaderCount else { throw .tooManyHeaders }
     var headers = HTTPHeaders()
+    headers.reserveCapacity(lines.count - 1)
     for line in lines.dropFirst() {
       guard let colon = line.firstIndex(of: 0x3A), colon > line.startIndex else {
         throw .malformedHeader
