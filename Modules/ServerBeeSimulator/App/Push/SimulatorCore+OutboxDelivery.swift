@@ -185,11 +185,7 @@ extension SimulatorCore {
   }
 
   private func recordInTransaction(_ attempt: RelayAttempt, _ answer: RelayAnswer) throws {
-    guard
-      let job = try outboxRow(
-        eventID: attempt.eventID, installationID: attempt.installationID, withCiphertext: false),
-      job.leaseID == attempt.leaseID
-    else { return }
+    guard let job = try leasedJob(attempt), job.leaseID == attempt.leaseID else { return }
     var verdict = Self.classify(answer)
     if verdict.outcome == .retryable {
       if nowSeconds >= job.expiresAt {
@@ -212,13 +208,52 @@ extension SimulatorCore {
       }
     }
     try finish(job, verdict)
-    if verdict.outcome == .permanent, verdict.reason == .unregistered, verdict.deviceInvalid {
-      try clearUnregisteredToken(job)
+    if verdict.outcome == .permanent, verdict.reason == .unregistered, verdict.deviceInvalid,
+      // The columns it compares are not among those `finish` wrote.
+      let whole = try outboxRow(
+        eventID: job.eventID, installationID: job.installationID, withCiphertext: false)
+    {
+      try clearUnregisteredToken(whole)
     }
+  }
+
+  /// What recording an answer reads of a job (the whole row only for an APNs 410).
+  private struct LeasedJob {
+    var eventID: String
+    var installationID: String
+    var leaseID: String?
+    var attempts: Int64
+    var expiresAt: Int64
+  }
+
+  /// The SQL of ``leasedJob(_:)``.
+  private static let leasedJobByKey = """
+    SELECT event_id, installation_id, lease_id, attempts, expires_at FROM push_outbox
+    WHERE event_id = ? AND installation_id = ?
+    """
+
+  /// The attempt's job as recording its answer needs it, or `nil` when it is gone: five
+  /// columns instead of the row's twenty made into values.
+  private func leasedJob(_ attempt: RelayAttempt) throws -> LeasedJob? {
+    try db.read(Self.leasedJobByKey, [.text(attempt.eventID), .text(attempt.installationID)]) {
+      LeasedJob(
+        eventID: $0.text(0) ?? "", installationID: $0.text(1) ?? "", leaseID: $0.text(2),
+        attempts: $0.int(3) ?? 0, expiresAt: $0.int(4) ?? 0)
+    }.first
   }
 
   /// A terminal outcome: stored, lease released, ciphertext erased, row kept.
   private func finish(_ job: OutboxRow, _ verdict: RelayClassification) throws {
+    try finish(eventID: job.eventID, installationID: job.installationID, verdict)
+  }
+
+  private func finish(_ job: LeasedJob, _ verdict: RelayClassification) throws {
+    try finish(eventID: job.eventID, installationID: job.installationID, verdict)
+  }
+
+  private func finish(
+    eventID: String, installationID: String, _ verdict: RelayClassification
+  ) throws {
     try db.execute(
       """
       UPDATE push_outbox SET outcome = ?, reason = ?, envelope_json = NULL, lease_id = NULL,
@@ -226,7 +261,7 @@ extension SimulatorCore {
       """,
       [
         .text(verdict.outcome.rawValue), .text(verdict.reason.rawValue), .int(now),
-        .text(job.eventID), .text(job.installationID),
+        .text(eventID), .text(installationID),
       ])
   }
 
