@@ -68,7 +68,8 @@ public struct PushEnvelopeSealer: Sendable {
     var out: [UInt8] = []
     out.reserveCapacity(320)
     func key(_ name: StaticString) {
-      out.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+      out.append(
+        contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
     }
     func integer(_ value: Int64) {
       var text = String(value)

@@ -45,8 +45,8 @@ import Testing
     #expect(
       HTTPHeadCodec.serialize(startLine: "POST /v1/send HTTP/1.1", headers: headers)
         == Array(text.utf8))
-    #expect(HTTPHeadCodec.serialize(startLine: "GET / HTTP/1.1", headers: [:]) == Array(
-      "GET / HTTP/1.1\r\n\r\n".utf8))
+    let empty = HTTPHeadCodec.serialize(startLine: "GET / HTTP/1.1", headers: [:])
+    #expect(empty == Array("GET / HTTP/1.1\r\n\r\n".utf8))
   }
 
   @Test func anHTTP10RequestSerializesAsHTTP10() throws {

@@ -261,7 +261,8 @@ package enum HTTPHeadCodec {
         }
         return name.count
       }
-      headers.append(String(decoding: bytes[valueStart..<valueEnd], as: UTF8.self), forLowercased: key)
+      headers.append(
+        String(decoding: bytes[valueStart..<valueEnd], as: UTF8.self), forLowercased: key)
     }
     return (startLine, headers)
   }
