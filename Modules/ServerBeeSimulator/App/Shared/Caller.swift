@@ -105,16 +105,9 @@ struct Caller: Sendable {
   var viaBearer: Bool
 }
 
-/// What a token stands for, as ``SimulatorCore/callers`` keeps it: the rows
-/// ``SimulatorCore/caller(token:viaBearer:)`` reads.
+/// What a token stands for, as ``SimulatorCore/callers`` keeps it: the caller (its
+/// ``Caller/viaBearer`` set by each use) and the row of its mobile session, if any.
 struct CallerRows: Sendable {
-  /// The token's SHA-256, as stored.
-  var accessHash: String
-  var user: UserRow
-  var source: String
-  var mobileSessionID: String?
-  /// The access session's `expires_at`.
-  var expiresAt: Int64
-  /// The row of ``mobileSessionID``, `nil` when there is none.
+  var caller: Caller
   var mobileSession: MobileSessionRow?
 }

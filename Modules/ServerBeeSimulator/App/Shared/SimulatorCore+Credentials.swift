@@ -43,12 +43,7 @@ extension SimulatorCore {
 
   /// The caller a token stands for while its access session lives, or `nil`.
   func caller(token: String, viaBearer: Bool) throws -> Caller? {
-    try callerEntry(token: token).map { entry in
-      Caller(
-        user: entry.user, source: entry.source, accessHash: entry.accessHash,
-        mobileSessionID: entry.mobileSessionID, expiresAt: entry.expiresAt,
-        viaBearer: viaBearer)
-    }
+    try callerWithSession(token: token, viaBearer: viaBearer)?.caller
   }
 
   /// ``caller(token:viaBearer:)`` with the row of its mobile session (`nil` when it has none or
@@ -56,15 +51,9 @@ extension SimulatorCore {
   func callerWithSession(token: String, viaBearer: Bool) throws
     -> (caller: Caller, session: MobileSessionRow?)?
   {
-    try callerEntry(token: token).map { entry in
-      (
-        Caller(
-          user: entry.user, source: entry.source, accessHash: entry.accessHash,
-          mobileSessionID: entry.mobileSessionID, expiresAt: entry.expiresAt,
-          viaBearer: viaBearer),
-        entry.mobileSession
-      )
-    }
+    guard var rows = try callerRows(token: token) else { return nil }
+    rows.caller.viaBearer = viaBearer
+    return (rows.caller, rows.mobileSession)
   }
 
   /// The rows behind a token while its access session lives, from ``callers`` when they are
@@ -76,7 +65,7 @@ extension SimulatorCore {
   /// decides is decided again on every use: an access session past its `expires_at` is
   /// refused as the query refuses it, a `last_used_at` due a bump is bumped (and the rows
   /// read again), and the mobile session row goes to the caller's own checks.
-  private func callerEntry(token: String) throws -> CallerRows? {
+  private func callerRows(token: String) throws -> CallerRows? {
     guard !token.isEmpty else { return nil }
     return try db.serial {
       let now = self.now
@@ -84,7 +73,7 @@ extension SimulatorCore {
         // `last_used_at` due a bump: read again below, after the write.
         (kept.mobileSession?.lastUsedAt ?? now) >= now - Self.second
       {
-        return kept.expiresAt > now ? kept : nil
+        return kept.caller.expiresAt > now ? kept : nil
       }
       let hash = SHA256.hex(token)
       // By column index, with no dictionary per row (every authenticated request reads it).
@@ -105,8 +94,10 @@ extension SimulatorCore {
         session = try mobileSession(id: mobileID)
       }
       let rows = CallerRows(
-        accessHash: hash, user: user, source: row.source ?? "web", mobileSessionID: mobileID,
-        expiresAt: row.expiresAt ?? 0, mobileSession: session)
+        caller: Caller(
+          user: user, source: row.source ?? "web", accessHash: hash, mobileSessionID: mobileID,
+          expiresAt: row.expiresAt ?? 0, viaBearer: false),
+        mobileSession: session)
       // At the version after every read and write above, under the same lock.
       callers.keep(rows, for: token, at: db.accountsVersion)
       return rows
