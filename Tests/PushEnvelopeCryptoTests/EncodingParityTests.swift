@@ -24,6 +24,26 @@ import Testing
     if UUIDText.isCanonical(text) { #expect(foundation) }
   }
 
+  /// The plaintext written directly is `WireJSON`'s, for every kind and odd strings; with a
+  /// nested summary it is `WireJSON`'s own.
+  @Test func thePlaintextIsWireJSONs() throws {
+    let odd = ["\"q\" \\ /", "\u{0}\u{1F}\u{7F}", "东京 😀", ""]
+    var contents: [PushContent] = [
+      Known.content(.test), Known.security(), Known.alert(),
+      Known.task(), Known.content(.test, createdAt: -5, expiresAt: Int64.max),
+    ]
+    for text in odd {
+      contents.append(
+        PushContent(
+          kind: PushContentKind(rawValue: text), deploymentID: text, userID: text,
+          installationID: text, eventID: text, createdAt: 0, expiresAt: 1, serverID: text,
+          securityEventID: text, securityEventType: PushSecurityEventType(rawValue: text)))
+    }
+    for content in contents {
+      #expect(try PushEnvelopeSealer.plaintext(content) == (try WireJSON.encode(content)))
+    }
+  }
+
   @Test(arguments: [
     ["https://serverbee.test", "alice", "test-install"],
     ["https://a/b?c=d", "\"quoted\"", "back\\slash"],

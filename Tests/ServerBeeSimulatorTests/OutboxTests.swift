@@ -259,17 +259,44 @@ import Testing
 
   // MARK: Eligibility
 
-  /// Queues a test, applies `change`, then claims: the job must end permanent/Ineligible with
-  /// nothing sent.
+  /// Queues a test and claims it (so the login's verdict of eligible is kept,
+  /// ``SimulatorCore/eligibleLogins``), queues a second, applies `change`, then claims: the
+  /// second job must end permanent/Ineligible with nothing sent.
   func expectIneligible(
     after change: (Harness, PushDevice) async throws -> Void, _ comment: Comment
   ) async throws {
     let (h, device) = try await queued()
+    #expect(try claim(h).count == 1, comment)
+    let second = "33333333-3333-4333-8333-333333333333"
+    let reply = await h.sendTest(device.tokens.access, eventID: second, revision: 2)
+    try #require(reply.status == 200, comment)
     try await change(h, device)
     #expect(try claim(h).isEmpty, comment)
-    let row = try job(h)
+    let row = try #require(
+      try h.simulator.core.db.serial {
+        try h.simulator.core.outboxRow(eventID: second, installationID: "INST-1")
+      })
     #expect(row.outcome == "permanent" && row.reason == "Ineligible", comment)
     #expect(row.envelopeJSON == nil, comment)
+  }
+
+  /// The kept verdict of eligible lasts only until the login's session expires by the clock,
+  /// with no write in between.
+  @Test func theLoginsSessionExpiringByTheClockStopsQueuedWork() async throws {
+    let (h, device) = try await queued()
+    let core = h.simulator.core
+    try core.db.execute(
+      "UPDATE mobile_sessions SET expires_at = ? WHERE id = ?",
+      [.int(core.now + 10 * SimulatorCore.second), .text(device.tokens.session)])
+    #expect(try claim(h).count == 1)
+    let second = "33333333-3333-4333-8333-333333333333"
+    let reply = await h.sendTest(device.tokens.access, eventID: second, revision: 2)
+    try #require(reply.status == 200)
+    h.clock.advance(by: 10)
+    #expect(try claim(h).isEmpty)
+    let row = try #require(
+      try core.db.serial { try core.outboxRow(eventID: second, installationID: "INST-1") })
+    #expect(row.outcome == "permanent" && row.reason == "Ineligible")
   }
 
   @Test func disablingStopsQueuedWork() async throws {

@@ -141,6 +141,51 @@ import Testing
     }
   }
 
+  static let sameValue: [String] =
+    accepted + [
+      #"{"event_id":"0f8fad5b-d9cb-469f-a165-70867728950e","expected_revision":3}"#,
+      #"[0,-1,123456789012345,-123456789012345,"\"\\\/\b\f\n\r\t",{}]"#,
+      #"{"k1":1,"k2":2,"k3":3,"k4":4,"k5":5,"k6":6,"k7":7,"k8":8,"k9":9,"k10":{"\u0061":[]}}"#,
+    ]
+
+  /// The value read in the checking pass is the one `JSONDecoder` makes, and numbers that are
+  /// not small integers are left to `JSONDecoder`.
+  @Test(arguments: sameValue)
+  func theValueReadWhileCheckingIsTheDecodersValue(_ text: String) throws {
+    let data = Data(text.utf8)
+    let decoded = try WireJSON.decode(JSONValue.self, from: data)
+    if let parsed = try StrictJSON.parse(data) {
+      #expect(parsed == decoded)
+    } else {
+      // Only the two texts with a fraction (`-0.5e+3`, `-0.5E-3`) go to the decoder.
+      #expect(text.contains("-0.5"))
+    }
+  }
+
+  @Test func numbersOtherThanSmallIntegersAreLeftToTheDecoder() throws {
+    for text in ["1.5", "[1e3]", "-0", #"{"a":1234567890123456}"#, "0.0"] {
+      #expect(try StrictJSON.parse(Data(text.utf8)) == nil, "\(text)")
+    }
+    #expect(try StrictJSON.parse(Data("-123456789012345".utf8)) == .number(-123_456_789_012_345))
+  }
+
+  @Test func membersKeepTheirWireOrder() throws {
+    let value = try StrictJSON.parse(Data(#"{"b":1,"a":2,"c":{"z":true,"y":null}}"#.utf8))
+    guard case .object(let members) = value, case .object(let nested) = members.last?.value else {
+      Issue.record("not an object: \(String(describing: value))")
+      return
+    }
+    #expect(members.map(\.key) == ["b", "a", "c"])
+    #expect(nested.map(\.key) == ["z", "y"])
+  }
+
+  @Test func aRepeatIsFoundAmongManyMembers() {
+    let members = (1...20).map { "\"k\($0)\":\($0)" }.joined(separator: ",")
+    #expect(throws: StrictJSON.Failure.duplicateKey(path: "", key: "k3")) {
+      try StrictJSON.check(Data("{\(members),\"k3\":0}".utf8))
+    }
+  }
+
   @Test func nestingStopsAtSerdesRecursionLimit() throws {
     let deepest = StrictJSON.maximumDepth
     try StrictJSON.check(

@@ -87,6 +87,21 @@ import Testing
     return all
   }
 
+  @Test func testPushStatusIsByteIdenticalToTheEncoder() throws {
+    for (index, text) in Self.strings.enumerated() {
+      let status = TestPushResponse(
+        eventID: text, outcome: PushOutcome(rawValue: Self.strings[(index + 1) % 7]),
+        reason: PushDeliveryReason(rawValue: Self.strings[(index + 2) % 7]),
+        presentation: Self.strings[(index + 3) % 7])
+      let reference = try WireJSON.encode(APIResponse(data: status))
+      #expect(PushArea.reply(status).body == reference, "\(text)")
+    }
+    let queued = TestPushResponse(
+      eventID: "0f8fad5b-d9cb-469f-a165-70867728950e", outcome: .pending, reason: "Queued")
+    #expect(PushArea.reply(queued).body == (try WireJSON.encode(APIResponse(data: queued))))
+    #expect(PushArea.reply(queued).headers["Content-Type"] == "application/json")
+  }
+
   @Test func serverListIsByteIdenticalToTheEncoder() throws {
     let servers = Self.responses()
     let old = try WireJSON.encode(APIResponse(data: servers))

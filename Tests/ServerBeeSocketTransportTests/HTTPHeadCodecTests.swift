@@ -33,6 +33,22 @@ import Testing
   }
 
   /// Found by `fuzz-http-head`: the request line was always written as `HTTP/1.1`.
+  /// The head written as bytes is the text the codec used to build: the start line, the
+  /// fields sorted by name, a blank line.
+  @Test func serializationWritesTheSortedFieldsAfterTheStartLine() {
+    let headers: HTTPHeaders = ["Zeta": "z", "accept": "*/*", "X-Émoji": "🐝 ok", "b": ""]
+    var text = "POST /v1/send HTTP/1.1\r\n"
+    for (name, value) in headers.fields.sorted(by: { $0.key < $1.key }) {
+      text += "\(name): \(value)\r\n"
+    }
+    text += "\r\n"
+    #expect(
+      HTTPHeadCodec.serialize(startLine: "POST /v1/send HTTP/1.1", headers: headers)
+        == Array(text.utf8))
+    let empty = HTTPHeadCodec.serialize(startLine: "GET / HTTP/1.1", headers: [:])
+    #expect(empty == Array("GET / HTTP/1.1\r\n\r\n".utf8))
+  }
+
   @Test func anHTTP10RequestSerializesAsHTTP10() throws {
     let head = try HTTPHeadCodec.parseRequest(Array("GET / HTTP/1.0\r\nX-A: 1\r\n\r\n".utf8))
     #expect(head.version == "HTTP/1.0")

@@ -26,6 +26,25 @@ import Testing
     try await transport.send(HTTPRequest(url: base.appendingPathComponent(path)))
   }
 
+  /// The request line's target: a plain path as is, anything else as `URLComponents` gives it.
+  @Test(arguments: [
+    ("http://127.0.0.1:9/v1/send", "/v1/send"), ("http://h/a%20b?x=1&y", "/a%20b?x=1&y"),
+    ("http://h", "/"), ("http://h/?", "/?"), ("https://u@h:8/p~q", "/p~q"),
+  ])
+  func theRequestTargetIsThePathAndQuery(_ url: String, _ target: String) throws {
+    let request = HTTPRequest(method: .get, url: try #require(URL(string: url)))
+    let head = SocketHTTPTransport.serialize(request, host: "h", port: 80, secure: false)
+    #expect(head.starts(with: Array("GET \(target) HTTP/1.1\r\n".utf8)), "\(url)")
+  }
+
+  @Test(arguments: [
+    ("close", true), ("Keep-Alive, Close", true), (" close ", true), ("keep-alive", false),
+    ("closed", false), ("upgrade,\tclose", true), ("", false), ("CLOSE,x", true),
+  ])
+  func aConnectionValueSaysCloseOnlyWhenItListsClose(_ value: String, _ closes: Bool) {
+    #expect(HTTPResponseReader.saysClose(value) == closes, "\(value)")
+  }
+
   @Test func getReturnsStatusLowercasedHeadersAndBody() async throws {
     let response = try await SocketHTTPTransport().send(
       HTTPRequest(url: base.appendingPathComponent("hello"), headers: ["X-Probe": "p1"]))

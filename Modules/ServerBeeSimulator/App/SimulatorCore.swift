@@ -40,12 +40,20 @@ final class SimulatorCore: Sendable {
   let serverURL = Locked<String>("http://127.0.0.1")
   /// `[push_relay].url` (Protocol/Push.md §2.7); changeable at run time through the control API.
   let relayURL: Locked<String?>
+  /// The last relay URL ``usableRelayURL`` judged, and whether it is usable.
+  let relayVerdict = Locked<(text: String, usable: Bool)?>(nil)
   /// The relay client the outbox sends through.
   let relayLink: RelayLink
   /// Wakes the outbox workers when a job is admitted.
   let outboxSignal = OutboxSignal()
   /// The server rows and the `GET /api/servers` body while the database is unchanged.
   let serverCache: ServerCache
+  /// What each recently used token stands for, while the rows it was read from are unchanged
+  /// (``caller(token:viaBearer:)``).
+  let callers = VersionedCache<String, CallerRows>()
+  /// Logins whose queued pushes may still be sent, until their session's `expires_at`, while
+  /// the rows that decided it are unchanged (``claimDueJobs(limit:)``).
+  let eligibleLogins = VersionedCache<EligibilityKey, Int64>()
   /// The one log line for refused connections (``Simulator/Configuration/log``).
   let refusals: RefusalLog
   /// When the next open enrollment offer lapses (stored nanoseconds), `nil` until first read

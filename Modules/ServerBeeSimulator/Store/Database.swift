@@ -69,13 +69,25 @@ final class Database: @unchecked Sendable {
   // Safety: `handle` and `statements` are only used while `lock` is held (see `serial`).
   private let lock = NSRecursiveLock()
   private var handle: OpaquePointer?
-  private var statements: [String: OpaquePointer] = [:]
+  private var statements: [StatementKey: OpaquePointer] = [:]
   // Safety: only touched under `lock` too: SQLite calls the update hook while a statement
   // steps, and every statement steps inside `serial`.
   private var serverChanges = ServerRowChanges()
   // Safety: as `serverChanges`. Rows of `servers` written since the database was opened, by
   // the same hook: the version of what `ServerCache` keeps.
   private var serverWrites: Int64 = 0
+  // Safety: as `serverChanges`. Rows of ``accountTables`` written since the database was
+  // opened, by the same hook.
+  private var accountWrites: Int64 = 0
+  // Safety: as `serverChanges`. Rows of `push_registrations` written, by the same hook.
+  private var registrationWrites: Int64 = 0
+  // Safety: as `serverChanges`. Transactions rolled back, by SQLite's rollback hook.
+  private var rollbacks: Int64 = 0
+
+  /// The tables of logins: who a token stands for (``accountsVersion``).
+  static let accountTables = ["users", "mobile_sessions", "access_sessions"]
+  /// The table of push registrations (with ``accountTables``, ``eligibilityVersion``).
+  static let registrationTable = "push_registrations"
 
   init(path: String) throws {
     var db: OpaquePointer?
@@ -91,10 +103,24 @@ final class Database: @unchecked Sendable {
     sqlite3_update_hook(
       db,
       { context, operation, _, table, rowid in
-        guard let context, let table, strcmp(table, ServerRowChanges.table) == 0 else { return }
+        guard let context, let table else { return }
         let database = Unmanaged<Database>.fromOpaque(context).takeUnretainedValue()
-        database.serverChanges.record(inPlace: operation == SQLITE_UPDATE, rowid: rowid)
-        database.serverWrites &+= 1
+        if strcmp(table, ServerRowChanges.table) == 0 {
+          database.serverChanges.record(inPlace: operation == SQLITE_UPDATE, rowid: rowid)
+          database.serverWrites &+= 1
+        } else if Database.accountTables.contains(where: { strcmp(table, $0) == 0 }) {
+          database.accountWrites &+= 1
+        } else if strcmp(table, Database.registrationTable) == 0 {
+          database.registrationWrites &+= 1
+        }
+      }, Unmanaged.passUnretained(self).toOpaque())
+    // Every rollback, explicit or forced by an error, moves the versions: what was read after
+    // a transaction's own writes is not what is stored once they are undone.
+    sqlite3_rollback_hook(
+      db,
+      { context in
+        guard let context else { return }
+        Unmanaged<Database>.fromOpaque(context).takeUnretainedValue().rollbacks &+= 1
       }, Unmanaged.passUnretained(self).toOpaque())
     try execute("PRAGMA journal_mode=WAL")
     try execute("PRAGMA synchronous=NORMAL")
@@ -110,7 +136,10 @@ final class Database: @unchecked Sendable {
     for statement in statements.values { sqlite3_finalize(statement) }
     statements = [:]
     // Off first: a handle that fails to close must not call into a freed `Database`.
-    if let handle { sqlite3_update_hook(handle, nil, nil) }
+    if let handle {
+      sqlite3_update_hook(handle, nil, nil)
+      sqlite3_rollback_hook(handle, nil, nil)
+    }
     if let handle { sqlite3_close(handle) }
     handle = nil
   }
@@ -295,13 +324,14 @@ final class Database: @unchecked Sendable {
   private func prepared(_ sql: String, _ bindings: [SQLValue]) throws -> OpaquePointer {
     guard let handle else { throw ServerBeeSimulatorError(.storageFailed, "database closed") }
     let statement: OpaquePointer
-    if let cached = statements[sql] {
+    let key = StatementKey(sql)
+    if let cached = statements[key] {
       statement = cached
     } else {
       var prepared: OpaquePointer?
       guard sqlite3_prepare_v2(handle, sql, -1, &prepared, nil) == SQLITE_OK, let prepared
       else { throw failure("prepare") }
-      statements[sql] = prepared
+      statements[key] = prepared
       statement = prepared
     }
     for (offset, value) in bindings.enumerated() {
@@ -310,7 +340,7 @@ final class Database: @unchecked Sendable {
       case .null: sqlite3_bind_null(statement, index)
       case .int(let v): sqlite3_bind_int64(statement, index, v)
       case .real(let v): sqlite3_bind_double(statement, index, v)
-      case .text(let v): sqlite3_bind_text(statement, index, v, -1, csqlite_transient())
+      case .text(let v): Self.bind(v, to: statement, at: index)
       case .blob(let v):
         v.withUnsafeBytes {
           _ = sqlite3_bind_blob(
@@ -319,6 +349,55 @@ final class Database: @unchecked Sendable {
       }
     }
     return statement
+  }
+
+  /// Binds a text parameter: the bytes up to the first NUL, as SQLite reads a C string.
+  ///
+  /// From the string's own UTF-8 when it has contiguous storage (a native string does): making
+  /// a C string made an array per bound text and SQLite measured it again.
+  private static func bind(_ text: String, to statement: OpaquePointer, at index: Int32) {
+    let bound = text.utf8.withContiguousStorageIfAvailable { bytes in
+      guard let base = bytes.baseAddress else {
+        return sqlite3_bind_text(statement, index, "", 0, csqlite_transient())
+      }
+      let end = memchr(base, 0, bytes.count).map { UnsafeRawPointer($0) - UnsafeRawPointer(base) }
+      return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+        sqlite3_bind_text(statement, index, $0, Int32(end ?? bytes.count), csqlite_transient())
+      }
+    }
+    if bound == nil { sqlite3_bind_text(statement, index, text, -1, csqlite_transient()) }
+  }
+
+  /// A statement's SQL as the key of the statement cache, hashed by its length and a few of
+  /// its bytes instead of all of them.
+  ///
+  /// Every query looks its statement up, and hashing the whole text (often 200 bytes and
+  /// more) cost more than the lookup's other work together. Texts that agree on the bytes
+  /// hashed are still told apart by `==`, which for the same stored text (the SQL of a
+  /// `static let`, as nearly every hot statement is) is a comparison of references.
+  private struct StatementKey: Hashable {
+    let sql: String
+
+    init(_ sql: String) { self.sql = sql }
+
+    static func == (lhs: StatementKey, rhs: StatementKey) -> Bool { lhs.sql == rhs.sql }
+
+    func hash(into hasher: inout Hasher) {
+      var sql = sql
+      sql.withUTF8 { bytes in
+        hasher.combine(bytes.count)
+        // Eight bytes at five places: the start, three quarters and the end.
+        guard bytes.count >= 8, let base = bytes.baseAddress else {
+          hasher.combine(bytes: UnsafeRawBufferPointer(bytes))
+          return
+        }
+        let raw = UnsafeRawPointer(base)
+        for place in 0...4 {
+          let offset = (bytes.count - 8) * place / 4
+          hasher.combine(raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+        }
+      }
+    }
   }
 
   /// A number that changes whenever a row of `servers` is written, whatever the statement
@@ -334,6 +413,22 @@ final class Database: @unchecked Sendable {
       guard let handle, sqlite3_get_autocommit(handle) != 0 else { return nil }
       return serverWrites
     }
+  }
+
+  /// A number that changes whenever a row of ``accountTables`` is written, whatever the
+  /// statement (the update hook), or a transaction is rolled back (the rollback hook): the
+  /// version of what ``VersionedCache`` keeps of who a token stands for. Unlike
+  /// ``serversVersion`` it is usable inside a transaction: a value read there after the
+  /// transaction's own writes is dropped by the version a rollback moves.
+  var accountsVersion: Int64 {
+    serial { accountWrites &+ rollbacks }
+  }
+
+  /// As ``accountsVersion``, moved by rows of `push_registrations` too: the version of
+  /// whether a queued push may still be sent. (A sum of counts that only grow changes
+  /// whenever one of them does.)
+  var eligibilityVersion: Int64 {
+    serial { accountWrites &+ registrationWrites &+ rollbacks }
   }
 
   /// The rows of `servers` written since the last call (or since the database was opened),

@@ -202,10 +202,15 @@ public final class SocketHTTPTransport: HTTPTransport {
     {
       headers["content-length"] = String(request.body.count)
     }
-    var target = request.url.path.isEmpty ? "/" : request.url.path
-    if let components = URLComponents(url: request.url, resolvingAgainstBaseURL: false) {
-      target = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
-      if let query = components.percentEncodedQuery { target += "?" + query }
+    var target: String
+    if let path = PlainURLPath.of(request.url) {
+      target = String(path)  // what `URLComponents` gives it, without parsing it again
+    } else {
+      target = request.url.path.isEmpty ? "/" : request.url.path
+      if let components = URLComponents(url: request.url, resolvingAgainstBaseURL: false) {
+        target = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
+        if let query = components.percentEncodedQuery { target += "?" + query }
+      }
     }
     return HTTPHeadCodec.serialize(
       startLine: "\(request.method.rawValue) \(target) HTTP/1.1", headers: headers)
@@ -248,13 +253,9 @@ struct HTTPResponseReader {
       }
       version11 = bytes.starts(with: Array("HTTP/1.1 ".utf8))
     } while (100..<200).contains(head.status)  // interim answers (100 Continue) carry no body
-    var headers = HTTPHeaders()
-    for (name, value) in head.headers { headers[name] = value }
-    let closes =
-      !version11
-      || head.headers["connection"]?.lowercased().split(separator: ",").contains {
-        $0.trimmingCharacters(in: .whitespaces) == "close"
-      } == true
+    // Names are lowercased already (copying them into new headers lowercased them again).
+    let headers = head.headers
+    let closes = !version11 || head.headers["connection"].map(Self.saysClose) == true
     if method == .head || head.status == 204 || head.status == 304 {
       allowsReuse = !closes && buffered.isEmpty
       return HTTPResponse(status: head.status, headers: headers)
@@ -275,6 +276,20 @@ struct HTTPResponseReader {
     }
     allowsReuse = framed && !closes && buffered.isEmpty
     return HTTPResponse(status: head.status, headers: headers, body: Data(body))
+  }
+
+  /// Whether a `connection` value lists `close` (any case, any whitespace around it). A value
+  /// without the letters `close` in it cannot, so it is not split (which trimmed every part
+  /// with Foundation's character sets, about 10 k instructions a response).
+  static func saysClose(_ value: String) -> Bool {
+    let lowered = value.lowercased()
+    let bytes = Array(lowered.utf8)
+    guard bytes.indices.contains(where: { bytes[$0...].starts(with: "close".utf8) }) else {
+      return false
+    }
+    return lowered.split(separator: ",").contains {
+      $0.trimmingCharacters(in: .whitespaces) == "close"
+    }
   }
 
   private func tooLarge() -> ServerBeeTransportError {

@@ -31,8 +31,20 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
   /// The value for a name (any case), or `nil`; setting `nil` removes the field.
   /// - Parameter name: The header name, in any case.
   public subscript(name: String) -> String? {
-    get { fields[name.lowercased()] }
-    set { fields[name.lowercased()] = newValue }
+    get { fields[Self.key(name)] }
+    set { fields[Self.key(name)] = newValue }
+  }
+
+  /// `name.lowercased()`, without making a new string for a name that is lowercase ASCII
+  /// already (the names a program looks up, written in lowercase, and those parsed ones).
+  private static func key(_ name: String) -> String {
+    name.utf8.contains { $0 >= 0x80 || ($0 >= 0x41 && $0 <= 0x5A) } ? name.lowercased() : name
+  }
+
+  /// Makes room for `count` fields (a parser that knows how many lines it has).
+  /// - Parameter count: The number of fields.
+  package mutating func reserveCapacity(_ count: Int) {
+    fields.reserveCapacity(count)
   }
 
   /// Adds a value, joining it with an existing one by `", "` (by `","` alone when `value` is
@@ -41,7 +53,15 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
   ///   - value: The value to add.
   ///   - name: The header name, in any case.
   public mutating func append(_ value: String, for name: String) {
-    let key = name.lowercased()
+    append(value, forLowercased: Self.key(name))
+  }
+
+  /// ``append(_:for:)`` for a name already lowercased (a parser that lowercases ASCII as it
+  /// reads the name), without lowercasing it again.
+  /// - Parameters:
+  ///   - value: The value to add.
+  ///   - key: The header name, lowercase.
+  package mutating func append(_ value: String, forLowercased key: String) {
     if let existing = fields[key] {
       // `"a" + ", " + ""` would read back as `"a,"` (found by fuzz-http-request).
       fields[key] = value.isEmpty ? existing + "," : existing + ", " + value

@@ -21,9 +21,10 @@ extension PushArea {
   func pushCaller(_ context: RequestContext) throws -> PushCaller {
     guard let authorization = context.request.headers["authorization"],
       authorization.hasPrefix("Bearer "),
-      let caller = try core.caller(token: String(authorization.dropFirst(7)), viaBearer: true),
-      caller.source == "mobile", let sessionID = caller.mobileSessionID,
-      let session = try core.mobileSession(id: sessionID), session.expiresAt > now,
+      let (caller, session) = try core.callerWithSession(
+        token: String(authorization.dropFirst(7)), viaBearer: true),
+      caller.source == "mobile", caller.mobileSessionID != nil,
+      let session, session.expiresAt > now,
       session.userID == caller.user.id, !caller.user.mustChangePassword,
       core.loginIsCurrent(session, caller.user)
     else { throw APIError.unauthorized }

@@ -51,11 +51,30 @@ extension SimulatorCore {
     _ template: PushContent, category: PushCategory, to registration: PushRegistrationRow,
     role: String
   ) throws -> Bool {
+    try admission(template, category: category, to: registration, role: role) != .refused
+  }
+
+  /// What ``admission(_:category:to:role:)`` did.
+  enum Admission {
+    /// No usable key material, too large or past its lifetime: nothing queued.
+    case refused
+    /// A new job, stored `pending` with reason `Queued` and the content's `expires_at`.
+    case queued
+    /// The (event, installation) had a job already, which was left as it was.
+    case duplicate
+  }
+
+  /// ``admit(_:category:to:role:)``, telling a new job from an existing one (whose row the
+  /// caller then reads; a new one it knows).
+  func admission(
+    _ template: PushContent, category: PushCategory, to registration: PushRegistrationRow,
+    role: String
+  ) throws -> Admission {
     guard template.createdAt + Self.pushLifetime > nowSeconds,
       let deviceToken = registration.deviceToken, let environment = registration.environment,
       let keyID = registration.contentKeyID, let key = registration.contentKey,
       let deployment = registration.deploymentID
-    else { return false }
+    else { return .refused }
     var content = template
     content.deploymentID = deployment
     content.userID = registration.userID
@@ -69,10 +88,10 @@ extension SimulatorCore {
     do {
       envelope = try PushEnvelopeSealer(randomBytes: { random($0) }).seal(content, with: contentKey)
     } catch {
-      return false  // over 2048 bytes or an unusable key: skipped (Protocol/Push.md §3.5)
+      return .refused  // over 2048 bytes or an unusable key: skipped (Protocol/Push.md §3.5)
     }
     let envelopeJSON = OutboxWire.envelopeJSON(envelope)
-    try db.execute(
+    let inserted = try db.execute(
       """
       INSERT OR IGNORE INTO push_outbox (event_id, installation_id, kind, category, user_id,
         mobile_session_id, role, revision, device_token, environment, content_key_id,
@@ -89,7 +108,7 @@ extension SimulatorCore {
         .int(now), .int(now), .int(now),
       ])
     outboxSignal.signal()
-    return true
+    return inserted > 0 ? .queued : .duplicate
   }
 
   /// Admits an event for every eligible registration: enabled, subscribed to `category`,
@@ -133,22 +152,33 @@ extension SimulatorCore {
 
   /// Whether a queued job may still be sent (Protocol/Push.md §5): same user with the role recorded
   /// at admission, same live login on the same installation, same registration revision,
-  /// registration complete and enabled, category still subscribed.
-  func isStillEligible(_ job: OutboxRow) throws -> Bool {
+  /// registration complete and enabled, category still subscribed. Returns the `expires_at` of
+  /// the login's session when it may (until then, the verdict holds as long as the rows it
+  /// read are unchanged), else `nil`.
+  func eligibleUntil(_ job: OutboxRow) throws -> Int64? {
     guard let registration = try pushRegistration(installationID: job.installationID),
       registration.userID == job.userID, registration.mobileSessionID == job.mobileSessionID,
       registration.revision == job.revision, registration.isRegistered,
       registration.subscribes(to: job.category),
       let user = try user(id: job.userID), user.role == job.role,
       !job.category.needsAdmin || user.role == "admin",
-      try liveLogin(registration, user) != nil
-    else { return false }
-    return true
+      let session = try liveLogin(registration, user)
+    else { return nil }
+    return session.expiresAt
   }
 
   /// The relay URL when it is usable (Protocol/Push.md §2.7), else `nil`.
+  ///
+  /// The verdict is kept for the last URL judged (``relayVerdict``): parsing it with
+  /// `URLComponents` cost about 13 k instructions, three times a push (admission, claim, send).
   var usableRelayURL: String? {
-    relayURL.withLock { $0 }.flatMap { PushRules.isUsableURL($0) ? $0 : nil }
+    guard let text = relayURL.withLock({ $0 }) else { return nil }
+    if let kept = relayVerdict.withLock({ $0 }), kept.text == text {
+      return kept.usable ? text : nil
+    }
+    let usable = PushRules.isUsableURL(text)
+    relayVerdict.withLock { $0 = (text, usable) }
+    return usable ? text : nil
   }
 
   /// A login older than the user's last password change is dead ("token versioning").

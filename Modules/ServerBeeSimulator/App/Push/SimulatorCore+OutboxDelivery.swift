@@ -20,6 +20,12 @@ extension SimulatorCore {
   /// Leases up to `limit` due jobs. Jobs past their deadline become `expired`, ineligible ones
   /// `permanent`/`Ineligible` (nothing sent), both with the ciphertext erased.
   func claimDueAttempts(limit: Int) throws -> [RelayAttempt] {
+    try claimDueJobs(limit: limit).attempts
+  }
+
+  /// ``claimDueAttempts(limit:)``, and whether the claim found `limit` due jobs, so more may be
+  /// due; when it did not, every job due at the claim was taken (sent or finished).
+  func claimDueJobs(limit: Int) throws -> (attempts: [RelayAttempt], full: Bool) {
     try db.transaction {
       let due = try dueJobs(limit: limit)
       var attempts: [RelayAttempt] = []
@@ -32,7 +38,7 @@ extension SimulatorCore {
           continue
         }
         let key = EligibilityKey(job)
-        let eligible = try judged[key] ?? isStillEligible(job)
+        let eligible = try judged[key] ?? isStillEligibleKept(job, key)
         judged[key] = eligible
         guard eligible else {
           try finish(job, RelayClassification(outcome: .permanent, reason: .ineligible))
@@ -56,7 +62,7 @@ extension SimulatorCore {
           RelayAttempt(
             eventID: job.eventID, installationID: job.installationID, leaseID: lease, body: body))
       }
-      return attempts
+      return (attempts, limit >= 0 && due.count >= limit)
     }
   }
 
@@ -126,25 +132,41 @@ extension SimulatorCore {
   /// One job by row id (inside the claim's transaction, so it is the row ``dueKeys`` found).
   private static let jobByRowID = "SELECT \(OutboxRow.columns) FROM push_outbox WHERE rowid = ?"
 
-  /// What ``isStillEligible(_:)`` reads of a job.
-  private struct EligibilityKey: Hashable {
-    var installationID: String
-    var userID: String
-    var mobileSessionID: String
-    var revision: Int64
-    var category: PushCategory
-    var role: String
-
-    init(_ job: OutboxRow) {
-      installationID = job.installationID
-      userID = job.userID
-      mobileSessionID = job.mobileSessionID
-      revision = job.revision
-      category = job.category
-      role = job.role
-    }
+  /// ``eligibleUntil(_:)`` as a verdict, from ``eligibleLogins`` when the rows that decided it are
+  /// unchanged (``Database/eligibilityVersion``) and the login's session has not expired since.
+  ///
+  /// The check reads the registration, the user and the mobile session (about 60 k
+  /// instructions a claim); only a verdict of eligible is kept, with the session's
+  /// `expires_at`, the one part of it the clock can change.
+  private func isStillEligibleKept(_ job: OutboxRow, _ key: EligibilityKey) throws -> Bool {
+    let version = db.eligibilityVersion
+    if let until = eligibleLogins.value(for: key, at: version), until > now { return true }
+    guard let until = try eligibleUntil(job) else { return false }
+    eligibleLogins.keep(until, for: key, at: version)
+    return true
   }
+}
 
+/// What ``SimulatorCore/eligibleUntil(_:)`` reads of a job.
+struct EligibilityKey: Hashable, Sendable {
+  var installationID: String
+  var userID: String
+  var mobileSessionID: String
+  var revision: Int64
+  var category: PushCategory
+  var role: String
+
+  init(_ job: OutboxRow) {
+    installationID = job.installationID
+    userID = job.userID
+    mobileSessionID = job.mobileSessionID
+    revision = job.revision
+    category = job.category
+    role = job.role
+  }
+}
+
+extension SimulatorCore {
   private func relayBody(_ job: OutboxRow) throws -> Data? { try OutboxWire.relayBody(job) }
 
   /// Stores the answer to one attempt, if the attempt still holds its lease.
@@ -163,11 +185,7 @@ extension SimulatorCore {
   }
 
   private func recordInTransaction(_ attempt: RelayAttempt, _ answer: RelayAnswer) throws {
-    guard
-      let job = try outboxRow(
-        eventID: attempt.eventID, installationID: attempt.installationID, withCiphertext: false),
-      job.leaseID == attempt.leaseID
-    else { return }
+    guard let job = try leasedJob(attempt), job.leaseID == attempt.leaseID else { return }
     var verdict = Self.classify(answer)
     if verdict.outcome == .retryable {
       if nowSeconds >= job.expiresAt {
@@ -190,13 +208,52 @@ extension SimulatorCore {
       }
     }
     try finish(job, verdict)
-    if verdict.outcome == .permanent, verdict.reason == .unregistered, verdict.deviceInvalid {
-      try clearUnregisteredToken(job)
+    if verdict.outcome == .permanent, verdict.reason == .unregistered, verdict.deviceInvalid,
+      // The columns it compares are not among those `finish` wrote.
+      let whole = try outboxRow(
+        eventID: job.eventID, installationID: job.installationID, withCiphertext: false)
+    {
+      try clearUnregisteredToken(whole)
     }
+  }
+
+  /// What recording an answer reads of a job (the whole row only for an APNs 410).
+  private struct LeasedJob {
+    var eventID: String
+    var installationID: String
+    var leaseID: String?
+    var attempts: Int64
+    var expiresAt: Int64
+  }
+
+  /// The SQL of ``leasedJob(_:)``.
+  private static let leasedJobByKey = """
+    SELECT event_id, installation_id, lease_id, attempts, expires_at FROM push_outbox
+    WHERE event_id = ? AND installation_id = ?
+    """
+
+  /// The attempt's job as recording its answer needs it, or `nil` when it is gone: five
+  /// columns instead of the row's twenty made into values.
+  private func leasedJob(_ attempt: RelayAttempt) throws -> LeasedJob? {
+    try db.read(Self.leasedJobByKey, [.text(attempt.eventID), .text(attempt.installationID)]) {
+      LeasedJob(
+        eventID: $0.text(0) ?? "", installationID: $0.text(1) ?? "", leaseID: $0.text(2),
+        attempts: $0.int(3) ?? 0, expiresAt: $0.int(4) ?? 0)
+    }.first
   }
 
   /// A terminal outcome: stored, lease released, ciphertext erased, row kept.
   private func finish(_ job: OutboxRow, _ verdict: RelayClassification) throws {
+    try finish(eventID: job.eventID, installationID: job.installationID, verdict)
+  }
+
+  private func finish(_ job: LeasedJob, _ verdict: RelayClassification) throws {
+    try finish(eventID: job.eventID, installationID: job.installationID, verdict)
+  }
+
+  private func finish(
+    eventID: String, installationID: String, _ verdict: RelayClassification
+  ) throws {
     try db.execute(
       """
       UPDATE push_outbox SET outcome = ?, reason = ?, envelope_json = NULL, lease_id = NULL,
@@ -204,7 +261,7 @@ extension SimulatorCore {
       """,
       [
         .text(verdict.outcome.rawValue), .text(verdict.reason.rawValue), .int(now),
-        .text(job.eventID), .text(job.installationID),
+        .text(eventID), .text(installationID),
       ])
   }
 

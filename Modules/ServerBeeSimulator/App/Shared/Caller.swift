@@ -104,3 +104,10 @@ struct Caller: Sendable {
   var expiresAt: Int64
   var viaBearer: Bool
 }
+
+/// What a token stands for, as ``SimulatorCore/callers`` keeps it: the caller (its
+/// ``Caller/viaBearer`` set by each use) and the row of its mobile session, if any.
+struct CallerRows: Sendable {
+  var caller: Caller
+  var mobileSession: MobileSessionRow?
+}

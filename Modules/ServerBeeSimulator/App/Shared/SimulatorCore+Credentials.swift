@@ -43,26 +43,65 @@ extension SimulatorCore {
 
   /// The caller a token stands for while its access session lives, or `nil`.
   func caller(token: String, viaBearer: Bool) throws -> Caller? {
+    try callerWithSession(token: token, viaBearer: viaBearer)?.caller
+  }
+
+  /// ``caller(token:viaBearer:)`` with the row of its mobile session (`nil` when it has none or
+  /// the row is gone), read with it.
+  func callerWithSession(token: String, viaBearer: Bool) throws
+    -> (caller: Caller, session: MobileSessionRow?)?
+  {
+    guard var rows = try callerRows(token: token) else { return nil }
+    rows.caller.viaBearer = viaBearer
+    return (rows.caller, rows.mobileSession)
+  }
+
+  /// The rows behind a token while its access session lives, from ``callers`` when they are
+  /// unchanged since they were read (``Database/accountsVersion``), else read (and kept).
+  ///
+  /// Every authenticated request hashed its token (SHA-256) and read the access session, the
+  /// user and, on the push routes, the mobile session: about 75 k instructions a request, the
+  /// largest single cost of a test push's admission and of its status read. What the clock
+  /// decides is decided again on every use: an access session past its `expires_at` is
+  /// refused as the query refuses it, a `last_used_at` due a bump is bumped (and the rows
+  /// read again), and the mobile session row goes to the caller's own checks.
+  private func callerRows(token: String) throws -> CallerRows? {
     guard !token.isEmpty else { return nil }
-    let hash = SHA256.hex(token)
-    // By column index, with no dictionary per row (every authenticated request reads it).
-    guard
-      let row = try db.read(
-        Self.accessSessionByHash, [.text(hash), .int(now)],
-        { (userID: $0.text(0), mobileID: $0.text(1), source: $0.text(2), expiresAt: $0.int(3)) }
-      ).first,
-      let user = try user(id: row.userID ?? "")
-    else { return nil }
-    let mobileID = row.mobileID
-    if let mobileID {
-      // `last_used_at` is bumped on use; at most once per second so read load stays read-only.
-      try db.execute(
-        "UPDATE mobile_sessions SET last_used_at = ? WHERE id = ? AND last_used_at < ?",
-        [.int(now), .text(mobileID), .int(now - Self.second)])
+    return try db.serial {
+      let now = self.now
+      if let kept = callers.value(for: token, at: db.accountsVersion),
+        // `last_used_at` due a bump: read again below, after the write.
+        (kept.mobileSession?.lastUsedAt ?? now) >= now - Self.second
+      {
+        return kept.caller.expiresAt > now ? kept : nil
+      }
+      let hash = SHA256.hex(token)
+      // By column index, with no dictionary per row (every authenticated request reads it).
+      guard
+        let row = try db.read(
+          Self.accessSessionByHash, [.text(hash), .int(now)],
+          { (userID: $0.text(0), mobileID: $0.text(1), source: $0.text(2), expiresAt: $0.int(3)) }
+        ).first,
+        let user = try user(id: row.userID ?? "")
+      else { return nil }
+      let mobileID = row.mobileID
+      var session: MobileSessionRow?
+      if let mobileID {
+        // `last_used_at` is bumped on use; at most once per second so read load stays read-only.
+        try db.execute(
+          "UPDATE mobile_sessions SET last_used_at = ? WHERE id = ? AND last_used_at < ?",
+          [.int(now), .text(mobileID), .int(now - Self.second)])
+        session = try mobileSession(id: mobileID)
+      }
+      let rows = CallerRows(
+        caller: Caller(
+          user: user, source: row.source ?? "web", accessHash: hash, mobileSessionID: mobileID,
+          expiresAt: row.expiresAt ?? 0, viaBearer: false),
+        mobileSession: session)
+      // At the version after every read and write above, under the same lock.
+      callers.keep(rows, for: token, at: db.accountsVersion)
+      return rows
     }
-    return Caller(
-      user: user, source: row.source ?? "web", accessHash: hash,
-      mobileSessionID: mobileID, expiresAt: row.expiresAt ?? 0, viaBearer: viaBearer)
   }
 
   /// The mobile login behind the `Authorization: Bearer` header, whatever credential the

@@ -1,4 +1,5 @@
 import Foundation
+import ServerBeeModels
 
 /// The JSON a real ServerBee server accepts in a request body: RFC 8259 as `serde_json` reads
 /// it, stricter than Foundation's `JSONDecoder` (which the simulator used alone before and which
@@ -30,6 +31,8 @@ struct StrictJSON {
 
   private let bytes: [UInt8]
   private var index = 0
+  /// Whether every number read so far is exact (see ``parse(_:)``).
+  private var exact = true
 
   private init(_ bytes: [UInt8]) { self.bytes = bytes }
 
@@ -37,11 +40,26 @@ struct StrictJSON {
   /// - Parameter data: The request body.
   /// - Throws: ``Failure``.
   static func check(_ data: Data) throws(Failure) {
+    _ = try parse(data)
+  }
+
+  /// Checks a whole body and reads its value in the same pass.
+  ///
+  /// The value is the one `JSONDecoder` makes of the body as a ``JSONValue`` (objects keep
+  /// their members in wire order), for every body whose numbers are all integers of at most
+  /// 15 digits (exact as a `Double`, whatever the parser), `-0` excepted; for any other number
+  /// this returns `nil` and the caller decodes the body with `JSONDecoder`, so such numbers
+  /// keep exactly the meaning they had.
+  /// - Parameter data: The request body.
+  /// - Returns: The value, or `nil` when a number needs `JSONDecoder`.
+  /// - Throws: ``Failure``.
+  static func parse(_ data: Data) throws(Failure) -> JSONValue? {
     var reader = StrictJSON(Array(data))
     reader.skipWhitespace()
-    try reader.value(path: "", depth: 0)
+    let value = try reader.value(path: "", depth: 0)
     reader.skipWhitespace()
     guard reader.index == reader.bytes.count else { throw .syntax }
+    return reader.exact ? value : nil
   }
 
   private var current: UInt8? { index < bytes.count ? bytes[index] : nil }
@@ -57,67 +75,85 @@ struct StrictJSON {
     index += 1
   }
 
-  private mutating func value(path: String, depth: Int) throws(Failure) {
+  private mutating func value(path: String, depth: Int) throws(Failure) -> JSONValue {
     guard let byte = current else { throw .syntax }  // an empty body
     switch byte {
-    case UInt8(ascii: "{"): try object(path: path, depth: depth + 1)
-    case UInt8(ascii: "["): try array(path: path, depth: depth + 1)
-    case UInt8(ascii: "\""): _ = try string()
-    case UInt8(ascii: "t"): try literal("true")
-    case UInt8(ascii: "f"): try literal("false")
-    case UInt8(ascii: "n"): try literal("null")
-    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try number()
+    case UInt8(ascii: "{"): return try object(path: path, depth: depth + 1)
+    case UInt8(ascii: "["): return try array(path: path, depth: depth + 1)
+    case UInt8(ascii: "\""): return .string(try string())
+    case UInt8(ascii: "t"):
+      try literal("true")
+      return .bool(true)
+    case UInt8(ascii: "f"):
+      try literal("false")
+      return .bool(false)
+    case UInt8(ascii: "n"):
+      try literal("null")
+      return .null
+    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try number()
     default: throw .syntax  // also a byte order mark (0xEF 0xBB 0xBF)
     }
   }
 
-  private mutating func object(path: String, depth: Int) throws(Failure) {
+  /// Whether the value at the reader is an object or an array (the only values whose path a
+  /// failure can name, so the only ones a path is written for).
+  private var atContainer: Bool {
+    current == UInt8(ascii: "{") || current == UInt8(ascii: "[")
+  }
+
+  private mutating func object(path: String, depth: Int) throws(Failure) -> JSONValue {
     guard depth <= Self.maximumDepth else { throw .syntax }
     try expect(UInt8(ascii: "{"))
     skipWhitespace()
     if current == UInt8(ascii: "}") {
       index += 1
-      return
+      return .object([])
     }
-    var keys: Set<String> = []
+    var members: [(key: String, value: JSONValue)] = []
+    // Past a few members, a set finds a repeat faster than the list.
+    var keys: Set<String>?
     while true {
       skipWhitespace()
       let key = try string()
-      guard keys.insert(key).inserted else { throw .duplicateKey(path: path, key: key) }
+      if keys == nil, members.count >= 8 { keys = Set(members.map(\.key)) }
+      let repeated = keys.map { $0.contains(key) } ?? members.contains { $0.key == key }
+      guard !repeated else { throw .duplicateKey(path: path, key: key) }
+      keys?.insert(key)
       skipWhitespace()
       try expect(UInt8(ascii: ":"))
       skipWhitespace()
-      try value(path: path.isEmpty ? key : path + "." + key, depth: depth)
+      let child = atContainer ? (path.isEmpty ? key : path + "." + key) : ""
+      members.append((key, try value(path: child, depth: depth)))
       skipWhitespace()
       switch current {
       case UInt8(ascii: ","): index += 1
       case UInt8(ascii: "}"):
         index += 1
-        return
+        return .object(members)
       default: throw .syntax
       }
     }
   }
 
-  private mutating func array(path: String, depth: Int) throws(Failure) {
+  private mutating func array(path: String, depth: Int) throws(Failure) -> JSONValue {
     guard depth <= Self.maximumDepth else { throw .syntax }
     try expect(UInt8(ascii: "["))
     skipWhitespace()
     if current == UInt8(ascii: "]") {
       index += 1
-      return
+      return .array([])
     }
-    var element = 0
+    var elements: [JSONValue] = []
     while true {
       skipWhitespace()
-      try value(path: "\(path)[\(element)]", depth: depth)
-      element += 1
+      let child = atContainer ? "\(path)[\(elements.count)]" : ""
+      elements.append(try value(path: child, depth: depth))
       skipWhitespace()
       switch current {
       case UInt8(ascii: ","): index += 1
       case UInt8(ascii: "]"):
         index += 1
-        return
+        return .array(elements)
       default: throw .syntax
       }
     }
@@ -136,28 +172,49 @@ struct StrictJSON {
     while let byte = current, (0x30...0x39).contains(byte) { index += 1 }
   }
 
-  private mutating func number() throws(Failure) {
-    if current == UInt8(ascii: "-") { index += 1 }
+  /// The number; an exact one (see ``parse(_:)``) as its value, any other as `0` with
+  /// ``exact`` cleared.
+  private mutating func number() throws(Failure) -> JSONValue {
+    let start = index
+    let negative = current == UInt8(ascii: "-")
+    if negative { index += 1 }
+    let integerStart = index
     if current == UInt8(ascii: "0") {
       index += 1  // no leading zeros: "01" ends the number here and fails after it
     } else {
       try digits()
     }
+    let integerEnd = index
+    var integral = true
     if current == UInt8(ascii: ".") {
       index += 1
       try digits()
+      integral = false
     }
     if current == UInt8(ascii: "e") || current == UInt8(ascii: "E") {
       index += 1
       if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { index += 1 }
       try digits()
+      integral = false
     }
+    let count = integerEnd - integerStart
+    guard integral, count <= 15, !(negative && index - start == 2 && bytes[integerStart] == 0x30)
+    else {
+      exact = false
+      return .number(0)
+    }
+    var magnitude: Int64 = 0
+    for position in integerStart..<integerEnd {
+      magnitude = magnitude * 10 + Int64(bytes[position] &- 0x30)
+    }
+    return .number(Double(negative ? -magnitude : magnitude))
   }
 
   /// A string, unescaped (keys are compared by their value, as serde does).
   private mutating func string() throws(Failure) -> String {
     try expect(UInt8(ascii: "\""))
     var scalars = String.UnicodeScalarView()
+    let start = index
     var run = index  // start of the bytes not yet copied
     func flush(_ end: Int) throws(Failure) {
       guard run < end else { return }
@@ -170,6 +227,15 @@ struct StrictJSON {
       guard let byte = current else { throw .syntax }
       switch byte {
       case UInt8(ascii: "\""):
+        if run == start {
+          // No escape: the bytes are the string (the usual case, with no copy through
+          // the scalar view).
+          guard let text = String(validating: bytes[start..<index], as: UTF8.self) else {
+            throw .syntax
+          }
+          index += 1
+          return text
+        }
         try flush(index)
         index += 1
         return String(scalars)
